@@ -1,0 +1,93 @@
+// movegen.go: the public move generation entry points for every variant.
+
+package engine
+
+//go:generate go run ./internal/genboard
+
+// crownFlag returns FlagCrown when bit to lies in the crowning row promo.
+func crownFlag(to uint8, promo uint64) MoveFlags {
+	if (uint64(1)<<to)&promo != 0 {
+		return FlagCrown
+	}
+	return 0
+}
+
+// Generate writes every legal move of p into list, one per distinct move
+// (origin, destination, captured set, crowned or not; rules.md section 3).
+// Captures are compulsory, and the majority rule applies where the variant
+// has it. It allocates nothing.
+func (p *Position) Generate(list *MoveList) {
+	list.N = 0
+	list.Overflow = false
+	if p.V == International {
+		generateCaptures10x10(p, list, false)
+		if list.N == 0 {
+			generateQuiet10x10(p, list)
+		}
+		return
+	}
+	generateCaptures8x8(p, list, false)
+	if list.N == 0 {
+		generateQuiet8x8(p, list)
+	}
+}
+
+// GeneratePaths is Generate but keeps every capture path: two paths that
+// capture the same pieces between the same squares are both listed. Perft's
+// "keep duplicates" column counts these.
+func (p *Position) GeneratePaths(list *MoveList) {
+	list.N = 0
+	list.Overflow = false
+	if p.V == International {
+		generateCaptures10x10(p, list, true)
+		if list.N == 0 {
+			generateQuiet10x10(p, list)
+		}
+		return
+	}
+	generateCaptures8x8(p, list, true)
+	if list.N == 0 {
+		generateQuiet8x8(p, list)
+	}
+}
+
+// GenerateCaptures writes only the legal captures of p into list (empty
+// when p has none). Quiescence search uses it.
+func (p *Position) GenerateCaptures(list *MoveList) {
+	list.N = 0
+	list.Overflow = false
+	if p.V == International {
+		generateCaptures10x10(p, list, false)
+		return
+	}
+	generateCaptures8x8(p, list, false)
+}
+
+// CountMoves returns the number of legal moves of p (distinct moves, or every
+// capture path when paths is true) without keeping them: quiet moves are
+// counted with bit operations. list is scratch space for captures; the call
+// allocates nothing.
+func (p *Position) CountMoves(list *MoveList, paths bool) int {
+	list.N = 0
+	list.Overflow = false
+	if p.V == International {
+		if !hasCapture10x10(p) {
+			return countQuiet10x10(p)
+		}
+		generateCaptures10x10(p, list, paths)
+		return list.N
+	}
+	if !hasCapture8x8(p) {
+		return countQuiet8x8(p)
+	}
+	generateCaptures8x8(p, list, paths)
+	return list.N
+}
+
+// HasCapture reports whether the side to move must capture.
+func (p *Position) HasCapture() bool {
+	if p.V == International {
+		return hasCapture10x10(p)
+	}
+	return hasCapture8x8(p)
+}

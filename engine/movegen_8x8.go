@@ -1,0 +1,384 @@
+// movegen_8x8.go: legal move generation on the 8x8 board.
+//
+// This file is the template of movegen_10x10.go: `go generate` copies it with
+// every "8x8" replaced by "10x10", so both boards get code with constant
+// shifts and masks. Edit this file, never the generated one.
+
+package engine
+
+import "math/bits"
+
+// delta8x8 holds the internal bit offset of one diagonal step, by direction.
+var delta8x8 = [4]int{-nw8x8, -ne8x8, sw8x8, se8x8}
+
+// gen8x8 is the state of one capture generation. It lives on the caller's
+// stack; nothing escapes.
+type gen8x8 struct {
+	list     *MoveList
+	empty    uint64 // empty squares, the moving piece's origin included
+	enemy    uint64 // enemy pieces; captured ones stay here: they block until the move ends
+	promo    uint64 // the mover's crowning row
+	from     uint8  // origin of the piece being moved
+	best     uint8  // majority rule: most pieces captured so far
+	paths    bool   // keep every capture path (no duplicate removal)
+	majority bool   // majority rule
+	crownMid bool   // Russian: crowned during the capture, continue as a king
+	crowned  bool   // the man being moved was crowned mid-capture
+	flying   bool   // flying kings
+	manDirs  [4]bool
+}
+
+// add records a finished capture sequence.
+func (g *gen8x8) add(to uint8, capt uint64, n uint8, crown bool) {
+	if g.majority {
+		if n < g.best {
+			return
+		}
+		if n > g.best {
+			g.best = n
+			g.list.N = 0
+		}
+	}
+	m := Move{Captured: capt, From: g.from, To: to, Flags: FlagCapture, NCapt: n}
+	if crown {
+		m.Flags |= FlagCrown
+	}
+	l := g.list
+	if !g.paths && n >= 2 {
+		for i := 0; i < l.N; i++ {
+			if l.Moves[i] == m {
+				return
+			}
+		}
+	}
+	if l.N == MaxMoves {
+		l.Overflow = true
+		return
+	}
+	l.Moves[l.N] = m
+	l.N++
+}
+
+// manJump continues a man's capture from bit sq. It returns whether a
+// further jump was found; if none and n > 0 the sequence ends at sq.
+func (g *gen8x8) manJump(sq uint8, capt uint64, n uint8) {
+	found := false
+	for d := 0; d < 4; d++ {
+		if !g.manDirs[d] {
+			continue
+		}
+		s := int(sq) + delta8x8[d]
+		v := uint64(1) << uint(s)
+		if v&g.enemy&^capt == 0 {
+			continue
+		}
+		t := s + delta8x8[d]
+		if (uint64(1)<<uint(t))&g.empty == 0 {
+			continue
+		}
+		found = true
+		g.manLand(uint8(t), capt|v, n+1, d)
+	}
+	if !found && n > 0 {
+		g.add(sq, capt, n, (uint64(1)<<sq)&g.promo != 0)
+	}
+}
+
+// manLand handles a man landing on bit to after jumping in direction d.
+func (g *gen8x8) manLand(to uint8, capt uint64, n uint8, d int) {
+	if g.crownMid && (uint64(1)<<to)&g.promo != 0 {
+		// Russian: crowned at once; go on capturing as a king if it can.
+		g.crowned = true
+		any := false
+		for e := 0; e < 4; e++ {
+			if e != reverseDir[d] && g.kingDir(to, capt, n, e) {
+				any = true
+			}
+		}
+		g.crowned = false
+		if !any {
+			g.add(to, capt, n, true)
+		}
+		return
+	}
+	g.manJump(to, capt, n)
+}
+
+// shortKingJump continues a non-flying king's capture from bit sq.
+func (g *gen8x8) shortKingJump(sq uint8, capt uint64, n uint8) {
+	found := false
+	for d := 0; d < 4; d++ {
+		s := int(sq) + delta8x8[d]
+		v := uint64(1) << uint(s)
+		if v&g.enemy&^capt == 0 {
+			continue
+		}
+		t := s + delta8x8[d]
+		if (uint64(1)<<uint(t))&g.empty == 0 {
+			continue
+		}
+		found = true
+		g.shortKingJump(uint8(t), capt|v, n+1)
+	}
+	if !found && n > 0 {
+		g.add(sq, capt, n, false)
+	}
+}
+
+// kingDir tries a flying king's capture from bit sq in direction d and
+// generates every sequence that starts with it. It reports whether such a
+// capture exists.
+func (g *gen8x8) kingDir(sq uint8, capt uint64, n uint8, d int) bool {
+	dl := delta8x8[d]
+	s := int(sq) + dl
+	for (uint64(1)<<uint(s))&g.empty != 0 {
+		s += dl
+	}
+	v := uint64(1) << uint(s)
+	if v&g.enemy&^capt == 0 {
+		return false
+	}
+	s += dl
+	if (uint64(1)<<uint(s))&g.empty == 0 {
+		return false
+	}
+	var land [maxRay8x8]uint8
+	k := 0
+	for (uint64(1)<<uint(s))&g.empty != 0 {
+		land[k] = uint8(s)
+		k++
+		s += dl
+	}
+	capt |= v
+	n++
+	any := false
+	p := perpDirs[d]
+	for i := 0; i < k; i++ {
+		if g.kingDir(land[i], capt, n, p[0]) {
+			any = true
+		}
+		if g.kingDir(land[i], capt, n, p[1]) {
+			any = true
+		}
+	}
+	// Straight on: the square after the last landing holds a piece.
+	if w := uint64(1) << uint(s); w&g.enemy&^capt != 0 && (uint64(1)<<uint(s+dl))&g.empty != 0 {
+		g.kingDir(land[k-1], capt, n, d)
+		any = true
+	}
+	if !any {
+		for i := 0; i < k; i++ {
+			g.add(land[i], capt, n, g.crowned)
+		}
+	}
+	return true
+}
+
+// manCaptureOrigins8x8 returns the men of men that can capture at least once.
+func manCaptureOrigins8x8(men, enemy, empty uint64, dirs *[4]bool) uint64 {
+	var o uint64
+	if dirs[dirNW] {
+		o |= men & ((enemy & (empty << nw8x8)) << nw8x8)
+	}
+	if dirs[dirNE] {
+		o |= men & ((enemy & (empty << ne8x8)) << ne8x8)
+	}
+	if dirs[dirSW] {
+		o |= men & ((enemy & (empty >> sw8x8)) >> sw8x8)
+	}
+	if dirs[dirSE] {
+		o |= men & ((enemy & (empty >> se8x8)) >> se8x8)
+	}
+	return o
+}
+
+// generateCaptures8x8 writes the legal captures of p into list (paths: every
+// capture path rather than every distinct move).
+func generateCaptures8x8(p *Position, list *MoveList, paths bool) {
+	r := &variants[p.V]
+	us := p.Side
+	own := p.Pieces[us]
+	g := gen8x8{
+		list:     list,
+		enemy:    p.Pieces[us^1],
+		paths:    paths,
+		majority: r.MajorityRule,
+		crownMid: r.CrownMidCapture,
+		flying:   r.FlyingKings,
+	}
+	empty := board8x8 &^ (own | g.enemy)
+	if us == White {
+		g.promo = promoWhite8x8
+		g.manDirs = [4]bool{true, true, r.MenCaptureBackward, r.MenCaptureBackward}
+	} else {
+		g.promo = promoBlack8x8
+		g.manDirs = [4]bool{r.MenCaptureBackward, r.MenCaptureBackward, true, true}
+	}
+	men := own &^ p.Kings
+	for b := manCaptureOrigins8x8(men, g.enemy, empty, &g.manDirs); b != 0; b &= b - 1 {
+		sq := uint8(bits.TrailingZeros64(b))
+		g.from = sq
+		g.empty = empty | 1<<sq
+		g.manJump(sq, 0, 0)
+	}
+	for b := own & p.Kings; b != 0; b &= b - 1 {
+		sq := uint8(bits.TrailingZeros64(b))
+		g.from = sq
+		g.empty = empty | 1<<sq
+		if g.flying {
+			for d := 0; d < 4; d++ {
+				g.kingDir(sq, 0, 0, d)
+			}
+		} else {
+			g.shortKingJump(sq, 0, 0)
+		}
+	}
+}
+
+// generateQuiet8x8 writes the non-capturing moves of p into list.
+func generateQuiet8x8(p *Position, list *MoveList) {
+	us := p.Side
+	own := p.Pieces[us]
+	empty := board8x8 &^ (own | p.Pieces[us^1])
+	men := own &^ p.Kings
+	n := list.N
+	if us == White {
+		for t := (men >> nw8x8) & empty; t != 0; t &= t - 1 {
+			to := uint8(bits.TrailingZeros64(t))
+			list.Moves[n] = Move{From: to + nw8x8, To: to, Flags: crownFlag(to, promoWhite8x8)}
+			n++
+		}
+		for t := (men >> ne8x8) & empty; t != 0; t &= t - 1 {
+			to := uint8(bits.TrailingZeros64(t))
+			list.Moves[n] = Move{From: to + ne8x8, To: to, Flags: crownFlag(to, promoWhite8x8)}
+			n++
+		}
+	} else {
+		for t := (men << sw8x8) & empty; t != 0; t &= t - 1 {
+			to := uint8(bits.TrailingZeros64(t))
+			list.Moves[n] = Move{From: to - sw8x8, To: to, Flags: crownFlag(to, promoBlack8x8)}
+			n++
+		}
+		for t := (men << se8x8) & empty; t != 0; t &= t - 1 {
+			to := uint8(bits.TrailingZeros64(t))
+			list.Moves[n] = Move{From: to - se8x8, To: to, Flags: crownFlag(to, promoBlack8x8)}
+			n++
+		}
+	}
+	flying := variants[p.V].FlyingKings
+	for b := own & p.Kings; b != 0; b &= b - 1 {
+		sq := uint8(bits.TrailingZeros64(b))
+		for d := 0; d < 4; d++ {
+			dl := delta8x8[d]
+			s := int(sq) + dl
+			for (uint64(1)<<uint(s))&empty != 0 {
+				if n == MaxMoves {
+					list.Overflow = true
+					list.N = n
+					return
+				}
+				list.Moves[n] = Move{From: sq, To: uint8(s)}
+				n++
+				if !flying {
+					break
+				}
+				s += dl
+			}
+		}
+	}
+	list.N = n
+}
+
+// countQuiet8x8 returns the number of non-capturing moves of p without
+// generating them (perft bulk counting).
+func countQuiet8x8(p *Position) int {
+	us := p.Side
+	own := p.Pieces[us]
+	empty := board8x8 &^ (own | p.Pieces[us^1])
+	men := own &^ p.Kings
+	var n int
+	if us == White {
+		n = bits.OnesCount64((men>>nw8x8)&empty) + bits.OnesCount64((men>>ne8x8)&empty)
+	} else {
+		n = bits.OnesCount64((men<<sw8x8)&empty) + bits.OnesCount64((men<<se8x8)&empty)
+	}
+	kings := own & p.Kings
+	if kings == 0 {
+		return n
+	}
+	if !variants[p.V].FlyingKings {
+		return n + bits.OnesCount64((kings>>nw8x8)&empty) + bits.OnesCount64((kings>>ne8x8)&empty) +
+			bits.OnesCount64((kings<<sw8x8)&empty) + bits.OnesCount64((kings<<se8x8)&empty)
+	}
+	// Flying kings: occluded fills, one per direction.
+	for f := kings; f != 0; {
+		f = (f >> nw8x8) & empty
+		n += bits.OnesCount64(f)
+	}
+	for f := kings; f != 0; {
+		f = (f >> ne8x8) & empty
+		n += bits.OnesCount64(f)
+	}
+	for f := kings; f != 0; {
+		f = (f << sw8x8) & empty
+		n += bits.OnesCount64(f)
+	}
+	for f := kings; f != 0; {
+		f = (f << se8x8) & empty
+		n += bits.OnesCount64(f)
+	}
+	return n
+}
+
+// hasCapture8x8 reports whether the side to move in p has a capture, with
+// bit-parallel tests only.
+func hasCapture8x8(p *Position) bool {
+	r := &variants[p.V]
+	us := p.Side
+	own := p.Pieces[us]
+	enemy := p.Pieces[us^1]
+	empty := board8x8 &^ (own | enemy)
+	back := r.MenCaptureBackward
+	dirs := [4]bool{us == White || back, us == White || back, us == Black || back, us == Black || back}
+	if manCaptureOrigins8x8(own&^p.Kings, enemy, empty, &dirs) != 0 {
+		return true
+	}
+	kings := own & p.Kings
+	if kings == 0 {
+		return false
+	}
+	if !r.FlyingKings {
+		all := [4]bool{true, true, true, true}
+		return manCaptureOrigins8x8(kings, enemy, empty, &all) != 0
+	}
+	f, fill := kings, kings
+	for f != 0 {
+		f = (f >> nw8x8) & empty
+		fill |= f
+	}
+	if ((fill>>nw8x8)&enemy)>>nw8x8&empty != 0 {
+		return true
+	}
+	f, fill = kings, kings
+	for f != 0 {
+		f = (f >> ne8x8) & empty
+		fill |= f
+	}
+	if ((fill>>ne8x8)&enemy)>>ne8x8&empty != 0 {
+		return true
+	}
+	f, fill = kings, kings
+	for f != 0 {
+		f = (f << sw8x8) & empty
+		fill |= f
+	}
+	if ((fill<<sw8x8)&enemy)<<sw8x8&empty != 0 {
+		return true
+	}
+	f, fill = kings, kings
+	for f != 0 {
+		f = (f << se8x8) & empty
+		fill |= f
+	}
+	return ((fill<<se8x8)&enemy)<<se8x8&empty != 0
+}
