@@ -2,6 +2,11 @@
 
 package engine
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // MaxPerftDepth bounds the depth accepted by Perft.
 const MaxPerftDepth = 64
 
@@ -62,4 +67,52 @@ func PerftDivide(p Position, depth int, paths bool) []DivideEntry {
 		out = append(out, DivideEntry{Move: m, Nodes: Perft(p.Play(m), depth-1, paths)})
 	}
 	return out
+}
+
+// PerftParallel is Perft spread over threads goroutines: the moves two plies
+// below the root are shared out as jobs. threads < 1 counts as 1. The result
+// equals Perft's.
+func PerftParallel(p Position, depth int, paths bool, threads int) uint64 {
+	if threads <= 1 || depth < 3 {
+		return Perft(p, depth, paths)
+	}
+	gen := func(q *Position, l *MoveList) {
+		if paths {
+			q.GeneratePaths(l)
+		} else {
+			q.Generate(l)
+		}
+	}
+	var root MoveList
+	gen(&p, &root)
+	var jobs []Position
+	for _, m := range root.Slice() {
+		q := p.Play(m)
+		var l MoveList
+		gen(&q, &l)
+		for _, m2 := range l.Slice() {
+			jobs = append(jobs, q.Play(m2))
+		}
+	}
+	var next atomic.Int64
+	var total atomic.Uint64
+	var wg sync.WaitGroup
+	for w := 0; w < threads; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := new(perftStack)
+			var sum uint64
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(jobs) {
+					break
+				}
+				sum += perftRec(&jobs[i], depth-2, paths, st, 0)
+			}
+			total.Add(sum)
+		}()
+	}
+	wg.Wait()
+	return total.Load()
 }
