@@ -15,8 +15,8 @@ import (
 const shortPerftLeaves = 2_000_000
 
 type perftRow struct {
-	variant         VariantID
-	depth           int
+	variant        VariantID
+	depth          int
 	keep, distinct uint64
 }
 
