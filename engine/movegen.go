@@ -16,39 +16,29 @@ func crownFlag(to uint8, promo uint64) MoveFlags {
 // (origin, destination, captured set, crowned or not; rules.md section 3).
 // Captures are compulsory, and the majority rule applies where the variant
 // has it. It allocates nothing.
-func (p *Position) Generate(list *MoveList) {
-	list.N = 0
-	list.Overflow = false
-	if p.V == International {
-		generateCaptures10x10(p, list, false)
-		if list.N == 0 {
-			generateQuiet10x10(p, list)
-		}
-		return
-	}
-	generateCaptures8x8(p, list, false)
-	if list.N == 0 {
-		generateQuiet8x8(p, list)
-	}
-}
+func (p *Position) Generate(list *MoveList) { p.generate(list, false) }
 
 // GeneratePaths is Generate but keeps every capture path: two paths that
 // capture the same pieces between the same squares are both listed. Perft's
 // "keep duplicates" column counts these.
-func (p *Position) GeneratePaths(list *MoveList) {
+func (p *Position) GeneratePaths(list *MoveList) { p.generate(list, true) }
+
+func (p *Position) generate(list *MoveList, paths bool) {
 	list.N = 0
 	list.Overflow = false
 	if p.V == International {
-		generateCaptures10x10(p, list, true)
-		if list.N == 0 {
-			generateQuiet10x10(p, list)
+		if hasCapture10x10(p) {
+			generateCaptures10x10(p, list, paths)
+			return
 		}
+		generateQuiet10x10(p, list)
 		return
 	}
-	generateCaptures8x8(p, list, true)
-	if list.N == 0 {
-		generateQuiet8x8(p, list)
+	if hasCapture8x8(p) {
+		generateCaptures8x8(p, list, paths)
+		return
 	}
+	generateQuiet8x8(p, list)
 }
 
 // GenerateCaptures writes only the legal captures of p into list (empty

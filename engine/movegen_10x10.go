@@ -61,28 +61,38 @@ func (g *gen10x10) add(to uint8, capt uint64, n uint8, crown bool) {
 	l.N++
 }
 
-// manJump continues a man's capture from bit sq. It returns whether a
-// further jump was found; if none and n > 0 the sequence ends at sq.
+// manJump continues a man's capture from bit sq; when no further jump exists
+// and n > 0, the sequence ends at sq.
 func (g *gen10x10) manJump(sq uint8, capt uint64, n uint8) {
 	found := false
-	for d := 0; d < 4; d++ {
-		if !g.manDirs[d] {
-			continue
+	b := uint64(1) << sq
+	foes := g.enemy &^ capt
+	if g.manDirs[dirNW] {
+		if v := b >> nw10x10; v&foes != 0 && (v>>nw10x10)&g.empty != 0 {
+			found = true
+			g.manLand(sq-2*nw10x10, capt|v, n+1, dirNW)
 		}
-		s := int(sq) + delta10x10[d]
-		v := uint64(1) << uint(s)
-		if v&g.enemy&^capt == 0 {
-			continue
+	}
+	if g.manDirs[dirNE] {
+		if v := b >> ne10x10; v&foes != 0 && (v>>ne10x10)&g.empty != 0 {
+			found = true
+			g.manLand(sq-2*ne10x10, capt|v, n+1, dirNE)
 		}
-		t := s + delta10x10[d]
-		if (uint64(1)<<uint(t))&g.empty == 0 {
-			continue
+	}
+	if g.manDirs[dirSW] {
+		if v := b << sw10x10; v&foes != 0 && (v<<sw10x10)&g.empty != 0 {
+			found = true
+			g.manLand(sq+2*sw10x10, capt|v, n+1, dirSW)
 		}
-		found = true
-		g.manLand(uint8(t), capt|v, n+1, d)
+	}
+	if g.manDirs[dirSE] {
+		if v := b << se10x10; v&foes != 0 && (v<<se10x10)&g.empty != 0 {
+			found = true
+			g.manLand(sq+2*se10x10, capt|v, n+1, dirSE)
+		}
 	}
 	if !found && n > 0 {
-		g.add(sq, capt, n, (uint64(1)<<sq)&g.promo != 0)
+		g.add(sq, capt, n, b&g.promo != 0)
 	}
 }
 
@@ -109,18 +119,23 @@ func (g *gen10x10) manLand(to uint8, capt uint64, n uint8, d int) {
 // shortKingJump continues a non-flying king's capture from bit sq.
 func (g *gen10x10) shortKingJump(sq uint8, capt uint64, n uint8) {
 	found := false
-	for d := 0; d < 4; d++ {
-		s := int(sq) + delta10x10[d]
-		v := uint64(1) << uint(s)
-		if v&g.enemy&^capt == 0 {
-			continue
-		}
-		t := s + delta10x10[d]
-		if (uint64(1)<<uint(t))&g.empty == 0 {
-			continue
-		}
+	b := uint64(1) << sq
+	foes := g.enemy &^ capt
+	if v := b >> nw10x10; v&foes != 0 && (v>>nw10x10)&g.empty != 0 {
 		found = true
-		g.shortKingJump(uint8(t), capt|v, n+1)
+		g.shortKingJump(sq-2*nw10x10, capt|v, n+1)
+	}
+	if v := b >> ne10x10; v&foes != 0 && (v>>ne10x10)&g.empty != 0 {
+		found = true
+		g.shortKingJump(sq-2*ne10x10, capt|v, n+1)
+	}
+	if v := b << sw10x10; v&foes != 0 && (v<<sw10x10)&g.empty != 0 {
+		found = true
+		g.shortKingJump(sq+2*sw10x10, capt|v, n+1)
+	}
+	if v := b << se10x10; v&foes != 0 && (v<<se10x10)&g.empty != 0 {
+		found = true
+		g.shortKingJump(sq+2*se10x10, capt|v, n+1)
 	}
 	if !found && n > 0 {
 		g.add(sq, capt, n, false)

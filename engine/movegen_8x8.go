@@ -59,28 +59,38 @@ func (g *gen8x8) add(to uint8, capt uint64, n uint8, crown bool) {
 	l.N++
 }
 
-// manJump continues a man's capture from bit sq. It returns whether a
-// further jump was found; if none and n > 0 the sequence ends at sq.
+// manJump continues a man's capture from bit sq; when no further jump exists
+// and n > 0, the sequence ends at sq.
 func (g *gen8x8) manJump(sq uint8, capt uint64, n uint8) {
 	found := false
-	for d := 0; d < 4; d++ {
-		if !g.manDirs[d] {
-			continue
+	b := uint64(1) << sq
+	foes := g.enemy &^ capt
+	if g.manDirs[dirNW] {
+		if v := b >> nw8x8; v&foes != 0 && (v>>nw8x8)&g.empty != 0 {
+			found = true
+			g.manLand(sq-2*nw8x8, capt|v, n+1, dirNW)
 		}
-		s := int(sq) + delta8x8[d]
-		v := uint64(1) << uint(s)
-		if v&g.enemy&^capt == 0 {
-			continue
+	}
+	if g.manDirs[dirNE] {
+		if v := b >> ne8x8; v&foes != 0 && (v>>ne8x8)&g.empty != 0 {
+			found = true
+			g.manLand(sq-2*ne8x8, capt|v, n+1, dirNE)
 		}
-		t := s + delta8x8[d]
-		if (uint64(1)<<uint(t))&g.empty == 0 {
-			continue
+	}
+	if g.manDirs[dirSW] {
+		if v := b << sw8x8; v&foes != 0 && (v<<sw8x8)&g.empty != 0 {
+			found = true
+			g.manLand(sq+2*sw8x8, capt|v, n+1, dirSW)
 		}
-		found = true
-		g.manLand(uint8(t), capt|v, n+1, d)
+	}
+	if g.manDirs[dirSE] {
+		if v := b << se8x8; v&foes != 0 && (v<<se8x8)&g.empty != 0 {
+			found = true
+			g.manLand(sq+2*se8x8, capt|v, n+1, dirSE)
+		}
 	}
 	if !found && n > 0 {
-		g.add(sq, capt, n, (uint64(1)<<sq)&g.promo != 0)
+		g.add(sq, capt, n, b&g.promo != 0)
 	}
 }
 
@@ -107,18 +117,23 @@ func (g *gen8x8) manLand(to uint8, capt uint64, n uint8, d int) {
 // shortKingJump continues a non-flying king's capture from bit sq.
 func (g *gen8x8) shortKingJump(sq uint8, capt uint64, n uint8) {
 	found := false
-	for d := 0; d < 4; d++ {
-		s := int(sq) + delta8x8[d]
-		v := uint64(1) << uint(s)
-		if v&g.enemy&^capt == 0 {
-			continue
-		}
-		t := s + delta8x8[d]
-		if (uint64(1)<<uint(t))&g.empty == 0 {
-			continue
-		}
+	b := uint64(1) << sq
+	foes := g.enemy &^ capt
+	if v := b >> nw8x8; v&foes != 0 && (v>>nw8x8)&g.empty != 0 {
 		found = true
-		g.shortKingJump(uint8(t), capt|v, n+1)
+		g.shortKingJump(sq-2*nw8x8, capt|v, n+1)
+	}
+	if v := b >> ne8x8; v&foes != 0 && (v>>ne8x8)&g.empty != 0 {
+		found = true
+		g.shortKingJump(sq-2*ne8x8, capt|v, n+1)
+	}
+	if v := b << sw8x8; v&foes != 0 && (v<<sw8x8)&g.empty != 0 {
+		found = true
+		g.shortKingJump(sq+2*sw8x8, capt|v, n+1)
+	}
+	if v := b << se8x8; v&foes != 0 && (v<<se8x8)&g.empty != 0 {
+		found = true
+		g.shortKingJump(sq+2*se8x8, capt|v, n+1)
 	}
 	if !found && n > 0 {
 		g.add(sq, capt, n, false)

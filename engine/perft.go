@@ -2,19 +2,19 @@
 
 package engine
 
-import (
-	"sync"
-	"sync/atomic"
-)
-
 // MaxPerftDepth bounds the depth accepted by Perft.
 const MaxPerftDepth = 64
 
-// perftStack is the per-ply move lists of one perft walk, allocated once.
-type perftStack [MaxPerftDepth]MoveList
+// perftStack is the per-ply move lists and positions of one perft walk,
+// allocated once so that the walk itself allocates nothing.
+type perftStack struct {
+	lists [MaxPerftDepth]MoveList
+	pos   [MaxPerftDepth + 1]Position
+}
 
-func perftRec(p *Position, depth int, paths bool, st *perftStack, ply int) uint64 {
-	list := &st[ply]
+func perftRec(st *perftStack, ply, depth int, paths bool) uint64 {
+	p := &st.pos[ply]
+	list := &st.lists[ply]
 	if depth == 1 {
 		return uint64(p.CountMoves(list, paths))
 	}
@@ -24,9 +24,10 @@ func perftRec(p *Position, depth int, paths bool, st *perftStack, ply int) uint6
 		p.Generate(list)
 	}
 	var n uint64
+	child := &st.pos[ply+1]
 	for i := 0; i < list.N; i++ {
-		np := p.Play(list.Moves[i])
-		n += perftRec(&np, depth-1, paths, st, ply+1)
+		*child = p.Play(list.Moves[i])
+		n += perftRec(st, ply+1, depth-1, paths)
 	}
 	return n
 }
@@ -44,7 +45,8 @@ func Perft(p Position, depth int, paths bool) uint64 {
 		depth = MaxPerftDepth
 	}
 	st := new(perftStack)
-	return perftRec(&p, depth, paths, st, 0)
+	st.pos[0] = p
+	return perftRec(st, 0, depth, paths)
 }
 
 // DivideEntry is one root move of a perft divide and its leaf count.
@@ -69,50 +71,8 @@ func PerftDivide(p Position, depth int, paths bool) []DivideEntry {
 	return out
 }
 
-// PerftParallel is Perft spread over threads goroutines: the moves two plies
-// below the root are shared out as jobs. threads < 1 counts as 1. The result
-// equals Perft's.
+// PerftParallel is Perft spread over threads goroutines (no hash table);
+// the result equals Perft's.
 func PerftParallel(p Position, depth int, paths bool, threads int) uint64 {
-	if threads <= 1 || depth < 3 {
-		return Perft(p, depth, paths)
-	}
-	gen := func(q *Position, l *MoveList) {
-		if paths {
-			q.GeneratePaths(l)
-		} else {
-			q.Generate(l)
-		}
-	}
-	var root MoveList
-	gen(&p, &root)
-	var jobs []Position
-	for _, m := range root.Slice() {
-		q := p.Play(m)
-		var l MoveList
-		gen(&q, &l)
-		for _, m2 := range l.Slice() {
-			jobs = append(jobs, q.Play(m2))
-		}
-	}
-	var next atomic.Int64
-	var total atomic.Uint64
-	var wg sync.WaitGroup
-	for w := 0; w < threads; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st := new(perftStack)
-			var sum uint64
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(jobs) {
-					break
-				}
-				sum += perftRec(&jobs[i], depth-2, paths, st, 0)
-			}
-			total.Add(sum)
-		}()
-	}
-	wg.Wait()
-	return total.Load()
+	return PerftWith(p, depth, PerftOptions{Paths: paths, Threads: threads})
 }
