@@ -4,6 +4,13 @@ package engine
 
 //go:generate go run ./internal/genboard
 
+// dupMinCaptures is the fewest captured pieces with which two different
+// capture paths can be duplicates (same origin, destination, captured set
+// and crowning): the paths must enclose a cycle of at least four jumps.
+// Shorter sequences skip the duplicate check; TestDuplicateThreshold checks
+// the claim against full pairwise comparison on many positions.
+const dupMinCaptures = 4
+
 // crownFlag returns FlagCrown when bit to lies in the crowning row promo.
 func crownFlag(to uint8, promo uint64) MoveFlags {
 	if (uint64(1)<<to)&promo != 0 {
@@ -64,14 +71,12 @@ func (p *Position) CountMoves(list *MoveList, paths bool) int {
 		if !hasCapture10x10(p) {
 			return countQuiet10x10(p)
 		}
-		generateCaptures10x10(p, list, paths)
-		return list.N
+		return countCaptures10x10(p, list, paths)
 	}
 	if !hasCapture8x8(p) {
 		return countQuiet8x8(p)
 	}
-	generateCaptures8x8(p, list, paths)
-	return list.N
+	return countCaptures8x8(p, list, paths)
 }
 
 // HasCapture reports whether the side to move must capture.

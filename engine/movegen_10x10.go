@@ -28,6 +28,8 @@ type gen10x10 struct {
 	crowned  bool   // the man being moved was crowned mid-capture
 	flying   bool   // flying kings
 	manDirs  [4]bool
+	count    bool // count sequences in cnt instead of listing those that cannot be duplicates
+	cnt      int  // sequences counted, not listed (count mode)
 }
 
 // add records a finished capture sequence.
@@ -39,14 +41,19 @@ func (g *gen10x10) add(to uint8, capt uint64, n uint8, crown bool) {
 		if n > g.best {
 			g.best = n
 			g.list.N = 0
+			g.cnt = 0
 		}
+	}
+	if g.count && (g.paths || n < dupMinCaptures) {
+		g.cnt++
+		return
 	}
 	m := Move{Captured: capt, From: g.from, To: to, Flags: FlagCapture, NCapt: n}
 	if crown {
 		m.Flags |= FlagCrown
 	}
 	l := g.list
-	if !g.paths && n >= 2 {
+	if !g.paths && n >= dupMinCaptures {
 		for i := 0; i < l.N; i++ {
 			if l.Moves[i] == m {
 				return
@@ -212,6 +219,18 @@ func manCaptureOrigins10x10(men, enemy, empty uint64, dirs *[4]bool) uint64 {
 // generateCaptures10x10 writes the legal captures of p into list (paths: every
 // capture path rather than every distinct move).
 func generateCaptures10x10(p *Position, list *MoveList, paths bool) {
+	captures10x10(p, list, paths, false)
+}
+
+// countCaptures10x10 returns the number of legal captures of p (or of capture
+// paths), using list only for sequences that may be duplicates.
+func countCaptures10x10(p *Position, list *MoveList, paths bool) int {
+	return captures10x10(p, list, paths, true)
+}
+
+// captures10x10 generates (count false) or counts (count true) the captures of
+// p; it returns the count in count mode.
+func captures10x10(p *Position, list *MoveList, paths, count bool) int {
 	r := &variants[p.V]
 	us := p.Side
 	own := p.Pieces[us]
@@ -219,6 +238,7 @@ func generateCaptures10x10(p *Position, list *MoveList, paths bool) {
 		list:     list,
 		enemy:    p.Pieces[us^1],
 		paths:    paths,
+		count:    count,
 		majority: r.MajorityRule,
 		crownMid: r.CrownMidCapture,
 		flying:   r.FlyingKings,
@@ -250,6 +270,7 @@ func generateCaptures10x10(p *Position, list *MoveList, paths bool) {
 			g.shortKingJump(sq, 0, 0)
 		}
 	}
+	return g.cnt + list.N
 }
 
 // generateQuiet10x10 writes the non-capturing moves of p into list.

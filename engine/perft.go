@@ -26,7 +26,7 @@ func perftRec(st *perftStack, ply, depth int, paths bool) uint64 {
 	var n uint64
 	child := &st.pos[ply+1]
 	for i := 0; i < list.N; i++ {
-		*child = p.Play(list.Moves[i])
+		p.PlayInto(child, list.Moves[i])
 		n += perftRec(st, ply+1, depth-1, paths)
 	}
 	return n

@@ -84,7 +84,7 @@ func perftHashRec(st *perftStack, t *perftTable, ply, depth int, paths bool) uin
 	var n uint64
 	child := &st.pos[ply+1]
 	for i := 0; i < list.N; i++ {
-		*child = p.Play(list.Moves[i])
+		p.PlayInto(child, list.Moves[i])
 		n += perftHashRec(st, t, ply+1, depth-1, paths)
 	}
 	t.store(p.Key, depth, n)

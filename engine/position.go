@@ -198,33 +198,48 @@ func (p *Position) Count(c Color) (men, kings int) {
 // Play returns the position after m, which must be legal in p (as produced
 // by Generate). It does not allocate.
 func (p Position) Play(m Move) Position {
-	us := p.Side
+	p.apply(m)
+	return p
+}
+
+// PlayInto writes the position after m into dst (which may be p itself):
+// the copy-make step of search and perft without an extra copy.
+func (p *Position) PlayInto(dst *Position, m Move) {
+	if dst != p {
+		*dst = *p
+	}
+	dst.apply(m)
+}
+
+// apply plays m on p in place.
+func (p *Position) apply(m Move) {
+	us := p.Side & 1
 	them := us ^ 1
-	from := uint64(1) << m.From
-	to := uint64(1) << m.To
+	f, t := m.From&63, m.To&63
+	from := uint64(1) << f
+	to := uint64(1) << t
 	key := p.Key ^ zobBlack
 	switch {
 	case p.Kings&from != 0:
 		p.Kings ^= from ^ to // from == to leaves the king where it is
-		key ^= zobKing[us][m.From] ^ zobKing[us][m.To]
+		key ^= zobKing[us][f] ^ zobKing[us][t]
 	case m.Flags&FlagCrown != 0:
 		p.Kings |= to
-		key ^= zobMan[us][m.From] ^ zobKing[us][m.To]
+		key ^= zobMan[us][f] ^ zobKing[us][t]
 	default:
-		key ^= zobMan[us][m.From] ^ zobMan[us][m.To]
+		key ^= zobMan[us][f] ^ zobMan[us][t]
 	}
 	p.Pieces[us] ^= from ^ to
 	if c := m.Captured; c != 0 {
 		for b := c & p.Kings; b != 0; b &= b - 1 {
-			key ^= zobKing[them][bits.TrailingZeros64(b)]
+			key ^= zobKing[them][bits.TrailingZeros64(b)&63]
 		}
 		for b := c &^ p.Kings; b != 0; b &= b - 1 {
-			key ^= zobMan[them][bits.TrailingZeros64(b)]
+			key ^= zobMan[them][bits.TrailingZeros64(b)&63]
 		}
 		p.Pieces[them] &^= c
 		p.Kings &^= c
 	}
 	p.Key = key
 	p.Side = them
-	return p
 }
