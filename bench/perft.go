@@ -1,0 +1,76 @@
+// Package bench holds damka's measuring tools: perft reports, the search
+// bench signature, test-suite solving and the match runner.
+package bench
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"damka/engine"
+)
+
+// PerftConfig describes one `damka perft` run.
+type PerftConfig struct {
+	Position engine.Position // root position
+	Depth    int             // deepest depth reported, in plies (>= 1)
+	Divide   bool            // print each root move's count at Depth first
+	Paths    bool            // count every capture path ("keep duplicates")
+	Threads  int             // worker goroutines (>= 1)
+	HashMiB  int             // perft hash table size in MiB (0: none)
+}
+
+// RunPerft writes, when Divide is set, one line "MOVE NODES" per root move
+// (moves in the variant's full-path notation, sorted) and a line
+// "divide total=N", then one line per depth 1..Depth:
+// "depth=D nodes=N time=S mnps=X" with S in seconds and X in millions of
+// leaves per second. It returns an error only for a bad configuration or a
+// failed write.
+func RunPerft(w io.Writer, c PerftConfig) error {
+	if c.Depth < 1 || c.Depth > engine.MaxPerftDepth {
+		return fmt.Errorf("depth %d out of range 1..%d", c.Depth, engine.MaxPerftDepth)
+	}
+	opts := engine.PerftOptions{Paths: c.Paths, Threads: max(c.Threads, 1), HashMiB: c.HashMiB}
+	if c.Divide {
+		var list engine.MoveList
+		if c.Paths {
+			c.Position.GeneratePaths(&list)
+		} else {
+			c.Position.Generate(&list)
+		}
+		type row struct {
+			text  string
+			nodes uint64
+		}
+		rows := make([]row, 0, list.N)
+		var total uint64
+		for _, m := range list.Slice() {
+			n := engine.PerftWith(c.Position.Play(m), c.Depth-1, opts)
+			total += n
+			rows = append(rows, row{c.Position.FormatMove(m, engine.FormatFull), n})
+		}
+		sort.SliceStable(rows, func(i, j int) bool { return rows[i].text < rows[j].text })
+		for _, r := range rows {
+			if _, err := fmt.Fprintf(w, "%s %d\n", r.text, r.nodes); err != nil {
+				return err
+			}
+		}
+		if _, err := fmt.Fprintf(w, "divide moves=%d total=%d\n", len(rows), total); err != nil {
+			return err
+		}
+	}
+	for d := 1; d <= c.Depth; d++ {
+		start := time.Now()
+		n := engine.PerftWith(c.Position, d, opts)
+		el := time.Since(start).Seconds()
+		mnps := 0.0
+		if el > 0 {
+			mnps = float64(n) / el / 1e6
+		}
+		if _, err := fmt.Fprintf(w, "depth=%d nodes=%d time=%.3f mnps=%.1f\n", d, n, el, mnps); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,139 @@
+// Command damka is the damka draughts engine: one binary with subcommands
+// for perft, move listing, PDN checking and (as they land) search, Hub, DXP,
+// book and match tools. Logs go to stderr or --log-file, never stdout.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/rs/zerolog"
+	"github.com/spf13/cobra"
+
+	"damka/engine"
+)
+
+// exitBadInput is the exit status for bad input (flags, FEN, moves, files).
+const exitBadInput = 2
+
+// inputError marks an error caused by the user's input: exit status 2.
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+// badInput wraps err as an input error (exit status 2).
+func badInput(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
+
+// globalFlags are the flags every subcommand shares.
+type globalFlags struct {
+	logLevel string
+	logFile  string
+}
+
+var (
+	gflags  globalFlags
+	logger  = zerolog.New(os.Stderr).With().Timestamp().Logger()
+	logSink io.Closer
+)
+
+// setupLogging points the logger at stderr or --log-file at --log-level.
+func setupLogging() error {
+	lvl, err := zerolog.ParseLevel(strings.ToLower(gflags.logLevel))
+	if err != nil || gflags.logLevel == "" {
+		return badInput("bad --log-level %q (want trace, debug, info, warn, error)", gflags.logLevel)
+	}
+	var w io.Writer = zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: "15:04:05.000"}
+	if gflags.logFile != "" {
+		f, err := os.OpenFile(gflags.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return badInput("cannot open --log-file: %v", err)
+		}
+		logSink = f
+		w = f
+	}
+	logger = zerolog.New(w).Level(lvl).With().Timestamp().Logger()
+	return nil
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "damka",
+		Short:         "damka: a draughts engine for Russian, English, Brazilian and international draughts",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return setupLogging()
+		},
+	}
+	root.PersistentFlags().StringVar(&gflags.logLevel, "log-level", "warn", "log level: trace, debug, info, warn, error")
+	root.PersistentFlags().StringVar(&gflags.logFile, "log-file", "", "write logs to this file instead of stderr")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return inputError{err} })
+	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd())
+	return root
+}
+
+// run executes the command line args and returns the process exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if logSink != nil {
+		logSink.Close()
+		logSink = nil
+	}
+	if err == nil {
+		return 0
+	}
+	var exit exitStatus
+	if errors.As(err, &exit) {
+		return int(exit)
+	}
+	fmt.Fprintln(stderr, "damka:", err)
+	var in inputError
+	if errors.As(err, &in) || strings.HasPrefix(err.Error(), "unknown command") ||
+		strings.Contains(err.Error(), "flag") || strings.Contains(err.Error(), "arg(s)") {
+		return exitBadInput
+	}
+	return 1
+}
+
+// exitStatus is returned by a command that has already reported its outcome
+// and only wants a non-zero exit status.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// variantFlag reads --variant into an engine.VariantID.
+func parseVariantFlag(s string) (engine.VariantID, error) {
+	v, err := engine.ParseVariant(s)
+	if err != nil {
+		return 0, inputError{err}
+	}
+	return v, nil
+}
+
+// positionFromFlags returns the position given by --fen (PDN FEN or a Hub
+// position string), or the variant's start position when fen is empty.
+func positionFromFlags(v engine.VariantID, fen string) (engine.Position, error) {
+	if strings.TrimSpace(fen) == "" {
+		return engine.StartPosition(v), nil
+	}
+	p, err := engine.ParseFEN(v, fen)
+	if err != nil {
+		if hp, herr := engine.ParseHubPosition(v, fen); herr == nil {
+			return hp, nil
+		}
+		return p, badInput("bad --fen: %v", err)
+	}
+	return p, nil
+}

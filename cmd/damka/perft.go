@@ -1,0 +1,89 @@
+// perft.go: the `damka perft` and `damka moves` subcommands.
+
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"damka/bench"
+	"damka/engine"
+)
+
+func newPerftCmd() *cobra.Command {
+	var (
+		variant, fen        string
+		depth, threads, mib int
+		divide, paths       bool
+	)
+	cmd := &cobra.Command{
+		Use:   "perft",
+		Short: "count leaf nodes to a depth (move generator check and speed)",
+		Long: `perft counts the leaf nodes of the move tree from a position, one line per
+depth: depth=D nodes=N time=S mnps=X. --divide first prints each root move
+with its count. --paths counts every capture path (the "keep duplicates"
+column of the classic 8x8 tables) instead of distinct moves.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := parseVariantFlag(variant)
+			if err != nil {
+				return err
+			}
+			p, err := positionFromFlags(v, fen)
+			if err != nil {
+				return err
+			}
+			if depth < 1 || depth > engine.MaxPerftDepth {
+				return badInput("--depth %d out of range 1..%d", depth, engine.MaxPerftDepth)
+			}
+			if threads < 1 || threads > 1024 {
+				return badInput("--threads %d out of range 1..1024", threads)
+			}
+			if mib < 0 || mib > 1<<16 {
+				return badInput("--hash %d out of range 0..65536 MiB", mib)
+			}
+			logger.Debug().Str("variant", v.String()).Str("fen", p.FEN()).Int("depth", depth).Msg("perft")
+			return bench.RunPerft(cmd.OutOrStdout(), bench.PerftConfig{
+				Position: p, Depth: depth, Divide: divide, Paths: paths, Threads: threads, HashMiB: mib,
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	f.StringVar(&fen, "fen", "", "start from this PDN FEN or Hub position (default: the start position)")
+	f.IntVar(&depth, "depth", 6, "deepest depth in plies")
+	f.BoolVar(&divide, "divide", false, "print each root move's count at --depth first")
+	f.BoolVar(&paths, "paths", false, "count every capture path (keep duplicates)")
+	f.IntVar(&threads, "threads", 1, "worker threads")
+	f.IntVar(&mib, "hash", 0, "perft hash table in MiB (0: none; e.g. 256 for deep runs)")
+	return cmd
+}
+
+func newMovesCmd() *cobra.Command {
+	var variant, fen string
+	cmd := &cobra.Command{
+		Use:   "moves",
+		Short: "list every legal move of a position in full-path notation",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := parseVariantFlag(variant)
+			if err != nil {
+				return err
+			}
+			p, err := positionFromFlags(v, fen)
+			if err != nil {
+				return err
+			}
+			var list engine.MoveList
+			p.Generate(&list)
+			for _, m := range list.Slice() {
+				fmt.Fprintln(cmd.OutOrStdout(), p.FormatMove(m, engine.FormatFull))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	cmd.Flags().StringVar(&fen, "fen", "", "PDN FEN or Hub position (default: the start position)")
+	return cmd
+}
