@@ -1,0 +1,314 @@
+// Package eval is damka's static evaluation: a fast, bitboard-only score of
+// a draughts position in centi-men (a man is worth 100) from the side to
+// move's point of view, with per-variant weights kept in one table
+// (weights below) and endgame knowledge for the common king endings.
+//
+// The search calls Evaluate only in quiet positions: when the side to move
+// has a capture the position is resolved by the quiescence search first.
+package eval
+
+import (
+	"math/bits"
+
+	"damka/engine"
+)
+
+// Weights are the evaluation weights of one variant, in centi-men. They are
+// kept in one table, indexed by engine.VariantID (see For).
+type Weights struct {
+	Man  int // value of a man; the unit, 100
+	King int // value of a king
+
+	// AdvOpen and AdvEnd give a man's bonus by the number of rows it has
+	// advanced from its own back rank (index 0 = still on the back rank),
+	// with many men on the board and with few; the two are blended by the
+	// number of men left.
+	AdvOpen [10]int
+	AdvEnd  [10]int
+
+	Centre    int // per man on the central squares
+	Edge      int // per man on the side files (usually negative)
+	BackRank  int // per man on its own back rank while the opponent has no king
+	Bridge    int // extra per man on the key back-rank squares (bridgeMask)
+	ManMob    int // per non-capturing man move
+	KingMob   int // per non-capturing king move
+	Blocked   int // per man with no forward move (locked formations; negative)
+	Runaway   int // a man that no enemy piece can stop from crowning, minus RunStep per row still to go
+	RunStep   int
+	Trade     int // when ahead, bonus scaled by how many pieces have been traded off
+	KingDiag  int // king on the long diagonal (flying-king endings)
+	KingChase int // winning king endings: per step that the strong kings are closer to the weak king
+}
+
+// weights is the one place holding every variant's numbers.
+var weights = [4]Weights{
+	engine.Russian: {
+		Man: 100, King: 260,
+		AdvOpen: [10]int{0, 0, 1, 3, 6, 10, 18, 0},
+		AdvEnd:  [10]int{0, 2, 6, 12, 20, 30, 45, 0},
+		Centre:  6, Edge: -4, BackRank: 6, Bridge: 6,
+		ManMob: 2, KingMob: 2, Blocked: -4,
+		Runaway: 120, RunStep: 12, Trade: 40, KingDiag: 20, KingChase: 4,
+	},
+	engine.English: {
+		Man: 100, King: 140,
+		AdvOpen: [10]int{0, 0, 1, 2, 4, 7, 12, 0},
+		AdvEnd:  [10]int{0, 2, 5, 9, 14, 20, 28, 0},
+		Centre:  6, Edge: -3, BackRank: 8, Bridge: 10,
+		ManMob: 2, KingMob: 3, Blocked: -3,
+		Runaway: 30, RunStep: 3, Trade: 40, KingDiag: 0, KingChase: 5,
+	},
+	engine.Brazilian: {
+		Man: 100, King: 260,
+		AdvOpen: [10]int{0, 0, 1, 3, 6, 10, 18, 0},
+		AdvEnd:  [10]int{0, 2, 6, 12, 20, 30, 45, 0},
+		Centre:  6, Edge: -4, BackRank: 6, Bridge: 6,
+		ManMob: 2, KingMob: 2, Blocked: -4,
+		Runaway: 120, RunStep: 12, Trade: 40, KingDiag: 20, KingChase: 4,
+	},
+	engine.International: {
+		Man: 100, King: 300,
+		AdvOpen: [10]int{0, 0, 1, 2, 4, 6, 9, 13, 20, 0},
+		AdvEnd:  [10]int{0, 2, 4, 7, 11, 16, 22, 30, 42, 0},
+		Centre:  5, Edge: -3, BackRank: 5, Bridge: 4,
+		ManMob: 2, KingMob: 2, Blocked: -3,
+		Runaway: 140, RunStep: 12, Trade: 40, KingDiag: 20, KingChase: 4,
+	},
+}
+
+// For returns the weights of variant v (a copy; the table is not changed).
+func For(v engine.VariantID) Weights { return weights[v] }
+
+// DrawDivisor is the factor by which Evaluate shrinks the score of an
+// ending it knows to be a draw, so that the search still prefers the
+// better side of a draw but treats it as worth about 0.
+const DrawDivisor = 16
+
+// bridgeMask[v][c] are the back-rank squares colour c guards first: in
+// English the bridge (1 and 3 for Black, 30 and 32 for White); on the
+// other boards the middle back-rank squares.
+var bridgeMask [4][2]uint64
+
+// maxMen is the number of men each side starts with, by board (12 or 20).
+var maxMen = [2]int{12, 20}
+
+func init() {
+	sq := func(v engine.VariantID, s ...int) uint64 {
+		var m uint64
+		for _, x := range s {
+			m |= engine.SquareBit(v, engine.Square(x))
+		}
+		return m
+	}
+	bridgeMask[engine.English] = [2]uint64{sq(engine.English, 30, 32), sq(engine.English, 1, 3)}
+	bridgeMask[engine.Russian] = [2]uint64{sq(engine.Russian, 30, 31), sq(engine.Russian, 2, 3)}
+	bridgeMask[engine.Brazilian] = bridgeMask[engine.Russian]
+	bridgeMask[engine.International] = [2]uint64{sq(engine.International, 47, 48, 49), sq(engine.International, 2, 3, 4)}
+}
+
+// side is one colour's counts and masks gathered for the evaluation.
+type side struct {
+	men, kings   uint64
+	nMen, nKings int
+}
+
+// Evaluate returns the static score of p in centi-men from the side to
+// move's point of view: positive when the side to move stands better.
+// Positions without men and kings for a side are not expected (the search
+// scores them as lost first). It allocates nothing.
+func Evaluate(p *engine.Position) int {
+	v := p.V
+	w := &weights[v]
+	g := geomOf(v)
+	flying := v != engine.English
+
+	var s [2]side
+	for c := 0; c < 2; c++ {
+		s[c].kings = p.Pieces[c] & p.Kings
+		s[c].men = p.Pieces[c] &^ p.Kings
+		s[c].nMen = bits.OnesCount64(s[c].men)
+		s[c].nKings = bits.OnesCount64(s[c].kings)
+	}
+	empty := g.board &^ (p.Pieces[0] | p.Pieces[1])
+	mm := maxMen[0]
+	if v == engine.International {
+		mm = maxMen[1]
+	}
+	menLeft := s[0].nMen + s[1].nMen // 0 .. 2*mm
+
+	var score [2]int
+	for c := engine.White; c <= engine.Black; c++ {
+		me, op := &s[c], &s[c^1]
+		sc := me.nMen*w.Man + me.nKings*w.King
+		men := me.men
+		if men != 0 {
+			// Advancement, blended between the opening and ending tables.
+			var open, end int
+			for r := 0; r < g.size; r++ {
+				row := r // rows advanced for White = size-1-row
+				if c == engine.White {
+					row = g.size - 1 - r
+				}
+				if n := bits.OnesCount64(men & g.rowMask[r]); n != 0 {
+					open += n * w.AdvOpen[row]
+					end += n * w.AdvEnd[row]
+				}
+			}
+			sc += (open*menLeft + end*(2*mm-menLeft)) / (2 * mm)
+
+			sc += w.Centre * bits.OnesCount64(men&g.centre)
+			sc += w.Edge * bits.OnesCount64(men&g.edge)
+			if op.nKings == 0 {
+				back := g.rowMask[0]
+				if c == engine.White {
+					back = g.rowMask[g.size-1]
+				}
+				sc += w.BackRank*bits.OnesCount64(men&back) + w.Bridge*bits.OnesCount64(men&bridgeMask[v][c])
+			}
+			l, r := g.forward(men, c)
+			l &= empty
+			r &= empty
+			sc += w.ManMob * (bits.OnesCount64(l) + bits.OnesCount64(r))
+			// Men with no forward step at all (locked).
+			var movable uint64
+			if c == engine.White {
+				movable = l<<g.upLeft | r<<g.upRight
+			} else {
+				movable = l>>g.upLeft | r>>g.upRight
+			}
+			sc += w.Blocked * bits.OnesCount64(men&^movable)
+
+			// Runaway men: nothing of the opponent's in the cone ahead.
+			if op.nKings == 0 {
+				half := g.rowMask[0] | g.rowMask[1] | g.rowMask[2] | g.rowMask[3]
+				if c == engine.Black {
+					half = g.rowMask[g.size-1] | g.rowMask[g.size-2] | g.rowMask[g.size-3] | g.rowMask[g.size-4]
+				}
+				if g.size == 10 {
+					if c == engine.White {
+						half |= g.rowMask[4]
+					} else {
+						half |= g.rowMask[5]
+					}
+				}
+				enemy := op.men
+				for b := men & half; b != 0; b &= b - 1 {
+					i := bits.TrailingZeros64(b)
+					if g.cone[c][i]&enemy == 0 {
+						togo := int(g.row[i])
+						if c == engine.Black {
+							togo = g.size - 1 - togo
+						}
+						sc += w.Runaway - w.RunStep*togo
+					}
+				}
+			}
+		}
+		if me.kings != 0 {
+			sc += w.KingMob * g.kingMoves(me.kings, empty, flying)
+		}
+		score[c] = sc
+	}
+
+	total := score[engine.White] - score[engine.Black]
+	total = endgame(p, w, g, &s, total, flying)
+	if p.Side == engine.Black {
+		return -total
+	}
+	return total
+}
+
+// endgame applies the ending knowledge to total (White's view): it scales
+// known draws toward 0 and gives the stronger side reasons to make
+// progress.
+func endgame(p *engine.Position, w *Weights, g *geometry, s *[2]side, total int, flying bool) int {
+	wMat := s[0].nMen*w.Man + s[0].nKings*w.King
+	bMat := s[1].nMen*w.Man + s[1].nKings*w.King
+	diff := wMat - bMat
+	strong := engine.White
+	if diff < 0 {
+		strong = engine.Black
+		diff = -diff
+	}
+	weak := strong ^ 1
+	st, wk := &s[strong], &s[weak]
+	sign := 1
+	if strong == engine.Black {
+		sign = -1
+	}
+
+	if s[0].nMen+s[1].nMen == 0 {
+		return sign * kingsOnly(p.V, w, g, st, wk, sign*total, flying)
+	}
+
+	// A side with a king against men only holds a flying-king ending it is
+	// at most one man behind in.
+	if flying && wk.nKings > 0 && st.nKings == 0 && diff <= w.Man {
+		total /= 2
+	}
+	if diff >= w.Man {
+		// Ahead: trading down brings the win closer.
+		mm := maxMen[0]
+		if p.V == engine.International {
+			mm = maxMen[1]
+		}
+		pieces := st.nMen + st.nKings + wk.nMen + wk.nKings
+		total += sign * w.Trade * (2*mm - pieces) / (2 * mm)
+	}
+	return total
+}
+
+// kingsOnly scores an ending with kings only on the board; t is the score
+// from the strong side's view and so is the result.
+func kingsOnly(v engine.VariantID, w *Weights, g *geometry, st, wk *side, t int, flying bool) int {
+	ns, nw := st.nKings, wk.nKings
+	if nw == 0 { // the search scores a side without pieces as lost
+		return t
+	}
+	if flying {
+		switch {
+		case ns == nw || ns-nw == 1 && nw <= 2 || nw >= 2 && ns < 2*nw+1:
+			return t / DrawDivisor
+		case nw == 1 && ns <= 2:
+			return t / DrawDivisor
+		case nw == 1 && ns == 3:
+			// 3 kings against 1: a draw while the lone king holds the long
+			// diagonal; on the 10x10 board also a draw in general.
+			if v == engine.International || wk.kings&g.longDiag != 0 {
+				return t / DrawDivisor
+			}
+		}
+		// A win to convert: take the long diagonal, keep the lone king off
+		// the long diagonal and the double diagonals.
+		if st.kings&g.longDiag != 0 {
+			t += w.KingDiag
+		}
+		if wk.kings&g.double != 0 {
+			t -= w.KingDiag / 2
+		}
+		return t + chase(w, g, st.kings, wk.kings)
+	}
+	// Short kings (English): equal king endings are draws; an extra king
+	// wins by driving the weak kings out of the double corners.
+	if ns <= nw {
+		return t / DrawDivisor
+	}
+	if wk.kings&(g.corner2[0]|g.corner2[1]) != 0 {
+		t -= 2 * w.KingChase
+	}
+	return t + chase(w, g, st.kings, wk.kings)
+}
+
+// chase rewards strong kings for standing close to the weak ones.
+func chase(w *Weights, g *geometry, strong, weak uint64) int {
+	d := 0
+	for b := weak; b != 0; b &= b - 1 {
+		i := bits.TrailingZeros64(b)
+		best := 99
+		for k := strong; k != 0; k &= k - 1 {
+			best = min(best, g.distance(i, bits.TrailingZeros64(k)))
+		}
+		d += best
+	}
+	return -w.KingChase * d
+}

@@ -1,0 +1,624 @@
+// worker.go: one search thread: its per-ply stack, move ordering, the
+// alpha-beta and quiescence searches and the iterative deepening loop.
+
+package search
+
+import (
+	"math/bits"
+	"sync/atomic"
+	"time"
+
+	"damka/engine"
+	"damka/eval"
+)
+
+// maxHistory is the number of earlier game positions kept for repetition
+// checks. Every variant's rules end a reversible sequence within 80 plies,
+// so older positions can never repeat.
+const maxHistory = 256
+
+// Move-ordering score bands.
+const (
+	orderHash    = 1 << 30
+	orderCapture = 1 << 29
+	orderCrown   = 1 << 28
+	orderKiller  = 1 << 27
+	historyMax   = 1 << 20
+)
+
+// plyState is the per-ply part of a worker's stack.
+type plyState struct {
+	pos     engine.Position
+	draw    engine.DrawState
+	moves   engine.MoveList
+	scores  [engine.MaxMoves]int32
+	killers [2]engine.Move
+	pv      [MaxPly + 1]engine.Move
+	pvLen   int
+}
+
+// worker is one Lazy SMP thread. Everything the node loop touches is
+// allocated once, in newWorker.
+type worker struct {
+	e    *Engine
+	tt   *table
+	id   int
+	main bool
+
+	stack   [MaxPly + 2]plyState
+	history [2][64][64]int32
+	keys    [maxHistory + MaxPly + 2]uint64 // game history, then the search path
+	nHist   int                             // number of history keys in keys
+	// rootSpan is how far back in the history a repetition of the root's
+	// line may reach: the root's reversible counter, or all of the history
+	// when the caller gave no counters (an identical key across a man move
+	// or capture is impossible, so this is only slower, never wrong).
+	rootSpan int
+
+	limits Limits
+	tm     timeManager
+	start  time.Time
+	root   engine.Position
+
+	nodes     uint64
+	published atomic.Uint64
+	selDepth  int
+	rootDepth int
+	stopped   bool
+
+	rootMoves  int
+	bestMove   engine.Move
+	bestPV     [MaxPly + 1]engine.Move
+	bestPVLen  int
+	rootScore  int
+	completed  int
+	lastChange int // iteration at which the best move last changed
+	changes    float64
+}
+
+func newWorker(e *Engine, id int) *worker {
+	return &worker{e: e, id: id, main: id == 0}
+}
+
+// clear forgets killers and history (new game).
+func (w *worker) clear() {
+	w.history = [2][64][64]int32{}
+	for i := range w.stack {
+		w.stack[i].killers = [2]engine.Move{}
+	}
+}
+
+// prepare sets a worker up for a new search of pos.
+func (w *worker) prepare(pos *engine.Position, history []uint64, l Limits, tm timeManager, start time.Time) {
+	w.root = *pos
+	w.limits = l
+	w.tm = tm
+	w.start = start
+	if len(history) > maxHistory {
+		history = history[len(history)-maxHistory:]
+	}
+	w.nHist = copy(w.keys[:], history)
+	w.rootSpan = int(l.Draw.Reversible)
+	if l.Draw == (engine.DrawState{}) {
+		w.rootSpan = w.nHist
+	}
+	w.nodes = 0
+	w.published.Store(0)
+	w.selDepth = 0
+	w.stopped = false
+	w.rootMoves = 0
+	w.bestPVLen = 0
+	w.rootScore = 0
+	w.completed = 0
+	w.changes = 0
+	for i := range w.stack {
+		w.stack[i].killers = [2]engine.Move{}
+	}
+	// Age the history scores instead of forgetting them.
+	for s := range w.history {
+		for f := range w.history[s] {
+			for t := range w.history[s][f] {
+				w.history[s][f][t] /= 2
+			}
+		}
+	}
+}
+
+// skip tables desynchronise the helpers' iterative deepening (Lazy SMP).
+var (
+	skipSize  = [...]int{1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4}
+	skipPhase = [...]int{0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7}
+)
+
+// iterate runs iterative deepening from the prepared root. The main worker
+// (report may be nil) manages time and stops the helpers when it is done.
+func (w *worker) iterate(report func(Info)) {
+	st := &w.stack[0]
+	st.pos = w.root
+	st.draw = w.limits.Draw
+	st.pos.Generate(&st.moves)
+	w.rootMoves = st.moves.N
+	if w.rootMoves == 0 {
+		w.rootScore = -Mate
+		if w.main {
+			w.e.stop.Store(true)
+		}
+		return
+	}
+	w.orderRoot()
+	w.bestMove = st.moves.Moves[0]
+	w.bestPV[0] = w.bestMove
+	w.bestPVLen = 1
+
+	maxDepth := MaxDepth
+	if w.limits.Depth > 0 {
+		maxDepth = min(w.limits.Depth, MaxDepth)
+	}
+	// A single legal move under a clock: a short search for the ponder move.
+	if w.main && w.rootMoves == 1 && w.tm.timed && !w.limits.Infinite && !w.limits.Ponder {
+		maxDepth = min(maxDepth, 4)
+	}
+	score := 0
+	for depth := 1; depth <= maxDepth; depth++ {
+		if !w.main {
+			i := (w.id - 1) % len(skipSize)
+			if ((depth+skipPhase[i])/skipSize[i])%2 != 0 && depth < maxDepth {
+				continue
+			}
+		}
+		w.rootDepth = depth
+		w.selDepth = 0
+		prev := w.bestMove
+		score = w.aspiration(depth, score)
+		if w.stopped {
+			break
+		}
+		w.completed = depth
+		w.rootScore = score
+		if m := st.pv[0]; st.pvLen > 0 {
+			if m != prev {
+				w.changes++
+			}
+			w.bestMove = m
+			w.bestPVLen = copy(w.bestPV[:], st.pv[:st.pvLen])
+		}
+		w.changes *= 0.6
+		w.published.Store(w.nodes)
+		if !w.main {
+			continue
+		}
+		if report != nil {
+			w.report(report, depth, score)
+		}
+		if w.e.stop.Load() {
+			break
+		}
+		if score > MateBound || score < -MateBound {
+			if depth >= Mate-abs(score)+4 && !w.limits.Infinite {
+				break // the mate is proven well within the horizon
+			}
+		}
+		if w.tm.timed && !w.e.pondering.Load() {
+			factor := 1 + 2*w.changes
+			if factor > 2.5 {
+				factor = 2.5
+			}
+			if el := w.e.elapsed(); float64(el) > 0.5*factor*float64(w.tm.soft) || el > w.tm.hard/2 {
+				break
+			}
+		}
+	}
+	w.published.Store(w.nodes)
+	if w.main {
+		// A finished iteration loop ends the helpers; analysis and ponder
+		// searches wait in Search for Stop.
+		if !w.limits.Infinite && !w.limits.Ponder {
+			w.e.stop.Store(true)
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// aspiration searches the root at depth with a window around the previous
+// score, widening it on failure.
+func (w *worker) aspiration(depth, prev int) int {
+	alpha, beta := -infinite, infinite
+	delta := 25
+	if depth >= 5 && prev > -MateBound && prev < MateBound {
+		alpha, beta = prev-delta, prev+delta
+	}
+	for {
+		s := w.search(alpha, beta, depth, 0, true)
+		if w.stopped {
+			return s
+		}
+		switch {
+		case s <= alpha && alpha > -infinite:
+			beta = (alpha + beta) / 2
+			alpha = max(s-delta, -infinite)
+		case s >= beta && beta < infinite:
+			beta = min(s+delta, infinite)
+		default:
+			return s
+		}
+		delta *= 2
+		if delta > 400 {
+			alpha, beta = -infinite, infinite
+		}
+	}
+}
+
+// report sends the main worker's progress.
+func (w *worker) report(fn func(Info), depth, score int) {
+	el := time.Since(w.start)
+	n := w.e.totalNodes()
+	nps := uint64(0)
+	if el > 0 {
+		nps = uint64(float64(n) / el.Seconds())
+	}
+	fn(Info{
+		Depth:    depth,
+		SelDepth: w.selDepth,
+		Score:    score,
+		Nodes:    n,
+		Time:     el,
+		NPS:      nps,
+		Hashfull: w.tt.hashfull(),
+		PV:       append([]engine.Move(nil), w.bestPV[:w.bestPVLen]...),
+	})
+}
+
+// orderRoot sorts the root moves by a shallow look: captures by size, then
+// the table's move, then history; it keeps the order stable.
+func (w *worker) orderRoot() {
+	st := &w.stack[0]
+	w.scoreMoves(0, -1)
+	// Insertion sort, stable and small.
+	for i := 1; i < st.moves.N; i++ {
+		m, s := st.moves.Moves[i], st.scores[i]
+		j := i
+		for j > 0 && st.scores[j-1] < s {
+			st.moves.Moves[j] = st.moves.Moves[j-1]
+			st.scores[j] = st.scores[j-1]
+			j--
+		}
+		st.moves.Moves[j], st.scores[j] = m, s
+	}
+}
+
+// checkLimits is called by the main worker every few hundred nodes.
+func (w *worker) checkLimits() {
+	w.published.Store(w.nodes)
+	if w.limits.Nodes > 0 && w.e.totalNodes() >= w.limits.Nodes {
+		w.e.stop.Store(true)
+		return
+	}
+	if w.tm.timed && !w.e.pondering.Load() && w.rootDepth > 1 && w.e.elapsed() >= w.tm.hard {
+		w.e.stop.Store(true)
+	}
+}
+
+// hashIndex finds the table's move in the list at ply, or returns -1.
+func (w *worker) hashIndex(ply int, e *ttEntry) int {
+	if !e.hasMove {
+		return -1
+	}
+	l := &w.stack[ply].moves
+	if e.index < l.N && l.Moves[e.index].From == e.from && l.Moves[e.index].To == e.to {
+		return e.index
+	}
+	for i := 0; i < l.N; i++ {
+		if l.Moves[i].From == e.from && l.Moves[i].To == e.to {
+			return i
+		}
+	}
+	return -1
+}
+
+// scoreMoves gives each move at ply its ordering score; hash is the index
+// of the table's move or -1.
+func (w *worker) scoreMoves(ply, hash int) {
+	st := &w.stack[ply]
+	p := &st.pos
+	l := &st.moves
+	side := p.Side
+	for i := 0; i < l.N; i++ {
+		m := &l.Moves[i]
+		var s int32
+		switch {
+		case m.Captured != 0:
+			s = orderCapture + int32(m.NCapt)<<8 + int32(bits.OnesCount64(m.Captured&p.Kings))<<6
+			if m.Flags&engine.FlagCrown != 0 {
+				s += 1 << 5
+			}
+		case m.Flags&engine.FlagCrown != 0:
+			s = orderCrown
+		case *m == st.killers[0]:
+			s = orderKiller + 1
+		case *m == st.killers[1]:
+			s = orderKiller
+		default:
+			s = w.history[side][m.From][m.To]
+		}
+		st.scores[i] = s
+	}
+	if hash >= 0 {
+		st.scores[hash] = orderHash
+	}
+}
+
+// pick moves the best-scored move among i.. to position i and returns it.
+func (st *plyState) pick(i int) engine.Move {
+	best := i
+	for j := i + 1; j < st.moves.N; j++ {
+		if st.scores[j] > st.scores[best] {
+			best = j
+		}
+	}
+	if best != i {
+		st.moves.Moves[i], st.moves.Moves[best] = st.moves.Moves[best], st.moves.Moves[i]
+		st.scores[i], st.scores[best] = st.scores[best], st.scores[i]
+	}
+	return st.moves.Moves[i]
+}
+
+// isDraw reports a draw by repetition or by rule at ply (ply > 0).
+func (w *worker) isDraw(ply int) bool {
+	st := &w.stack[ply]
+	if st.draw.IsDraw(&st.pos) {
+		return true
+	}
+	// span: plies back to the last man move or capture; when there is
+	// none on the search path, back into the game history.
+	span := int(st.draw.Reversible)
+	if span >= ply {
+		span = ply + w.rootSpan
+	}
+	if span < 4 {
+		return false
+	}
+	key := st.pos.Key
+	top := w.nHist + ply
+	lo := max(top-span, 0)
+	for j := top - 4; j >= lo; j -= 2 {
+		if w.keys[j] == key {
+			return true
+		}
+	}
+	return false
+}
+
+// ttScore converts a score for storing at ply (mate scores relative to the
+// node) and ttValue back.
+func ttScore(s, ply int) int {
+	switch {
+	case s > MateBound:
+		return s + ply
+	case s < -MateBound:
+		return s - ply
+	}
+	return s
+}
+
+func ttValue(s, ply int) int {
+	switch {
+	case s > MateBound:
+		return s - ply
+	case s < -MateBound:
+		return s + ply
+	}
+	return s
+}
+
+// search is the principal variation alpha-beta search of the position at
+// ply to depth plies.
+func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
+	st := &w.stack[ply]
+	st.pvLen = 0
+	w.nodes++
+	if w.nodes&255 == 0 && w.main {
+		w.checkLimits()
+	}
+	if w.e.stop.Load() {
+		w.stopped = true
+		return 0
+	}
+	p := &st.pos
+	w.keys[w.nHist+ply] = p.Key
+	if ply > 0 {
+		if w.isDraw(ply) {
+			return 0
+		}
+		// Mate distance pruning.
+		alpha = max(alpha, -Mate+ply)
+		beta = min(beta, Mate-ply-1)
+		if alpha >= beta {
+			return alpha
+		}
+	}
+	if ply > w.selDepth {
+		w.selDepth = ply
+	}
+	if ply >= MaxPly-1 {
+		return eval.Evaluate(p)
+	}
+	if depth <= 0 {
+		return w.quiesce(alpha, beta, ply)
+	}
+
+	hash := -1
+	e, hit := w.tt.probe(p.Key)
+	if hit && !pvNode && e.depth >= depth {
+		s := ttValue(e.score, ply)
+		if e.bound == boundExact || e.bound == boundLower && s >= beta || e.bound == boundUpper && s <= alpha {
+			return s
+		}
+	}
+
+	if ply > 0 {
+		p.Generate(&st.moves)
+	}
+	n := st.moves.N
+	if n == 0 {
+		return -Mate + ply
+	}
+	if ply == 0 {
+		// Root: keep the order of the previous iteration, best first.
+		for i := 0; i < n; i++ {
+			st.scores[i] = int32(n - i)
+			if st.moves.Moves[i] == w.bestMove {
+				st.scores[i] = orderHash
+			}
+		}
+	} else {
+		if hit {
+			hash = w.hashIndex(ply, &e)
+		}
+		w.scoreMoves(ply, hash)
+		if n == 1 && ply < 2*w.rootDepth {
+			depth++ // forced move: look one ply further
+		}
+	}
+
+	origAlpha := alpha
+	best := -infinite
+	bestIdx := -1
+	child := &w.stack[ply+1]
+	for i := 0; i < n; i++ {
+		m := st.pick(i)
+		child.pos = p.Play(m)
+		child.draw = st.draw.Update(p, m)
+		quiet := m.Captured == 0 && m.Flags&engine.FlagCrown == 0
+		var s int
+		if i == 0 {
+			s = -w.search(-beta, -alpha, depth-1, ply+1, pvNode)
+		} else {
+			r := 0
+			if quiet && depth >= 3 && i >= 3 && st.scores[i] < orderKiller && ply > 0 {
+				r = 1
+				if i >= 8 && depth >= 6 {
+					r = 2
+				}
+			}
+			s = -w.search(-alpha-1, -alpha, depth-1-r, ply+1, false)
+			if s > alpha && r > 0 {
+				s = -w.search(-alpha-1, -alpha, depth-1, ply+1, false)
+			}
+			if s > alpha && s < beta && pvNode {
+				s = -w.search(-beta, -alpha, depth-1, ply+1, true)
+			}
+		}
+		if w.stopped {
+			return 0
+		}
+		if s > best {
+			best = s
+			bestIdx = i
+			if s > alpha {
+				alpha = s
+				st.pv[0] = m
+				st.pvLen = 1 + copy(st.pv[1:], child.pv[:child.pvLen])
+				if ply == 0 {
+					w.bestMove = m
+				}
+				if s >= beta {
+					if quiet {
+						w.rewardQuiet(ply, depth, m, i)
+					}
+					break
+				}
+			}
+		}
+	}
+	bound := boundUpper
+	switch {
+	case best >= beta:
+		bound = boundLower
+	case best > origAlpha:
+		bound = boundExact
+	}
+	w.tt.store(p.Key, depth, ttScore(best, ply), bound, st.moves.Moves[bestIdx], bestIdx)
+	return best
+}
+
+// rewardQuiet updates killers and history after the quiet move m (the
+// i-th tried) caused a cutoff; the quiet moves tried before it are
+// penalised.
+func (w *worker) rewardQuiet(ply, depth int, m engine.Move, i int) {
+	st := &w.stack[ply]
+	if st.killers[0] != m {
+		st.killers[1] = st.killers[0]
+		st.killers[0] = m
+	}
+	side := st.pos.Side
+	bonus := int32(min(depth*depth, 400))
+	h := &w.history[side][m.From][m.To]
+	*h += bonus*32 - *h*bonus/512
+	for j := 0; j < i; j++ {
+		o := st.moves.Moves[j]
+		if o.Captured != 0 || o.Flags&engine.FlagCrown != 0 {
+			continue
+		}
+		h := &w.history[side][o.From][o.To]
+		*h -= bonus*32 + *h*bonus/512
+	}
+}
+
+// quiesce resolves captures: a side that can capture must, so a position
+// with a capture pending is searched further and never scored statically.
+func (w *worker) quiesce(alpha, beta, ply int) int {
+	st := &w.stack[ply]
+	st.pvLen = 0
+	w.nodes++
+	if w.nodes&255 == 0 && w.main {
+		w.checkLimits()
+	}
+	if ply > w.selDepth {
+		w.selDepth = ply
+	}
+	p := &st.pos
+	if ply >= MaxPly-1 {
+		return eval.Evaluate(p)
+	}
+	if !p.HasCapture() {
+		if p.CountMoves(&st.moves, false) == 0 {
+			return -Mate + ply
+		}
+		return eval.Evaluate(p)
+	}
+	p.GenerateCaptures(&st.moves)
+	n := st.moves.N
+	for i := 0; i < n; i++ {
+		m := &st.moves.Moves[i]
+		st.scores[i] = int32(m.NCapt)<<8 + int32(bits.OnesCount64(m.Captured&p.Kings))<<6
+		if m.Flags&engine.FlagCrown != 0 {
+			st.scores[i] += 1 << 5
+		}
+	}
+	best := -infinite
+	child := &w.stack[ply+1]
+	for i := 0; i < n; i++ {
+		m := st.pick(i)
+		child.pos = p.Play(m)
+		child.draw = engine.DrawState{}
+		s := -w.quiesce(-beta, -alpha, ply+1)
+		if s > best {
+			best = s
+			if s > alpha {
+				alpha = s
+				st.pv[0] = m
+				st.pvLen = 1 + copy(st.pv[1:], child.pv[:child.pvLen])
+				if s >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
