@@ -108,3 +108,23 @@ func TestPerftEdges(t *testing.T) {
 	}
 	assert.Equal(t, Perft(p, 5, false), sum)
 }
+
+// TestPerftInternationalPositions checks the two international positions of
+// rules.md section 4 (distinct moves), depth 1 upwards.
+func TestPerftInternationalPositions(t *testing.T) {
+	cases := []struct {
+		fen  string
+		want []uint64
+	}{
+		{"W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
+			[]uint64{6, 12, 30, 73, 215, 590, 1944, 6269, 22369, 88050}},
+		{"W:W6,7,8,9,10:B41,42,43,44,45", []uint64{9, 81, 795, 7578, 86351, 936311}},
+	}
+	for _, c := range cases {
+		p, err := ParseFEN(International, c.fen)
+		require.NoError(t, err)
+		for d, want := range c.want {
+			assert.Equal(t, want, Perft(p, d+1, false), "%s depth %d", c.fen, d+1)
+		}
+	}
+}
