@@ -57,9 +57,9 @@ func TestParseFENAccepts(t *testing.T) {
 		in, canon string
 	}{
 		{English, "W:W21,22,K30:B1,2,3", "W:W21,22,K30:B1,2,3"},
-		{English, "W:B3,1,2:WK30,22,21", "W:W21,22,K30:B1,2,3"},      // colour and square order free
-		{English, "W:W21,22,K30:B1,2,3.", "W:W21,22,K30:B1,2,3"},     // trailing dot
-		{English, "W:WK27,K23:BK28,12.", "W:WK23,K27:B12,K28"},       // Gould's problems
+		{English, "W:B3,1,2:WK30,22,21", "W:W21,22,K30:B1,2,3"},       // colour and square order free
+		{English, "W:W21,22,K30:B1,2,3.", "W:W21,22,K30:B1,2,3"},      // trailing dot
+		{English, "W:WK27,K23:BK28,12.", "W:WK23,K27:B12,K28"},        // Gould's problems
 		{English, "W:W21,22,K30:B1,2,3:H0:F1", "W:W21,22,K30:B1,2,3"}, // extra fields
 		{English, `"W:W21, 22, K30 : B1,2,3"`, "W:W21,22,K30:B1,2,3"}, // quotes and spaces
 		{English, "  B:W21:B1  ", "B:W21:B1"},
@@ -74,10 +74,10 @@ func TestParseFENAccepts(t *testing.T) {
 		{English, "W:W5-5:B1", "W:W5:B1"},
 		{English, "W:W09,013:B01", "W:W9,13:B1"},
 		{International, "W:W31-50:B1-20", startIN.FEN()},
-		{Russian, "W:Wa1,c1,Kd8:Bb8", "W:WK2,29,30:B1"},                   // algebraic
-		{Russian, "W:Wa1,c1,kd8:Bb8", "W:WK2,29,30:B1"},                   // lower-case k
-		{Russian, "W:Wa1,30:Bb8", "W:W29,30:B1"},                          // mixed
-		{International, "W:Wa1,Kj10:Bb10", "W:WK5,46:B1"},                   // two-digit ranks
+		{Russian, "W:Wa1,c1,Kd8:Bb8", "W:WK2,29,30:B1"},   // algebraic
+		{Russian, "W:Wa1,c1,kd8:Bb8", "W:WK2,29,30:B1"},   // lower-case k
+		{Russian, "W:Wa1,30:Bb8", "W:W29,30:B1"},          // mixed
+		{International, "W:Wa1,Kj10:Bb10", "W:WK5,46:B1"}, // two-digit ranks
 		{Russian, "W:W29,30,31,32,25,26,27,28,21,22,23,24:B9,10,11,12,5,6,7,8,1,2,3,4.", startRU.FEN()},
 	}
 	for _, c := range cases {
