@@ -32,6 +32,30 @@ type gen10x10 struct {
 	cnt      int  // sequences counted, not listed (count mode)
 }
 
+// genTemplate10x10 holds, per variant and side to move, the fields of gen10x10
+// that depend only on the rules, so a generation starts with one copy.
+var genTemplate10x10 [numVariants][2]gen10x10
+
+func init() {
+	for v := range variants {
+		r := &variants[v]
+		for c := range 2 {
+			g := &genTemplate10x10[v][c]
+			g.majority = r.MajorityRule
+			g.crownMid = r.CrownMidCapture
+			g.flying = r.FlyingKings
+			back := r.MenCaptureBackward
+			if Color(c) == White {
+				g.promo = promoWhite10x10
+				g.manDirs = [4]bool{true, true, back, back}
+			} else {
+				g.promo = promoBlack10x10
+				g.manDirs = [4]bool{back, back, true, true}
+			}
+		}
+	}
+}
+
 // add records a finished capture sequence.
 func (g *gen10x10) add(to uint8, capt uint64, n uint8, crown bool) {
 	if g.majority {
@@ -77,25 +101,41 @@ func (g *gen10x10) manJump(sq uint8, capt uint64, n uint8) {
 	if g.manDirs[dirNW] {
 		if v := b >> nw10x10; v&foes != 0 && (v>>nw10x10)&g.empty != 0 {
 			found = true
-			g.manLand(sq-2*nw10x10, capt|v, n+1, dirNW)
+			if t := sq-2*nw10x10; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+				g.crownLand(t, capt|v, n+1, dirNW)
+			} else {
+				g.manJump(t, capt|v, n+1)
+			}
 		}
 	}
 	if g.manDirs[dirNE] {
 		if v := b >> ne10x10; v&foes != 0 && (v>>ne10x10)&g.empty != 0 {
 			found = true
-			g.manLand(sq-2*ne10x10, capt|v, n+1, dirNE)
+			if t := sq-2*ne10x10; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+				g.crownLand(t, capt|v, n+1, dirNE)
+			} else {
+				g.manJump(t, capt|v, n+1)
+			}
 		}
 	}
 	if g.manDirs[dirSW] {
 		if v := b << sw10x10; v&foes != 0 && (v<<sw10x10)&g.empty != 0 {
 			found = true
-			g.manLand(sq+2*sw10x10, capt|v, n+1, dirSW)
+			if t := sq+2*sw10x10; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+				g.crownLand(t, capt|v, n+1, dirSW)
+			} else {
+				g.manJump(t, capt|v, n+1)
+			}
 		}
 	}
 	if g.manDirs[dirSE] {
 		if v := b << se10x10; v&foes != 0 && (v<<se10x10)&g.empty != 0 {
 			found = true
-			g.manLand(sq+2*se10x10, capt|v, n+1, dirSE)
+			if t := sq+2*se10x10; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+				g.crownLand(t, capt|v, n+1, dirSE)
+			} else {
+				g.manJump(t, capt|v, n+1)
+			}
 		}
 	}
 	if !found && n > 0 {
@@ -103,24 +143,21 @@ func (g *gen10x10) manJump(sq uint8, capt uint64, n uint8) {
 	}
 }
 
-// manLand handles a man landing on bit to after jumping in direction d.
-func (g *gen10x10) manLand(to uint8, capt uint64, n uint8, d int) {
-	if g.crownMid && (uint64(1)<<to)&g.promo != 0 {
-		// Russian: crowned at once; go on capturing as a king if it can.
-		g.crowned = true
-		any := false
-		for e := 0; e < 4; e++ {
-			if e != reverseDir[d] && g.kingDir(to, capt, n, e) {
-				any = true
-			}
+// crownLand handles a Russian man landing on its crowning row during a
+// capture (after a jump in direction d): it is crowned at once and goes on
+// capturing as a king if it can.
+func (g *gen10x10) crownLand(to uint8, capt uint64, n uint8, d int) {
+	g.crowned = true
+	any := false
+	for e := 0; e < 4; e++ {
+		if e != reverseDir[d] && g.kingDir(to, capt, n, e) {
+			any = true
 		}
-		g.crowned = false
-		if !any {
-			g.add(to, capt, n, true)
-		}
-		return
 	}
-	g.manJump(to, capt, n)
+	g.crowned = false
+	if !any {
+		g.add(to, capt, n, true)
+	}
 }
 
 // shortKingJump continues a non-flying king's capture from bit sq.
@@ -231,26 +268,14 @@ func countCaptures10x10(p *Position, list *MoveList, paths bool) int {
 // captures10x10 generates (count false) or counts (count true) the captures of
 // p; it returns the count in count mode.
 func captures10x10(p *Position, list *MoveList, paths, count bool) int {
-	r := &variants[p.V]
-	us := p.Side
+	us := p.Side & 1
 	own := p.Pieces[us]
-	g := gen10x10{
-		list:     list,
-		enemy:    p.Pieces[us^1],
-		paths:    paths,
-		count:    count,
-		majority: r.MajorityRule,
-		crownMid: r.CrownMidCapture,
-		flying:   r.FlyingKings,
-	}
+	g := genTemplate10x10[p.V&3][us] // rule switches, crowning row and man directions
+	g.list = list
+	g.enemy = p.Pieces[us^1]
+	g.paths = paths
+	g.count = count
 	empty := board10x10 &^ (own | g.enemy)
-	if us == White {
-		g.promo = promoWhite10x10
-		g.manDirs = [4]bool{true, true, r.MenCaptureBackward, r.MenCaptureBackward}
-	} else {
-		g.promo = promoBlack10x10
-		g.manDirs = [4]bool{r.MenCaptureBackward, r.MenCaptureBackward, true, true}
-	}
 	men := own &^ p.Kings
 	for b := manCaptureOrigins10x10(men, g.enemy, empty, &g.manDirs); b != 0; b &= b - 1 {
 		sq := uint8(bits.TrailingZeros64(b))

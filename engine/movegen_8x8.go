@@ -30,6 +30,30 @@ type gen8x8 struct {
 	cnt      int  // sequences counted, not listed (count mode)
 }
 
+// genTemplate8x8 holds, per variant and side to move, the fields of gen8x8
+// that depend only on the rules, so a generation starts with one copy.
+var genTemplate8x8 [numVariants][2]gen8x8
+
+func init() {
+	for v := range variants {
+		r := &variants[v]
+		for c := range 2 {
+			g := &genTemplate8x8[v][c]
+			g.majority = r.MajorityRule
+			g.crownMid = r.CrownMidCapture
+			g.flying = r.FlyingKings
+			back := r.MenCaptureBackward
+			if Color(c) == White {
+				g.promo = promoWhite8x8
+				g.manDirs = [4]bool{true, true, back, back}
+			} else {
+				g.promo = promoBlack8x8
+				g.manDirs = [4]bool{back, back, true, true}
+			}
+		}
+	}
+}
+
 // add records a finished capture sequence.
 func (g *gen8x8) add(to uint8, capt uint64, n uint8, crown bool) {
 	if g.majority {
@@ -75,25 +99,41 @@ func (g *gen8x8) manJump(sq uint8, capt uint64, n uint8) {
 	if g.manDirs[dirNW] {
 		if v := b >> nw8x8; v&foes != 0 && (v>>nw8x8)&g.empty != 0 {
 			found = true
-			g.manLand(sq-2*nw8x8, capt|v, n+1, dirNW)
+			if t := sq-2*nw8x8; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+				g.crownLand(t, capt|v, n+1, dirNW)
+			} else {
+				g.manJump(t, capt|v, n+1)
+			}
 		}
 	}
 	if g.manDirs[dirNE] {
 		if v := b >> ne8x8; v&foes != 0 && (v>>ne8x8)&g.empty != 0 {
 			found = true
-			g.manLand(sq-2*ne8x8, capt|v, n+1, dirNE)
+			if t := sq-2*ne8x8; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+				g.crownLand(t, capt|v, n+1, dirNE)
+			} else {
+				g.manJump(t, capt|v, n+1)
+			}
 		}
 	}
 	if g.manDirs[dirSW] {
 		if v := b << sw8x8; v&foes != 0 && (v<<sw8x8)&g.empty != 0 {
 			found = true
-			g.manLand(sq+2*sw8x8, capt|v, n+1, dirSW)
+			if t := sq+2*sw8x8; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+				g.crownLand(t, capt|v, n+1, dirSW)
+			} else {
+				g.manJump(t, capt|v, n+1)
+			}
 		}
 	}
 	if g.manDirs[dirSE] {
 		if v := b << se8x8; v&foes != 0 && (v<<se8x8)&g.empty != 0 {
 			found = true
-			g.manLand(sq+2*se8x8, capt|v, n+1, dirSE)
+			if t := sq+2*se8x8; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+				g.crownLand(t, capt|v, n+1, dirSE)
+			} else {
+				g.manJump(t, capt|v, n+1)
+			}
 		}
 	}
 	if !found && n > 0 {
@@ -101,24 +141,21 @@ func (g *gen8x8) manJump(sq uint8, capt uint64, n uint8) {
 	}
 }
 
-// manLand handles a man landing on bit to after jumping in direction d.
-func (g *gen8x8) manLand(to uint8, capt uint64, n uint8, d int) {
-	if g.crownMid && (uint64(1)<<to)&g.promo != 0 {
-		// Russian: crowned at once; go on capturing as a king if it can.
-		g.crowned = true
-		any := false
-		for e := 0; e < 4; e++ {
-			if e != reverseDir[d] && g.kingDir(to, capt, n, e) {
-				any = true
-			}
+// crownLand handles a Russian man landing on its crowning row during a
+// capture (after a jump in direction d): it is crowned at once and goes on
+// capturing as a king if it can.
+func (g *gen8x8) crownLand(to uint8, capt uint64, n uint8, d int) {
+	g.crowned = true
+	any := false
+	for e := 0; e < 4; e++ {
+		if e != reverseDir[d] && g.kingDir(to, capt, n, e) {
+			any = true
 		}
-		g.crowned = false
-		if !any {
-			g.add(to, capt, n, true)
-		}
-		return
 	}
-	g.manJump(to, capt, n)
+	g.crowned = false
+	if !any {
+		g.add(to, capt, n, true)
+	}
 }
 
 // shortKingJump continues a non-flying king's capture from bit sq.
@@ -229,26 +266,14 @@ func countCaptures8x8(p *Position, list *MoveList, paths bool) int {
 // captures8x8 generates (count false) or counts (count true) the captures of
 // p; it returns the count in count mode.
 func captures8x8(p *Position, list *MoveList, paths, count bool) int {
-	r := &variants[p.V]
-	us := p.Side
+	us := p.Side & 1
 	own := p.Pieces[us]
-	g := gen8x8{
-		list:     list,
-		enemy:    p.Pieces[us^1],
-		paths:    paths,
-		count:    count,
-		majority: r.MajorityRule,
-		crownMid: r.CrownMidCapture,
-		flying:   r.FlyingKings,
-	}
+	g := genTemplate8x8[p.V&3][us] // rule switches, crowning row and man directions
+	g.list = list
+	g.enemy = p.Pieces[us^1]
+	g.paths = paths
+	g.count = count
 	empty := board8x8 &^ (own | g.enemy)
-	if us == White {
-		g.promo = promoWhite8x8
-		g.manDirs = [4]bool{true, true, r.MenCaptureBackward, r.MenCaptureBackward}
-	} else {
-		g.promo = promoBlack8x8
-		g.manDirs = [4]bool{r.MenCaptureBackward, r.MenCaptureBackward, true, true}
-	}
 	men := own &^ p.Kings
 	for b := manCaptureOrigins8x8(men, g.enemy, empty, &g.manDirs); b != 0; b &= b - 1 {
 		sq := uint8(bits.TrailingZeros64(b))
