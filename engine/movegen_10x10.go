@@ -101,7 +101,7 @@ func (g *gen10x10) manJump(sq uint8, capt uint64, n uint8) {
 	if g.manDirs[dirNW] {
 		if v := b >> nw10x10; v&foes != 0 && (v>>nw10x10)&g.empty != 0 {
 			found = true
-			if t := sq-2*nw10x10; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+			if t := sq - 2*nw10x10; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
 				g.crownLand(t, capt|v, n+1, dirNW)
 			} else {
 				g.manJump(t, capt|v, n+1)
@@ -111,7 +111,7 @@ func (g *gen10x10) manJump(sq uint8, capt uint64, n uint8) {
 	if g.manDirs[dirNE] {
 		if v := b >> ne10x10; v&foes != 0 && (v>>ne10x10)&g.empty != 0 {
 			found = true
-			if t := sq-2*ne10x10; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+			if t := sq - 2*ne10x10; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
 				g.crownLand(t, capt|v, n+1, dirNE)
 			} else {
 				g.manJump(t, capt|v, n+1)
@@ -121,7 +121,7 @@ func (g *gen10x10) manJump(sq uint8, capt uint64, n uint8) {
 	if g.manDirs[dirSW] {
 		if v := b << sw10x10; v&foes != 0 && (v<<sw10x10)&g.empty != 0 {
 			found = true
-			if t := sq+2*sw10x10; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+			if t := sq + 2*sw10x10; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
 				g.crownLand(t, capt|v, n+1, dirSW)
 			} else {
 				g.manJump(t, capt|v, n+1)
@@ -131,7 +131,7 @@ func (g *gen10x10) manJump(sq uint8, capt uint64, n uint8) {
 	if g.manDirs[dirSE] {
 		if v := b << se10x10; v&foes != 0 && (v<<se10x10)&g.empty != 0 {
 			found = true
-			if t := sq+2*se10x10; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+			if t := sq + 2*se10x10; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
 				g.crownLand(t, capt|v, n+1, dirSE)
 			} else {
 				g.manJump(t, capt|v, n+1)

@@ -99,7 +99,7 @@ func (g *gen8x8) manJump(sq uint8, capt uint64, n uint8) {
 	if g.manDirs[dirNW] {
 		if v := b >> nw8x8; v&foes != 0 && (v>>nw8x8)&g.empty != 0 {
 			found = true
-			if t := sq-2*nw8x8; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+			if t := sq - 2*nw8x8; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
 				g.crownLand(t, capt|v, n+1, dirNW)
 			} else {
 				g.manJump(t, capt|v, n+1)
@@ -109,7 +109,7 @@ func (g *gen8x8) manJump(sq uint8, capt uint64, n uint8) {
 	if g.manDirs[dirNE] {
 		if v := b >> ne8x8; v&foes != 0 && (v>>ne8x8)&g.empty != 0 {
 			found = true
-			if t := sq-2*ne8x8; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+			if t := sq - 2*ne8x8; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
 				g.crownLand(t, capt|v, n+1, dirNE)
 			} else {
 				g.manJump(t, capt|v, n+1)
@@ -119,7 +119,7 @@ func (g *gen8x8) manJump(sq uint8, capt uint64, n uint8) {
 	if g.manDirs[dirSW] {
 		if v := b << sw8x8; v&foes != 0 && (v<<sw8x8)&g.empty != 0 {
 			found = true
-			if t := sq+2*sw8x8; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+			if t := sq + 2*sw8x8; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
 				g.crownLand(t, capt|v, n+1, dirSW)
 			} else {
 				g.manJump(t, capt|v, n+1)
@@ -129,7 +129,7 @@ func (g *gen8x8) manJump(sq uint8, capt uint64, n uint8) {
 	if g.manDirs[dirSE] {
 		if v := b << se8x8; v&foes != 0 && (v<<se8x8)&g.empty != 0 {
 			found = true
-			if t := sq+2*se8x8; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
+			if t := sq + 2*se8x8; g.crownMid && (uint64(1)<<t)&g.promo != 0 {
 				g.crownLand(t, capt|v, n+1, dirSE)
 			} else {
 				g.manJump(t, capt|v, n+1)
