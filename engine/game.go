@@ -218,8 +218,10 @@ func (d DrawState) Update(prev *Position, m Move) DrawState {
 }
 
 // Reason returns the draw rule of p's variant (other than repetition) that
-// holds in p, the position reached with counters d, or ReasonNone. It does
-// not look for a lost position (see Game.Result) and does not allocate.
+// holds in p, the position reached with counters d, or ReasonNone. When two
+// rules hold at once the ending rule (ThreeKingsVsOne, SmallEnding) is
+// named before NoProgress, NoProgress before PieceCountEnding. It does not
+// look for a lost position (see Game.Result) and does not allocate.
 func (d DrawState) Reason(p *Position) Reason {
 	rev, bal := int(d.Reversible), int(d.Balance)
 	switch p.V {
@@ -229,18 +231,22 @@ func (d DrawState) Reason(p *Position) Reason {
 		}
 		return ReasonNone
 	case Russian:
-		if rev >= 2*RussianKingsOnlyMoves {
-			return NoProgress
-		}
 		wk, bk := p.Pieces[White]&p.Kings, p.Pieces[Black]&p.Kings
 		if wk == 0 || bk == 0 {
-			return ReasonNone // every other Russian rule needs kings on both sides
+			// Rules 2 and 4 need kings on both sides.
+			if rev >= 2*RussianKingsOnlyMoves {
+				return NoProgress
+			}
+			return ReasonNone
 		}
 		wn, bn := bits.OnesCount64(p.Pieces[White]), bits.OnesCount64(p.Pieces[Black])
 		if (wn == 1 && bits.OnesCount64(bk) >= 3) || (bn == 1 && bits.OnesCount64(wk) >= 3) {
 			if bal >= 2*RussianThreeKingsMoves {
 				return ThreeKingsVsOne
 			}
+		}
+		if rev >= 2*RussianKingsOnlyMoves {
+			return NoProgress
 		}
 		switch n := wn + bn; {
 		case n >= 4 && n <= 5 && bal >= 2*RussianEnding45Moves:
@@ -250,31 +256,39 @@ func (d DrawState) Reason(p *Position) Reason {
 		}
 		return ReasonNone
 	default: // Brazilian, International: FMJD rules
+		if r := fmjdEnding(p, bal); r != ReasonNone {
+			return r
+		}
 		if rev >= 2*InternationalKingsOnlyMoves {
 			return NoProgress
 		}
-		wn, bn := bits.OnesCount64(p.Pieces[White]), bits.OnesCount64(p.Pieces[Black])
-		var strong Color
-		switch {
-		case bn == 1 && p.Pieces[Black]&p.Kings != 0:
-			strong = White
-		case wn == 1 && p.Pieces[White]&p.Kings != 0:
-			strong = Black
-		default:
-			return ReasonNone
-		}
-		sn := bits.OnesCount64(p.Pieces[strong])
-		if p.Pieces[strong]&p.Kings == 0 {
-			return ReasonNone
-		}
-		switch {
-		case sn == 3 && bal >= 2*InternationalThreeVsOneMoves:
-			return ThreeKingsVsOne
-		case sn <= 2 && bal >= 2*InternationalSmallEndingMoves:
-			return SmallEnding
-		}
 		return ReasonNone
 	}
+}
+
+// fmjdEnding applies the FMJD rules for a few pieces against a lone king,
+// with bal plies since the balance arose.
+func fmjdEnding(p *Position, bal int) Reason {
+	wn, bn := bits.OnesCount64(p.Pieces[White]), bits.OnesCount64(p.Pieces[Black])
+	var strong Color
+	switch {
+	case bn == 1 && p.Pieces[Black]&p.Kings != 0:
+		strong = White
+	case wn == 1 && p.Pieces[White]&p.Kings != 0:
+		strong = Black
+	default:
+		return ReasonNone
+	}
+	if p.Pieces[strong]&p.Kings == 0 {
+		return ReasonNone // the rules need a king on the stronger side
+	}
+	switch sn := bits.OnesCount64(p.Pieces[strong]); {
+	case sn == 3 && bal >= 2*InternationalThreeVsOneMoves:
+		return ThreeKingsVsOne
+	case sn <= 2 && bal >= 2*InternationalSmallEndingMoves:
+		return SmallEnding
+	}
+	return ReasonNone
 }
 
 // IsDraw reports whether a draw rule other than repetition holds in p, the
