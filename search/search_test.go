@@ -1,0 +1,221 @@
+package search
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/engine"
+)
+
+// mustFEN parses a FEN of variant v or fails the test.
+func mustFEN(t testing.TB, v engine.VariantID, fen string) engine.Position {
+	t.Helper()
+	p, err := engine.ParseFEN(v, fen)
+	require.NoError(t, err, fen)
+	return p
+}
+
+// isLegal reports whether m is one of p's legal moves.
+func isLegal(p *engine.Position, m engine.Move) bool {
+	var l engine.MoveList
+	p.Generate(&l)
+	for _, x := range l.Slice() {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+func TestReproducibleAfterClear(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		e := New(Options{Threads: 1, HashMiB: 8})
+		p := engine.StartPosition(v)
+		depth := 9
+		if v == engine.International || testing.Short() {
+			depth = 7
+		}
+		r1 := e.Search(context.Background(), p, nil, Limits{Depth: depth}, nil)
+		e.Clear()
+		r2 := e.Search(context.Background(), p, nil, Limits{Depth: depth}, nil)
+		assert.Equal(t, r1.Nodes, r2.Nodes, v.String())
+		assert.Equal(t, r1.Move, r2.Move, v.String())
+		assert.Equal(t, r1.Score, r2.Score, v.String())
+		assert.Equal(t, depth, r2.Depth, v.String())
+		assert.True(t, isLegal(&p, r1.Move), v.String())
+	}
+}
+
+func TestNodeLimitIsExactWithOneThread(t *testing.T) {
+	e := New(Options{Threads: 1, HashMiB: 4})
+	p := engine.StartPosition(engine.Russian)
+	r1 := e.Search(context.Background(), p, nil, Limits{Nodes: 20000}, nil)
+	e.Clear()
+	r2 := e.Search(context.Background(), p, nil, Limits{Nodes: 20000}, nil)
+	assert.Equal(t, r1.Nodes, r2.Nodes)
+	assert.Equal(t, r1.Move, r2.Move)
+	assert.GreaterOrEqual(t, r1.Nodes, uint64(20000))
+	assert.Less(t, r1.Nodes, uint64(20000+256+1))
+}
+
+func TestSearchIterationDoesNotAllocate(t *testing.T) {
+	e := New(Options{Threads: 1, HashMiB: 4})
+	w := e.workers[0]
+	for _, v := range engine.AllVariants() {
+		p := engine.StartPosition(v)
+		l := Limits{Depth: 7}
+		run := func() {
+			e.stop.Store(false)
+			w.prepare(&p, nil, l, timeManager{}, time.Now())
+			w.iterate(nil)
+		}
+		run() // warm-up
+		allocs := testing.AllocsPerRun(3, run)
+		assert.Zero(t, allocs, v.String())
+		assert.Equal(t, 7, w.completed, v.String())
+	}
+}
+
+func TestTwoThreads(t *testing.T) {
+	e := New(Options{Threads: 2, HashMiB: 8})
+	for _, v := range engine.AllVariants() {
+		p := engine.StartPosition(v)
+		r := e.Search(context.Background(), p, nil, Limits{Depth: 8}, nil)
+		assert.True(t, r.HasMove)
+		assert.True(t, isLegal(&p, r.Move), v.String())
+		assert.Equal(t, 8, r.Depth)
+		assert.Greater(t, r.Nodes, uint64(0))
+	}
+}
+
+func TestNoLegalMove(t *testing.T) {
+	e := New(Options{Threads: 2, HashMiB: 1})
+	// White's only man on 29 (a1) is blocked by black men on 25 and 22.
+	p := mustFEN(t, engine.English, "W:W29:B25,22")
+	r := e.Search(context.Background(), p, nil, Limits{Depth: 5}, nil)
+	assert.False(t, r.HasMove)
+	assert.Equal(t, -Mate, r.Score)
+}
+
+func TestSingleLegalMoveReturnsAtOnce(t *testing.T) {
+	e := New(Options{Threads: 1, HashMiB: 1})
+	// English: Black must capture 22x31.
+	p := mustFEN(t, engine.English, "B:W26,27,21,12:B22,1,2")
+	var l engine.MoveList
+	p.Generate(&l)
+	require.Equal(t, 1, l.N)
+	start := time.Now()
+	r := e.Search(context.Background(), p, nil, Limits{Time: 10 * time.Minute}, nil)
+	assert.Less(t, time.Since(start), time.Second)
+	assert.Equal(t, l.Moves[0], r.Move)
+}
+
+func TestMateScore(t *testing.T) {
+	e := New(Options{Threads: 1, HashMiB: 1})
+	// English: White takes Black's last piece: a win in 1 ply.
+	p := mustFEN(t, engine.English, "W:W22:B18")
+	r := e.Search(context.Background(), p, nil, Limits{Depth: 6}, nil)
+	assert.Equal(t, Mate-1, r.Score)
+	// The table keeps mate distances right on a second search.
+	r = e.Search(context.Background(), p, nil, Limits{Depth: 6}, nil)
+	assert.Equal(t, Mate-1, r.Score)
+	// Black to move loses in 2 plies whatever it does.
+	p = mustFEN(t, engine.English, "B:WK10,K11:B3")
+	r = e.Search(context.Background(), p, nil, Limits{Depth: 8}, nil)
+	assert.LessOrEqual(t, r.Score, -MateBound)
+}
+
+func TestStopAndInfinite(t *testing.T) {
+	e := New(Options{Threads: 2, HashMiB: 8})
+	p := engine.StartPosition(engine.International)
+	done := make(chan Result)
+	go func() { done <- e.Search(context.Background(), p, nil, Limits{Infinite: true}, nil) }()
+	time.Sleep(50 * time.Millisecond)
+	select {
+	case <-done:
+		t.Fatal("infinite search returned before Stop")
+	default:
+	}
+	e.Stop()
+	select {
+	case r := <-done:
+		assert.True(t, isLegal(&p, r.Move))
+	case <-time.After(5 * time.Second):
+		t.Fatal("search did not stop")
+	}
+}
+
+func TestContextCancel(t *testing.T) {
+	e := New(Options{Threads: 2, HashMiB: 8})
+	p := engine.StartPosition(engine.Russian)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	r := e.Search(ctx, p, nil, Limits{}, nil)
+	assert.Less(t, time.Since(start), 3*time.Second)
+	assert.True(t, isLegal(&p, r.Move))
+}
+
+func TestPonderHit(t *testing.T) {
+	e := New(Options{Threads: 1, HashMiB: 8})
+	p := engine.StartPosition(engine.English)
+	done := make(chan Result)
+	go func() {
+		done <- e.Search(context.Background(), p, nil, Limits{Ponder: true, MoveTime: 100 * time.Millisecond}, nil)
+	}()
+	time.Sleep(150 * time.Millisecond)
+	select {
+	case <-done:
+		t.Fatal("ponder search returned before PonderHit")
+	default:
+	}
+	e.PonderHit()
+	select {
+	case r := <-done:
+		assert.True(t, isLegal(&p, r.Move))
+	case <-time.After(3 * time.Second):
+		t.Fatal("search did not end after PonderHit")
+	}
+}
+
+func TestClockNeverOverruns(t *testing.T) {
+	e := New(Options{Threads: 2, HashMiB: 8})
+	for _, v := range engine.AllVariants() {
+		p := engine.StartPosition(v)
+		for _, clock := range []time.Duration{40 * time.Millisecond, 300 * time.Millisecond} {
+			start := time.Now()
+			r := e.Search(context.Background(), p, nil, Limits{Time: clock}, nil)
+			assert.Less(t, time.Since(start), clock, "%v with %v on the clock", v, clock)
+			assert.True(t, isLegal(&p, r.Move))
+		}
+		start := time.Now()
+		e.Search(context.Background(), p, nil, Limits{MoveTime: 100 * time.Millisecond}, nil)
+		assert.Less(t, time.Since(start), 100*time.Millisecond+20*time.Millisecond)
+	}
+}
+
+func TestReportsEveryIteration(t *testing.T) {
+	e := New(Options{Threads: 1, HashMiB: 4})
+	p := engine.StartPosition(engine.Brazilian)
+	var infos []Info
+	r := e.Search(context.Background(), p, nil, Limits{Depth: 6}, func(i Info) { infos = append(infos, i) })
+	require.Len(t, infos, 6)
+	for i, in := range infos {
+		assert.Equal(t, i+1, in.Depth)
+		assert.NotEmpty(t, in.PV)
+		q := p
+		for _, m := range in.PV {
+			require.True(t, isLegal(&q, m), "PV move at depth %d", in.Depth)
+			q = q.Play(m)
+		}
+	}
+	assert.Equal(t, infos[5].PV, r.PV)
+	assert.Equal(t, r.PV[0], r.Move)
+	if len(r.PV) > 1 {
+		assert.Equal(t, r.PV[1], r.Ponder)
+	}
+}
