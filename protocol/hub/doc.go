@@ -1,0 +1,19 @@
+// Package hub speaks the Hub protocol of the Scan draughts engine
+// (shared/spec/hub.md), both sides of it.
+//
+// The engine side, Run, reads Hub lines from an io.Reader and answers on an
+// io.Writer, driving a Searcher (a *search.Engine): GUIs and match tools
+// start damka and talk to it over stdin/stdout, and tests run whole
+// sessions as transcripts. The GUI side, Client, starts an engine process
+// (or talks over any pair of streams), runs the handshake, sends positions,
+// limits and searches, and reads the answers; the match runner uses it.
+//
+// Line syntax (ParseLine, Line.String): "command name=value flag ...";
+// values are tokens or double-quoted strings without escapes. Moves are
+// read in any Hub form (captured squares in any order; a single capture
+// with or without its captured square) and written in the full Hub form:
+// "32-28", "28x19x23" with the captured squares in ascending order.
+//
+// On 8x8 boards positions have 33 characters and the variant is chosen with
+// the "variant" parameter, as other 8x8 Hub clients do.
+package hub
