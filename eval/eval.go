@@ -243,8 +243,16 @@ func endgame(p *engine.Position, w *Weights, g *geometry, s *[2]side, total int,
 
 	// A side with a king against men only holds a flying-king ending it is
 	// at most one man behind in.
-	if flying && wk.nKings > 0 && st.nKings == 0 && diff <= w.Man {
-		total /= 2
+	if flying && (s[0].nKings == 0) != (s[1].nKings == 0) {
+		// Kings on one side only: men at most one man ahead rarely beat a
+		// flying king.
+		adv := bMat - wMat // the men's side's lead
+		if s[1].nKings > 0 {
+			adv = -adv
+		}
+		if adv >= 0 && adv <= w.Man {
+			total /= 2
+		}
 	}
 	if diff >= w.Man {
 		// Ahead: trading down brings the win closer.

@@ -1,0 +1,183 @@
+package eval
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/engine"
+)
+
+func mustFEN(t testing.TB, v engine.VariantID, fen string) engine.Position {
+	t.Helper()
+	p, err := engine.ParseFEN(v, fen)
+	require.NoError(t, err, fen)
+	return p
+}
+
+// mirror turns the board half round and swaps the colours: the side to move
+// of the result stands exactly as the side to move of p.
+func mirror(p *engine.Position) engine.Position {
+	n := engine.Square(p.V.Rules().Squares)
+	q := engine.Position{V: p.V, Side: p.Side.Opp()}
+	for sq := engine.Square(1); sq <= n; sq++ {
+		switch p.PieceAt(sq) {
+		case engine.WhiteMan:
+			q.SetPiece(n+1-sq, engine.BlackMan)
+		case engine.BlackMan:
+			q.SetPiece(n+1-sq, engine.WhiteMan)
+		case engine.WhiteKing:
+			q.SetPiece(n+1-sq, engine.BlackKing)
+		case engine.BlackKing:
+			q.SetPiece(n+1-sq, engine.WhiteKing)
+		}
+	}
+	return q
+}
+
+// randomPositions plays random games and returns every position on the way.
+func randomPositions(v engine.VariantID, games int, seed uint64) []engine.Position {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var out []engine.Position
+	var l engine.MoveList
+	for g := 0; g < games; g++ {
+		p := engine.StartPosition(v)
+		for ply := 0; ply < 200; ply++ {
+			p.Generate(&l)
+			if l.N == 0 {
+				break
+			}
+			out = append(out, p)
+			p = p.Play(l.Moves[rng.IntN(l.N)])
+		}
+	}
+	return out
+}
+
+func TestEvaluateIsColourSymmetric(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		for _, p := range randomPositions(v, 20, uint64(v)+1) {
+			q := mirror(&p)
+			require.Equal(t, Evaluate(&p), Evaluate(&q), "%v %s", v, p.FEN())
+		}
+	}
+}
+
+func TestStartPositionIsBalanced(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		p := engine.StartPosition(v)
+		assert.Equal(t, 0, Evaluate(&p), v.String())
+	}
+}
+
+func TestMaterialDominates(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		for _, p := range randomPositions(v, 10, 99) {
+			wm, wk := p.Count(engine.White)
+			bm, bk := p.Count(engine.Black)
+			w := For(v)
+			diff := (wm-bm)*w.Man + (wk-bk)*w.King
+			if diff < 2*w.Man || bm+bk == 0 {
+				continue
+			}
+			s := Evaluate(&p)
+			if p.Side == engine.Black {
+				s = -s
+			}
+			assert.Positive(t, s, "%v %s", v, p.FEN())
+		}
+	}
+}
+
+func TestKingValues(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		w := For(v)
+		assert.Equal(t, 100, w.Man)
+		if v == engine.English {
+			assert.InDelta(t, 140, w.King, 15)
+		} else {
+			assert.GreaterOrEqual(t, w.King, 250)
+		}
+	}
+}
+
+func TestRussianThreeKingsAgainstOne(t *testing.T) {
+	// The lone black king on d4 (18) holds the long diagonal: a draw.
+	held := mustFEN(t, engine.Russian, "W:WK2,K3,K6:BK18")
+	// Off the diagonal, with White on it: a win.
+	lost := mustFEN(t, engine.Russian, "W:WK2,K3,K18:BK6")
+	sh, sl := Evaluate(&held), Evaluate(&lost)
+	assert.Less(t, abs(sh), 60, "held: %d", sh)
+	assert.Greater(t, sl, 300, "lost: %d", sl)
+	// Two kings against one are a draw wherever they stand.
+	two := mustFEN(t, engine.Russian, "W:WK2,K3:BK6")
+	assert.Less(t, abs(Evaluate(&two)), 60)
+	// King against king.
+	one := mustFEN(t, engine.Russian, "B:WK2:BK6")
+	assert.Less(t, abs(Evaluate(&one)), 20)
+}
+
+func TestEnglishKingEndings(t *testing.T) {
+	equal := mustFEN(t, engine.English, "W:WK10,K11:BK22,K23")
+	assert.Less(t, abs(Evaluate(&equal)), 20)
+	up := mustFEN(t, engine.English, "W:WK10,K11:BK23")
+	assert.Greater(t, Evaluate(&up), 100)
+	// Closer kings are better for the stronger side.
+	far := mustFEN(t, engine.English, "W:WK29,K30:BK4")
+	near := mustFEN(t, engine.English, "W:WK11,K12:BK4")
+	assert.Greater(t, Evaluate(&near), Evaluate(&far))
+}
+
+func TestRunawayMan(t *testing.T) {
+	// White man on 9 (b6) with nothing in front; a black man far away.
+	free := mustFEN(t, engine.Russian, "W:W9,30:B12,16")
+	// The same with a black man in its way.
+	stopped := mustFEN(t, engine.Russian, "W:W9,30:B12,2")
+	assert.Greater(t, Evaluate(&free), Evaluate(&stopped))
+}
+
+func TestTradingWhenAhead(t *testing.T) {
+	// A man up with more pieces traded off scores higher.
+	many := mustFEN(t, engine.Russian, "W:W21,22,23,24,25,26,27:B1,2,3,4,5,6")
+	few := mustFEN(t, engine.Russian, "W:W21,22,23:B1,2")
+	assert.Greater(t, Evaluate(&few)-200, Evaluate(&many)-400)
+}
+
+func TestEvaluateDoesNotAllocate(t *testing.T) {
+	ps := randomPositions(engine.International, 2, 5)
+	ps = append(ps, randomPositions(engine.Russian, 2, 5)...)
+	allocs := testing.AllocsPerRun(10, func() {
+		for i := range ps {
+			Evaluate(&ps[i])
+		}
+	})
+	assert.Zero(t, allocs)
+}
+
+func popc(x uint64) int { return bits.OnesCount64(x) }
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func BenchmarkEvaluate(b *testing.B) {
+	for _, v := range engine.AllVariants() {
+		ps := randomPositions(v, 10, 3)
+		b.Run(v.String(), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				Evaluate(&ps[i])
+				i++
+				if i == len(ps) {
+					i = 0
+				}
+			}
+		})
+	}
+}
