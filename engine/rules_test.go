@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"sort"
 	"testing"
 
@@ -214,6 +215,71 @@ func TestPathsMatchGenerator(t *testing.T) {
 				}
 			}
 			assert.Greater(t, captures, 100, "the test positions must include captures")
+		})
+	}
+}
+
+// notationRandomPlacement puts n random pieces (men and kings of both
+// colours, a third of them kings) on v's board; a man drawn on its own
+// crowning row becomes a king.
+func notationRandomPlacement(rng *rand.Rand, v VariantID, n int) Position {
+	p := Position{V: v, Side: Color(rng.IntN(2))}
+	for i := 0; i < n; i++ {
+		sq := Square(1 + rng.IntN(v.Rules().Squares))
+		c := Color(rng.IntN(2))
+		king := rng.IntN(3) == 0
+		b := SquareBit(v, sq)
+		if p.Occupied()&b != 0 {
+			continue
+		}
+		if b&promoMask(v, c) != 0 {
+			king = true
+		}
+		p.Pieces[c] |= b
+		if king {
+			p.Kings |= b
+		}
+	}
+	p.Key = p.ComputeKey()
+	return p
+}
+
+// TestRandomPlacements checks the path enumerator against the generator,
+// and FEN, Hub and move round trips, on random placements rich in kings and
+// long captures.
+func TestRandomPlacements(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 600
+	}
+	for _, v := range AllVariants() {
+		t.Run(v.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(v)))
+			multi := 0
+			for i := 0; i < n; i++ {
+				p := notationRandomPlacement(rng, v, 6+rng.IntN(v.Rules().Squares/2))
+				if !checkPathsAgainstGenerator(t, &p) || !checkMoveRoundTrips(t, &p) {
+					return
+				}
+				q, err := ParseFEN(v, p.FEN())
+				if !assert.NoError(t, err) || !assertSamePosition(t, p, q, p.FEN()) {
+					return
+				}
+				q, err = ParseHubPosition(v, p.HubPosition())
+				if !assert.NoError(t, err) || !assertSamePosition(t, p, q, p.HubPosition()) {
+					return
+				}
+				var l MoveList
+				p.Generate(&l)
+				for _, m := range l.Slice() {
+					if m.NCapt >= 3 {
+						multi++
+						break
+					}
+				}
+			}
+			assert.Greater(t, multi, n/100, "placements with a capture of three or more pieces")
+			t.Logf("%d placements, %d with a capture of 3+ pieces", n, multi)
 		})
 	}
 }
