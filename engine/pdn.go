@@ -163,10 +163,11 @@ func (e *PDNError) Unwrap() error { return e.Err }
 
 // Limits that keep a hostile input from growing memory without bound.
 const (
-	maxPDNWord    = 1024    // longer words are cut (and then fail to parse as moves)
-	maxPDNComment = 1 << 16 // longer comments are cut
-	maxPDNTags    = 1024    // tags beyond this are dropped
-	maxPDNPlies   = 1 << 16 // moves beyond this end the game with an error
+	maxPDNWord     = 1024    // longer words are cut (and then fail to parse as moves)
+	maxPDNComment  = 1 << 16 // longer comments are cut
+	maxPDNTagValue = 8 << 10 // longer tag values are cut
+	maxPDNTags     = 1024    // tags beyond this are dropped
+	maxPDNPlies    = 1 << 16 // moves beyond this end the game with an error
 )
 
 // PDNReader reads PDN games one at a time from a stream.
@@ -179,7 +180,16 @@ type PDNReader struct {
 	ioErr   error  // a read error other than io.EOF (sticky)
 	bomDone bool
 	buf     []byte // scratch for words and values
+	replay  []byte // bytes to read before the stream (see tag)
+	replayN int    // bytes of replay already read
+	last    uint8  // where the last byte came from: fromReplay or fromStream
 }
+
+// Sources of the last byte read, for unreadByte.
+const (
+	fromStream = iota + 1
+	fromReplay
+)
 
 // NewPDNReader returns a reader of the PDN games in r. Games without a
 // GameType tag are of variant defaultVariant. r is read through a buffer;
@@ -204,27 +214,35 @@ func (r *PDNReader) Next() (*PDNGame, error) {
 	if r.ioErr != nil {
 		return nil, r.ioErr
 	}
-	// Find the start of a game.
-	var first token
+	var st *gameState
 	for {
-		t := r.next()
+		// Find the start of a game.
+		var first token
+		for {
+			t := r.next()
+			if r.ioErr != nil {
+				return nil, r.ioErr
+			}
+			if t.kind == tokEOF {
+				return nil, io.EOF
+			}
+			if t.kind == tokTag || (t.kind == tokWord && startsGame(t.text)) {
+				first = t
+				break
+			}
+		}
+		st = &gameState{r: r, index: r.index + 1, g: &PDNGame{Line: first.line}}
+		st.run(first)
 		if r.ioErr != nil {
 			return nil, r.ioErr
 		}
-		if t.kind == tokEOF {
-			return nil, io.EOF
-		}
-		if t.kind == tokTag || (t.kind == tokWord && startsGame(t.text)) {
-			first = t
+		// A lone move number between games ("1...") is no game.
+		g := st.g
+		if len(g.Tags) > 0 || len(g.Moves) > 0 || g.Result != "" || st.err != nil {
 			break
 		}
 	}
-	r.index++
-	st := &gameState{r: r, g: &PDNGame{Line: first.line, Result: ""}}
-	st.run(first)
-	if r.ioErr != nil {
-		return nil, r.ioErr
-	}
+	r.index = st.index
 	g := st.g
 	if g.Result == "" {
 		if res := strings.TrimSpace(g.Tag("Result")); isResultToken(res) {
@@ -243,6 +261,7 @@ func (r *PDNReader) Next() (*PDNGame, error) {
 // gameState is the state of reading one game.
 type gameState struct {
 	r       *PDNReader
+	index   int // 1-based index of this game
 	g       *PDNGame
 	err     *PDNError // first fault; later moves are skipped
 	pos     Position
@@ -255,7 +274,7 @@ type gameState struct {
 
 func (s *gameState) fail(line int, format string, a ...any) {
 	if s.err == nil {
-		s.err = &PDNError{Index: s.r.index, Line: line, Err: fmt.Errorf(format, a...)}
+		s.err = &PDNError{Index: s.index, Line: line, Err: fmt.Errorf(format, a...)}
 	}
 }
 
@@ -366,7 +385,7 @@ func (s *gameState) word(t token) bool {
 	}
 	m, err := s.pos.ParseMove(mv)
 	if err != nil {
-		s.err = &PDNError{Index: s.r.index, Line: t.line, MoveNumber: s.num, MoveText: mv,
+		s.err = &PDNError{Index: s.index, Line: t.line, MoveNumber: s.num, MoveText: mv,
 			FEN: s.pos.FENStyle(s.g.Variant.Rules().Notation), Err: err}
 		return false
 	}
@@ -553,6 +572,16 @@ type token struct {
 // readByte returns the next byte, counting lines; ok is false at the end of
 // input or on a read error (then r.ioErr is set).
 func (r *PDNReader) readByte() (byte, bool) {
+	if r.replayN < len(r.replay) {
+		c := r.replay[r.replayN]
+		r.replayN++
+		r.last = fromReplay
+		if c == '\n' {
+			r.line++
+		}
+		return c, true
+	}
+	r.last = fromStream
 	if !r.bomDone {
 		r.bomDone = true
 		if b, err := r.r.Peek(3); err == nil && bytes.Equal(b, []byte("\xEF\xBB\xBF")) {
@@ -572,9 +601,20 @@ func (r *PDNReader) readByte() (byte, bool) {
 	return c, true
 }
 
-// unreadByte pushes back the byte just read.
+// unreadByte pushes back c, the byte just read (once per read).
 func (r *PDNReader) unreadByte(c byte) {
-	if r.r.UnreadByte() == nil && c == '\n' {
+	switch r.last {
+	case fromReplay:
+		r.replayN--
+	case fromStream:
+		if r.r.UnreadByte() != nil {
+			return
+		}
+	default:
+		return
+	}
+	r.last = 0
+	if c == '\n' {
 		r.line--
 	}
 }
@@ -763,7 +803,18 @@ func (r *PDNReader) tag(line int) token {
 			}
 			if c == '\n' {
 				r.unreadByte(c)
-				return bad(fmt.Sprintf("tag %q: line ends inside the value (missing closing quote)", t.text))
+				t.err = fmt.Sprintf("tag %q: line ends inside the value (missing closing quote)", t.text)
+				if i := bytes.IndexByte(val, ']'); i >= 0 {
+					// [Name "value] movetext: read what follows "]" again,
+					// then the newline (pushed back into the stream). The
+					// line had no newline, so it cannot itself come from an
+					// earlier replay still being read.
+					r.replay = append(r.replay[:0], val[i+1:]...)
+					r.replayN = 0
+					return t
+				}
+				r.until('\n', 0)
+				return t
 			}
 			if c == '\\' {
 				d, ok := r.readByte()
@@ -782,7 +833,7 @@ func (r *PDNReader) tag(line int) token {
 			} else if c == '"' {
 				break
 			}
-			if len(val) < maxPDNComment {
+			if len(val) < maxPDNTagValue {
 				val = append(val, c)
 			}
 		}
@@ -810,7 +861,7 @@ func (r *PDNReader) tag(line int) token {
 				r.unreadByte(c)
 				return bad(fmt.Sprintf("tag %q: missing ]", t.text))
 			}
-			if len(val) < maxPDNComment {
+			if len(val) < maxPDNTagValue {
 				val = append(val, c)
 			}
 			c, ok = r.readByte()
@@ -1016,16 +1067,35 @@ func (l *lineWriter) word(w string) {
 	l.col += n
 }
 
-// comment writes {text}, wrapping at its spaces. A "}" in text, which the
-// reader never produces, is written as ")" so the comment stays closed.
+// comment writes {text}, wrapping at its spaces. A text with a "}" (which
+// a ";" comment can hold) is written as ";" line comments instead, which the
+// reader joins back with single spaces.
 func (l *lineWriter) comment(text string) {
-	fs := strings.Fields(strings.ReplaceAll(text, "}", ")"))
+	fs := strings.Fields(text)
 	if len(fs) == 0 {
 		return
 	}
-	fs[0] = "{" + fs[0]
-	fs[len(fs)-1] += "}"
+	if !strings.Contains(text, "}") {
+		fs[0] = "{" + fs[0]
+		fs[len(fs)-1] += "}"
+		for _, f := range fs {
+			l.word(f)
+		}
+		return
+	}
+	l.word(";")
 	for _, f := range fs {
+		if l.col > 1 && l.col+1+utf8.RuneCountInString(f) > pdnLineWidth {
+			l.newline()
+			l.word(";")
+		}
 		l.word(f)
 	}
+	l.newline()
+}
+
+// newline ends the current line.
+func (l *lineWriter) newline() {
+	l.b.WriteByte('\n')
+	l.col = 0
 }
