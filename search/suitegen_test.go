@@ -1,0 +1,284 @@
+//go:build suitegen
+
+// suitegen_test.go builds the solve suites in testdata/ (run on demand:
+// go test -tags suitegen -run TestGenerateSuites -timeout 0 ./search/).
+// It walks the positions of the real games in shared/data/draughts (and,
+// for international, where the shared data has no games, and to widen the
+// Russian and Brazilian sets, of engine self-play games), keeps those where
+// a quiet sacrifice wins at least a man and a half by a deep search, checks
+// that no other move comes close, and writes EPD-like lines
+// `FEN ; bm MOVE ; id NAME ; acd DEPTH ; c0 "..."`.
+
+package search
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"damka/engine"
+	"damka/eval"
+)
+
+type suiteSource struct {
+	name string
+	pos  engine.Position
+}
+
+func gamePositions(t *testing.T, file string, v engine.VariantID, as engine.VariantID) []suiteSource {
+	f, err := os.Open(filepath.Join("..", "..", "shared", "data", "draughts", file))
+	require.NoError(t, err)
+	defer f.Close()
+	r := engine.NewPDNReader(f, v)
+	var out []suiteSource
+	base := strings.TrimSuffix(file, filepath.Ext(file))
+	for gi := 1; ; gi++ {
+		g, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if g == nil {
+			continue
+		}
+		p := g.Start
+		for i, m := range g.Moves {
+			if i >= 8 {
+				q := p
+				q.V = as
+				out = append(out, suiteSource{fmt.Sprintf("%s-g%d-p%d", base, gi, i), q})
+			}
+			p = p.Play(m)
+		}
+	}
+	return out
+}
+
+func selfPlayPositions(v engine.VariantID, games int, seed uint64) []suiteSource {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	e := New(Options{Threads: 1, HashMiB: 16})
+	var out []suiteSource
+	var l engine.MoveList
+	for gi := 0; gi < games; gi++ {
+		p := engine.StartPosition(v)
+		var keys []uint64
+		for ply := 0; ply < 160; ply++ {
+			p.Generate(&l)
+			if l.N == 0 {
+				break
+			}
+			var m engine.Move
+			if ply < 6 || rng.IntN(6) == 0 {
+				m = l.Moves[rng.IntN(l.N)]
+			} else {
+				r := e.Search(context.Background(), p, keys, Limits{Nodes: 4000}, nil)
+				m = r.Move
+			}
+			if ply >= 8 {
+				out = append(out, suiteSource{fmt.Sprintf("selfplay-%s-s%d-g%d-p%d", v, seed, gi, ply), p})
+			}
+			keys = append(keys, p.Key)
+			p = p.Play(m)
+		}
+	}
+	return out
+}
+
+func material(p *engine.Position) int {
+	w := eval.For(p.V)
+	wm, wk := p.Count(p.Side)
+	om, ok := p.Count(p.Side.Opp())
+	return (wm-om)*w.Man + (wk-ok)*w.King
+}
+
+// crownsMidCapture reports whether the capture m crowns a man that ends
+// its move off the crowning row (Russian: crowned mid-capture).
+func crownsMidCapture(p *engine.Position, m engine.Move) bool {
+	if m.Captured == 0 || !m.Crowns() {
+		return false
+	}
+	path := p.Path(m)
+	last := path[len(path)-1]
+	row, _ := engine.SquareRowCol(p.V, last)
+	return (p.Side == engine.White && row != 0) || (p.Side == engine.Black && row != p.V.Rules().BoardSize-1)
+}
+
+// majorityMatters reports whether, in an 8x8 majority-rule position, the
+// free choice of Russian rules would allow a shorter capture.
+func majorityMatters(p *engine.Position) bool {
+	if !p.V.Rules().MajorityRule || !p.HasCapture() {
+		return false
+	}
+	q := *p
+	if q.V == engine.International {
+		return false
+	}
+	q.V = engine.Russian
+	var l engine.MoveList
+	q.GenerateCaptures(&l)
+	lo, hi := 99, 0
+	for _, m := range l.Slice() {
+		lo = min(lo, int(m.NCapt))
+		hi = max(hi, int(m.NCapt))
+	}
+	return hi > lo
+}
+
+type suiteLine struct {
+	line  string
+	found int
+}
+
+func TestGenerateSuites(t *testing.T) {
+	which := os.Getenv("SUITE")
+	type job struct {
+		v       engine.VariantID
+		file    string
+		sources func() []suiteSource
+		pre     int
+		deep    int
+		want    int
+	}
+	jobs := []job{
+		{engine.Russian, "solve_russian.epd", func() []suiteSource {
+			s := gamePositions(t, "russian_ussr_championship_X.pdn", engine.Russian, engine.Russian)
+			return append(s, selfPlayPositions(engine.Russian, 30, 1)...)
+		}, 9, 15, 30},
+		{engine.English, "solve_english.epd", func() []suiteSource {
+			s := gamePositions(t, "english_OCA_2.0_sample43.pdn", engine.English, engine.English)
+			s = append(s, gamePositions(t, "english_inferno_gayp.pdn", engine.English, engine.English)...)
+			return append(s, gamePositions(t, "english_tinsley_checkerboard.pdn", engine.English, engine.English)...)
+		}, 9, 17, 30},
+		{engine.Brazilian, "solve_brazilian.epd", func() []suiteSource {
+			s := gamePositions(t, "russian_ussr_championship_X.pdn", engine.Russian, engine.Brazilian)
+			return append(s, selfPlayPositions(engine.Brazilian, 20, 2)...)
+		}, 9, 15, 12},
+		{engine.International, "solve_international.epd", func() []suiteSource {
+			return selfPlayPositions(engine.International, 40, 3)
+		}, 7, 11, 12},
+	}
+	for _, j := range jobs {
+		if which != "" && which != j.v.String() {
+			continue
+		}
+		src := j.sources()
+		t.Logf("%v: %d positions", j.v, len(src))
+		e := New(Options{Threads: 2, HashMiB: 64})
+		var lines []suiteLine
+		seen := map[uint64]bool{}
+		var l engine.MoveList
+		for _, s := range src {
+			if len(lines) >= j.want {
+				break
+			}
+			p := s.pos
+			if seen[p.Key] || p.HasCapture() {
+				continue
+			}
+			seen[p.Key] = true
+			p.Generate(&l)
+			if l.N < 2 {
+				continue
+			}
+			m0 := material(&p)
+			r := e.Search(context.Background(), p, nil, Limits{Depth: j.pre}, nil)
+			q := p.Play(r.Move)
+			if r.Move.IsCapture() || !q.HasCapture() || r.Score-m0 < 150 || r.Score < 100 || r.Score > MateBound {
+				continue
+			}
+			// Deep verification, with the depth at which the move is found.
+			e.Clear()
+			var byDepth []engine.Move
+			r = e.Search(context.Background(), p, nil, Limits{Depth: j.deep, Nodes: 30_000_000}, func(i Info) {
+				byDepth = append(byDepth, i.PV[0])
+			})
+			q = p.Play(r.Move)
+			if r.Move.IsCapture() || !q.HasCapture() || r.Score-m0 < 150 || r.Score < 100 {
+				continue
+			}
+			found := len(byDepth)
+			for found > 0 && byDepth[found-1] == r.Move {
+				found--
+			}
+			found++
+			// Every other move must be clearly worse.
+			second := -infinite
+			for _, m := range l.Slice() {
+				if m == r.Move {
+					continue
+				}
+				c := p.Play(m)
+				cr := e.Search(context.Background(), c, []uint64{p.Key}, Limits{Depth: j.deep - 1, Nodes: 10_000_000}, nil)
+				second = max(second, -cr.Score)
+				if second > r.Score-120 {
+					break
+				}
+			}
+			if second > r.Score-120 {
+				continue
+			}
+			var tags []string
+			c := p
+			for i, m := range r.PV {
+				if i%2 == 0 && crownsMidCapture(&c, m) {
+					tags = append(tags, "crown-mid-capture")
+				}
+				if i%2 == 1 && majorityMatters(&c) {
+					tags = append(tags, "majority")
+				}
+				c = c.Play(m)
+			}
+			tags = uniq(tags)
+			pv := make([]string, 0, len(r.PV))
+			c = p
+			for _, m := range r.PV {
+				pv = append(pv, c.FormatMove(m, engine.FormatFull))
+				c = c.Play(m)
+			}
+			line := fmt.Sprintf("%s ; bm %s ; id %s ; acd %d ; c0 \"score %d (material %d), second best %d, found at depth %d%s; pv %s\"",
+				p.FEN(), p.FormatMove(r.Move, engine.FormatFull), s.name, r.Depth, r.Score, m0, second, found,
+				tagText(tags), strings.Join(pv, " "))
+			t.Log(line)
+			lines = append(lines, suiteLine{line, found})
+		}
+		sort.SliceStable(lines, func(a, b int) bool { return lines[a].found < lines[b].found })
+		var b strings.Builder
+		fmt.Fprintf(&b, "# damka solve suite, %s: shots (a quiet sacrifice that wins material), verified by a\n", j.v)
+		fmt.Fprintf(&b, "# deep search (acd) in which every other move scores at least 1.2 men less.\n")
+		fmt.Fprintf(&b, "# Generated by search/suitegen_test.go from the positions named in id.\n")
+		fmt.Fprintf(&b, "# Format: FEN ; bm MOVE (full path, variant notation) ; id NAME ; acd DEPTH ; c0 \"COMMENT\"\n")
+		for _, ln := range lines {
+			b.WriteString(ln.line)
+			b.WriteByte('\n')
+		}
+		require.NoError(t, os.WriteFile(filepath.Join("testdata", j.file), []byte(b.String()), 0o644))
+	}
+}
+
+func uniq(s []string) []string {
+	var out []string
+	for _, x := range s {
+		dup := false
+		for _, y := range out {
+			dup = dup || x == y
+		}
+		if !dup {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func tagText(tags []string) string {
+	if len(tags) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(tags, ", ")
+}
