@@ -97,8 +97,9 @@ func ParseFEN(v VariantID, s string) (Position, error) {
 		}
 	}
 	if sq, c := crownRowViolation(&p); sq != 0 {
-		return p, fmt.Errorf("FEN %q: %s man on %s stands on %s's crowning row (it would be a king: write K%s)",
-			s, colourName(c), SquareName(v, sq, Numeric), colourName(c), SquareName(v, sq, Numeric))
+		n := SquareName(v, sq, Numeric)
+		return p, fmt.Errorf("FEN %q: %s field: %s man on %s stands on %s's crowning row (it would have been crowned: write K%s)",
+			s, colourName(c), colourName(c), n, colourName(c), n)
 	}
 	p.Key = p.ComputeKey()
 	return p, nil
