@@ -408,34 +408,33 @@ func TestDrawRulesInPlay(t *testing.T) {
 }
 
 func TestRussianThreeKingsBalanceRestarts(t *testing.T) {
-	// The 15 moves count from when the balance arose: a crowning restarts it.
-	g := NewGame(mustFEN(t, Russian, "W:WKa1,Kc1,g7:BKa7"))
-	quietWalk(t, g, 10, 0)
-	assert.Equal(t, uint16(10), g.DrawState().Balance)
+	// The 15 moves count from when the balance arose: a crowning that makes
+	// the third king restarts the count.
+	g := NewGame(mustFEN(t, Russian, "W:We7,Kf6,Kf4:BKc1"))
+	quietWalk(t, g, 10, 0) // only the kings can move without crowning
+	assert.Equal(t, DrawState{Reversible: 10, Balance: 10}, g.DrawState())
 	p := g.Position()
-	if p.Side != White {
-		quietWalk(t, g, 1, 0)
-		p = g.Position()
-	}
+	require.Equal(t, White, p.Side)
 	var list MoveList
 	p.Generate(&list)
 	crowned := false
 	for _, m := range list.Slice() {
-		if m.Crowns() && m.Captured == 0 {
+		next := p.Play(m)
+		if m.Crowns() && m.Captured == 0 && !next.HasCapture() {
 			g.Play(m)
 			crowned = true
 			break
 		}
 	}
-	require.True(t, crowned, "g7 man cannot crown in %s", p.FEN())
+	require.True(t, crowned, "e7 cannot crown safely in %s", p.FEN())
 	assert.Equal(t, DrawState{}, g.DrawState())
-	quietWalk(t, g, 2*RussianThreeKingsMoves-1, 0)
-	r, _ := g.Result()
-	assert.Equal(t, Ongoing, r)
-	quietWalk(t, g, 1, 0)
+	quietWalk(t, g, 2*RussianThreeKingsMoves, 0)
 	r, why := g.Result()
 	assert.Equal(t, Draw, r)
 	assert.Equal(t, ThreeKingsVsOne, why)
+	require.True(t, g.Undo())
+	r, _ = g.Result()
+	assert.Equal(t, Ongoing, r, "29 plies after the crowning")
 }
 
 func TestDrawStateAllocs(t *testing.T) {
