@@ -48,9 +48,9 @@ type PDNGame struct {
 	Line int
 }
 
-// NewPDNGame returns an empty game of variant v from start, result "*", for
-// match runners and protocol code that record games move by move
-// (AppendMove) and write them with WritePDN.
+// NewPDNGame returns an empty game of variant v from start (a position of
+// v), result "*", for match runners and protocol code that record games
+// move by move (AppendMove) and write them with WritePDN.
 func NewPDNGame(v VariantID, start Position) *PDNGame {
 	start.V = v
 	return &PDNGame{Variant: v, Start: start, Result: "*"}
@@ -349,8 +349,8 @@ func (s *gameState) setup(line int) {
 // word handles a movetext word; it reports whether the game ended.
 func (s *gameState) word(t token) bool {
 	w := t.text
-	if isResultToken(w) {
-		s.g.Result = normResult(w)
+	if isResultToken(w) || isResultToken(strings.TrimRight(w, ".,")) {
+		s.g.Result = normResult(strings.TrimRight(w, ".,"))
 		return true
 	}
 	// Move number: "12." "12..." "12.11-15".
@@ -914,6 +914,9 @@ var derivedTags = [...]string{"GameType", "FEN", "SetUp"}
 // Every move is checked against the legal moves; an illegal one is an error
 // and nothing more is written.
 func WritePDN(w io.Writer, g *PDNGame) error {
+	if g.Variant >= numVariants {
+		return fmt.Errorf("pdn: write: unknown variant %d", uint8(g.Variant))
+	}
 	var b bytes.Buffer
 	res := g.Result
 	if res == "" {

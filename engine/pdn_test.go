@@ -124,6 +124,7 @@ func TestPDNTinsleyBadGame(t *testing.T) {
 	}
 	require.NotNil(t, pe)
 	assert.Equal(t, 724, index)
+	assert.Equal(t, 541, pe.Index)
 	assert.Equal(t, index, r.index)
 	assert.Equal(t, 62, pe.MoveNumber)
 	assert.Equal(t, "32-28", pe.MoveText)
@@ -370,10 +371,12 @@ stray text with a 12 in it
 	})
 	t.Run("result tokens", func(t *testing.T) {
 		for _, res := range []string{"1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0"} {
-			games, bad := readPDNString(t, "1. 32-28 "+res+"\n1. 31-27 *", International)
-			require.Empty(t, bad)
-			require.Len(t, games, 2, res)
-			assert.Equal(t, res, games[0].Result)
+			for _, tail := range []string{"", ".", ","} {
+				games, bad := readPDNString(t, "1. 32-28 "+res+tail+"\n1. 31-27 *", International)
+				require.Empty(t, bad)
+				require.Len(t, games, 2, res)
+				assert.Equal(t, res, games[0].Result)
+			}
 		}
 	})
 	t.Run("move numbers", func(t *testing.T) {
@@ -587,6 +590,8 @@ func TestPDNWriter(t *testing.T) {
 		g.Result = "*"
 		g.Moves = append(g.Moves, Move{From: 1, To: 2})
 		assert.ErrorContains(t, WritePDN(io.Discard, g), "not legal")
+		g.Variant = 9
+		assert.ErrorContains(t, WritePDN(io.Discard, g), "variant")
 	})
 }
 
