@@ -137,7 +137,7 @@ type suiteLine struct {
 }
 
 func TestGenerateSuites(t *testing.T) {
-	which := os.Getenv("SUITE")
+	which := os.Getenv("SUITE") // a job name: russian, english, ..., russian-crown, brazilian-majority
 	type job struct {
 		v       engine.VariantID
 		file    string
@@ -145,27 +145,61 @@ func TestGenerateSuites(t *testing.T) {
 		pre     int
 		deep    int
 		want    int
+		// pred, when set, must hold for the shallow search's PV (the
+		// targeted runs that look for a rule in the winning line); the
+		// lines found are then added to the existing file.
+		pred func(p engine.Position, pv []engine.Move) bool
+		name string
+	}
+	hasCrownMid := func(p engine.Position, pv []engine.Move) bool {
+		for i, m := range pv {
+			if i%2 == 0 && crownsMidCapture(&p, m) {
+				return true
+			}
+			p = p.Play(m)
+		}
+		return false
+	}
+	hasMajority := func(p engine.Position, pv []engine.Move) bool {
+		for i, m := range pv {
+			if i%2 == 1 && majorityMatters(&p) {
+				return true
+			}
+			p = p.Play(m)
+		}
+		return false
 	}
 	jobs := []job{
 		{engine.Russian, "solve_russian.epd", func() []suiteSource {
 			s := gamePositions(t, "russian_ussr_championship_X.pdn", engine.Russian, engine.Russian)
 			return append(s, selfPlayPositions(engine.Russian, 30, 1)...)
-		}, 9, 15, 30},
+		}, 9, 15, 30, nil, ""},
 		{engine.English, "solve_english.epd", func() []suiteSource {
 			s := gamePositions(t, "english_OCA_2.0_sample43.pdn", engine.English, engine.English)
 			s = append(s, gamePositions(t, "english_inferno_gayp.pdn", engine.English, engine.English)...)
 			return append(s, gamePositions(t, "english_tinsley_checkerboard.pdn", engine.English, engine.English)...)
-		}, 9, 17, 30},
+		}, 9, 17, 30, nil, ""},
 		{engine.Brazilian, "solve_brazilian.epd", func() []suiteSource {
 			s := gamePositions(t, "russian_ussr_championship_X.pdn", engine.Russian, engine.Brazilian)
 			return append(s, selfPlayPositions(engine.Brazilian, 20, 2)...)
-		}, 9, 15, 12},
+		}, 9, 15, 12, nil, ""},
 		{engine.International, "solve_international.epd", func() []suiteSource {
 			return selfPlayPositions(engine.International, 40, 3)
-		}, 7, 11, 12},
+		}, 7, 11, 12, nil, ""},
+		{engine.Russian, "solve_russian.epd", func() []suiteSource {
+			s := gamePositions(t, "russian_ussr_championship_X.pdn", engine.Russian, engine.Russian)
+			return append(s, selfPlayPositions(engine.Russian, 150, 5)...)
+		}, 9, 15, 6, hasCrownMid, "russian-crown"},
+		{engine.Brazilian, "solve_brazilian.epd", func() []suiteSource {
+			s := gamePositions(t, "russian_ussr_championship_X.pdn", engine.Russian, engine.Brazilian)
+			return append(s, selfPlayPositions(engine.Brazilian, 150, 6)...)
+		}, 9, 15, 6, hasMajority, "brazilian-majority"},
 	}
 	for _, j := range jobs {
-		if which != "" && which != j.v.String() {
+		if j.name == "" {
+			j.name = j.v.String()
+		}
+		if which != j.name {
 			continue
 		}
 		src := j.sources()
@@ -191,6 +225,9 @@ func TestGenerateSuites(t *testing.T) {
 			r := e.Search(context.Background(), p, nil, Limits{Depth: j.pre}, nil)
 			q := p.Play(r.Move)
 			if r.Move.IsCapture() || !q.HasCapture() || r.Score-m0 < 150 || r.Score < 100 || r.Score > MateBound {
+				continue
+			}
+			if j.pred != nil && !j.pred(p, r.PV) {
 				continue
 			}
 			// Deep verification, with the depth at which the move is found.
@@ -224,6 +261,9 @@ func TestGenerateSuites(t *testing.T) {
 			if second > r.Score-120 {
 				continue
 			}
+			if j.pred != nil && !j.pred(p, r.PV) {
+				continue
+			}
 			var tags []string
 			c := p
 			for i, m := range r.PV {
@@ -248,6 +288,24 @@ func TestGenerateSuites(t *testing.T) {
 			t.Log(line)
 			lines = append(lines, suiteLine{line, found})
 		}
+		path := filepath.Join("testdata", j.file)
+		if j.pred != nil {
+			// Targeted run: keep the file's lines and add the new ones.
+			old, err := os.ReadFile(path)
+			require.NoError(t, err)
+			for _, ln := range strings.Split(string(old), "\n") {
+				if ln == "" || strings.HasPrefix(ln, "#") {
+					continue
+				}
+				dup := false
+				for _, x := range lines {
+					dup = dup || strings.SplitN(x.line, " ;", 2)[0] == strings.SplitN(ln, " ;", 2)[0]
+				}
+				if !dup {
+					lines = append(lines, suiteLine{ln, foundDepth(ln)})
+				}
+			}
+		}
 		sort.SliceStable(lines, func(a, b int) bool { return lines[a].found < lines[b].found })
 		var b strings.Builder
 		fmt.Fprintf(&b, "# damka solve suite, %s: shots (a quiet sacrifice that wins material), verified by a\n", j.v)
@@ -258,7 +316,7 @@ func TestGenerateSuites(t *testing.T) {
 			b.WriteString(ln.line)
 			b.WriteByte('\n')
 		}
-		require.NoError(t, os.WriteFile(filepath.Join("testdata", j.file), []byte(b.String()), 0o644))
+		require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
 	}
 }
 

@@ -1,0 +1,97 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/engine"
+)
+
+// solveSuites are the solve suites in testdata/, the depth the test
+// searches them to, and how many positions each must have at least.
+var solveSuites = []struct {
+	v     engine.VariantID
+	file  string
+	depth int
+	min   int
+}{
+	{engine.Russian, "solve_russian.epd", 14, 20},
+	{engine.English, "solve_english.epd", 14, 20},
+	{engine.Brazilian, "solve_brazilian.epd", 14, 5},
+	{engine.International, "solve_international.epd", 11, 5},
+}
+
+// shortSolveDepth is the depth of the -short run.
+const shortSolveDepth = 10
+
+// foundDepth reads "found at depth N" from a generated comment (99 when
+// absent).
+func foundDepth(c string) int {
+	_, after, ok := strings.Cut(c, "found at depth ")
+	if !ok {
+		return 99
+	}
+	n, err := strconv.Atoi(strings.TrimRight(strings.Fields(after)[0], ",;"))
+	if err != nil {
+		return 99
+	}
+	return n
+}
+
+func TestSolveSuites(t *testing.T) {
+	for _, s := range solveSuites {
+		t.Run(s.v.String(), func(t *testing.T) {
+			f, err := os.Open(filepath.Join("testdata", s.file))
+			require.NoError(t, err)
+			defer f.Close()
+			entries, err := ReadSuite(f, s.v)
+			require.NoError(t, err)
+			require.GreaterOrEqual(t, len(entries), s.min)
+			depth := s.depth
+			if testing.Short() {
+				depth = shortSolveDepth
+			}
+			e := New(Options{Threads: 1, HashMiB: 16})
+			solved, tried := 0, 0
+			for i := range entries {
+				en := &entries[i]
+				// Under -short only the positions the generator's search
+				// found well within the short depth are searched.
+				if found := foundDepth(en.Comment); testing.Short() && found > depth-2 {
+					continue
+				}
+				tried++
+				e.Clear()
+				ok, r := e.Solve(context.Background(), en, Limits{Depth: depth})
+				if ok {
+					solved++
+				} else {
+					t.Errorf("%s: found %s, want %s", en.ID, en.Position.FormatMove(r.Move, engine.FormatFull), en.Position.FormatMove(en.Best[0], engine.FormatFull))
+				}
+			}
+			t.Logf("%v: solved=%d total=%d at depth %d (%d in the file)", s.v, solved, tried, depth, len(entries))
+		})
+	}
+}
+
+func TestReadSuiteErrors(t *testing.T) {
+	_, err := ReadSuite(strings.NewReader("W:W21:B1 ; id x\n"), engine.Russian)
+	assert.ErrorContains(t, err, "line 1: no bm")
+	_, err = ReadSuite(strings.NewReader("# c\n\nW:W21:B1 ; bm a1-b2\n"), engine.Russian)
+	assert.ErrorContains(t, err, "line 3: bm")
+	_, err = ReadSuite(strings.NewReader("W:W99:B1 ; bm 1-5\n"), engine.Russian)
+	assert.ErrorContains(t, err, "line 1")
+	es, err := ReadSuite(strings.NewReader("W:W21:B1 ; bm a3-b4 ; id \"x\" ; acd 9 ; c0 \"hi\"\n"), engine.Russian)
+	require.NoError(t, err)
+	require.Len(t, es, 1)
+	assert.Equal(t, "x", es[0].ID)
+	assert.Equal(t, 9, es[0].Depth)
+	assert.Equal(t, "hi", es[0].Comment)
+}
