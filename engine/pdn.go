@@ -265,8 +265,7 @@ type gameState struct {
 	g       *PDNGame
 	err     *PDNError // first fault; later moves are skipped
 	pos     Position
-	setUp   bool // tags processed, pos valid
-	num     int  // current PDN move number
+	num     int // current PDN move number
 	comment []byte
 	// commentFor is the move the pending comment text follows (-1: intro).
 	commentFor int
@@ -322,6 +321,10 @@ func (s *gameState) run(t token) {
 func (s *gameState) setup(line int) {
 	g := s.g
 	g.Variant = s.r.def
+	if g.Variant >= numVariants {
+		s.fail(line, "unknown default variant %d", uint8(g.Variant))
+		g.Variant = Russian
+	}
 	if gt := strings.TrimSpace(g.Tag("GameType")); gt != "" {
 		v, err := VariantFromGameType(gt)
 		if err != nil {
@@ -343,7 +346,6 @@ func (s *gameState) setup(line int) {
 	s.pos = g.Start
 	s.num = 1
 	s.commentFor = -1
-	s.setUp = true
 }
 
 // word handles a movetext word; it reports whether the game ended.
