@@ -189,8 +189,9 @@ const maxCounter = 1<<16 - 1
 // It is a 4-byte value: search carries one per ply (next := ds.Update(&pos,
 // m)) and asks Reason or IsDraw of the position reached, all without
 // allocating. Repetition is not part of it: it needs the key history (see
-// Game.Keys and Reversible). The zero value is the state at the start of a
-// game or of a position set up from a FEN.
+// Game.Keys and KeyRepetitions, with Reversible as the window). The zero
+// value is the state at the start of a game or of a position set up from a
+// FEN.
 type DrawState struct {
 	// Reversible counts plies since the last man move or capture (a
 	// promotion is a man move). Positions older than this cannot repeat.
@@ -426,6 +427,27 @@ func (g *Game) Repetitions() int {
 	count := 1
 	for i := n - 2; i >= lo && i >= 0; i -= 2 {
 		if g.keys[i] == cur.Key && samePlacement(&g.pos[i], cur) {
+			count++
+		}
+	}
+	return count
+}
+
+// KeyRepetitions returns how many times the last key of keys occurs among
+// the positions with the same side to move (every second key counting back
+// from the last) within the last reversible plies, itself included: the
+// repetition count search needs, with keys the game's Keys followed by the
+// keys of the search path and reversible the DrawState.Reversible of the
+// last position. It compares keys only and does not allocate.
+func KeyRepetitions(keys []uint64, reversible uint16) int {
+	n := len(keys) - 1
+	if n < 0 {
+		return 0
+	}
+	lo := max(n-int(reversible), 0)
+	count := 1
+	for i := n - 2; i >= lo; i -= 2 {
+		if keys[i] == keys[n] {
 			count++
 		}
 	}

@@ -204,6 +204,26 @@ func TestRepetitionWindow(t *testing.T) {
 	assert.Equal(t, 2, g.Repetitions())
 }
 
+func TestKeyRepetitions(t *testing.T) {
+	assert.Equal(t, 0, KeyRepetitions(nil, 0))
+	assert.Equal(t, 1, KeyRepetitions([]uint64{7}, 0))
+	keys := []uint64{1, 2, 3, 4, 1, 2, 3, 4, 1}
+	assert.Equal(t, 3, KeyRepetitions(keys, 8))
+	assert.Equal(t, 3, KeyRepetitions(keys, 100), "the window stops at the start")
+	assert.Equal(t, 2, KeyRepetitions(keys, 7), "the first occurrence is outside the window")
+	assert.Equal(t, 1, KeyRepetitions(keys, 3))
+	// Same key, other side to move (odd distance): not counted.
+	assert.Equal(t, 1, KeyRepetitions([]uint64{5, 5}, 1))
+	// Agrees with Game.Repetitions on a real shuffle.
+	g := NewGame(mustFEN(t, Russian, "W:WKa1,e1:BKa7,d8"))
+	for i := 0; i < 9; i++ {
+		shuffle(t, g, 1, []string{"a1-b2", "a7-b8", "b2-a1", "b8-a7"}[i%4])
+		assert.Equal(t, g.Repetitions(), KeyRepetitions(g.Keys(), g.DrawState().Reversible))
+	}
+	allocs := testing.AllocsPerRun(100, func() { _ = KeyRepetitions(keys, 8) })
+	assert.Zero(t, allocs)
+}
+
 func TestDrawStateUpdate(t *testing.T) {
 	p := mustFEN(t, Russian, "W:WKa1,c3,h6:BKh8,d6,b6")
 	var d DrawState
