@@ -59,7 +59,11 @@ func TestMoveRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 7))
 	for _, v := range engine.AllVariants() {
 		moves := 0
-		for range 20 {
+		games := 20
+		if testing.Short() {
+			games = 8
+		}
+		for range games {
 			p := engine.StartPosition(v)
 			for ply := 0; ply < 200; ply++ {
 				var list engine.MoveList

@@ -22,7 +22,7 @@ import (
 const testTimeout = 60 * time.Second
 
 // quick are search limits that keep games fast.
-var quick = search.Limits{Depth: 2, Nodes: 3000}
+var quick = search.Limits{Depth: 1, Nodes: 1000}
 
 func newEngine() *search.Engine { return search.New(search.Options{Threads: 1, HashMiB: 1}) }
 

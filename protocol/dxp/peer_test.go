@@ -1,0 +1,643 @@
+package dxp
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/engine"
+	"damka/search"
+)
+
+// fakeEngine plays the first legal move, after waiting think (or until
+// its context ends), and records the limits of every search.
+type fakeEngine struct {
+	mu     sync.Mutex
+	think  time.Duration
+	limits []search.Limits
+	clears int
+}
+
+func (f *fakeEngine) SearchGame(ctx context.Context, g *engine.Game, limits search.Limits, _ func(search.Info)) search.Result {
+	f.mu.Lock()
+	f.limits = append(f.limits, limits)
+	think := f.think
+	f.mu.Unlock()
+	if think > 0 {
+		t := time.NewTimer(think)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	p := g.Position()
+	var list engine.MoveList
+	p.Generate(&list)
+	if list.N == 0 {
+		return search.Result{}
+	}
+	return search.Result{Move: list.Moves[0], HasMove: true}
+}
+
+func (f *fakeEngine) Clear() {
+	f.mu.Lock()
+	f.clears++
+	f.mu.Unlock()
+}
+
+func (f *fakeEngine) setThink(d time.Duration) {
+	f.mu.Lock()
+	f.think = d
+	f.mu.Unlock()
+}
+
+func (f *fakeEngine) searches() []search.Limits {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]search.Limits(nil), f.limits...)
+}
+
+// runResult is what Run returned.
+type runResult struct {
+	sum Summary
+	err error
+}
+
+// peer is a scripted DXP program driven by the test goroutine.
+type peer struct {
+	t     *testing.T
+	conn  net.Conn
+	r     *Reader
+	chats []string
+}
+
+// scripted returns a Config for damka with a fake engine, and the engine.
+func scripted(v engine.VariantID, role Role) (Config, *fakeEngine, *endpoint) {
+	ep := newEndpoint(v, role, "damka")
+	fe := &fakeEngine{}
+	ep.cfg.Engine = fe
+	ep.cfg.Limits = search.Limits{}
+	ep.cfg.AckTimeout = 2 * time.Second
+	return ep.cfg, fe, ep
+}
+
+// startDamka runs damka with cfg on a loopback listener and connects the
+// scripted peer to it. The channel delivers Run's result.
+func startDamka(t *testing.T, ctx context.Context, cfg Config) (*peer, <-chan runResult) {
+	t.Helper()
+	ln, err := Listen(ctx, "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	done := make(chan runResult, 1)
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			done <- runResult{err: err}
+			return
+		}
+		sum, err := Run(ctx, conn, cfg)
+		done <- runResult{sum, err}
+	}()
+	c, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	return &peer{t: t, conn: c, r: NewReader(c)}, done
+}
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// send writes wire and a NUL.
+func (p *peer) send(wire string) {
+	p.t.Helper()
+	require.NoError(p.t, p.conn.SetWriteDeadline(time.Now().Add(5*time.Second)))
+	_, err := p.conn.Write([]byte(wire + "\x00"))
+	require.NoError(p.t, err)
+}
+
+func (p *peer) sendMsg(m Message) {
+	p.t.Helper()
+	b, err := Encode(m)
+	require.NoError(p.t, err)
+	p.send(string(b))
+}
+
+// recvAny returns the next message, CHAT included.
+func (p *peer) recvAny() Message {
+	p.t.Helper()
+	require.NoError(p.t, p.conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	raw, err := p.r.ReadMessage()
+	require.NoError(p.t, err)
+	m, err := Decode(raw)
+	require.NoError(p.t, err, "damka sent a malformed message %q", raw)
+	return m
+}
+
+// recv returns the next message that is not a CHAT (CHATs are kept).
+func (p *peer) recv() Message {
+	p.t.Helper()
+	for {
+		m := p.recvAny()
+		if c, ok := m.(*Chat); ok {
+			p.chats = append(p.chats, c.Text)
+			continue
+		}
+		return m
+	}
+}
+
+func (p *peer) expectAcc(code AccCode) {
+	p.t.Helper()
+	m := p.recv()
+	acc, ok := m.(*GameAcc)
+	require.True(p.t, ok, "want GAMEACC, got %#v", m)
+	assert.Equal(p.t, code, acc.Code)
+	assert.Equal(p.t, "damka", acc.Name)
+}
+
+func (p *peer) expectEnd() *GameEnd {
+	p.t.Helper()
+	m := p.recv()
+	e, ok := m.(*GameEnd)
+	require.True(p.t, ok, "want GAMEEND, got %#v", m)
+	return e
+}
+
+// expectMove reads damka's MOVE and plays it in g.
+func (p *peer) expectMove(g *engine.Game) {
+	p.t.Helper()
+	m := p.recv()
+	mm, ok := m.(*Move)
+	require.True(p.t, ok, "want MOVE, got %#v", m)
+	pos := g.Position()
+	mv, err := FindMove(&pos, mm)
+	require.NoError(p.t, err)
+	g.Play(mv)
+}
+
+// playMove sends the last legal move of g's position (damka's fake engine
+// plays the first) and plays it in g.
+func (p *peer) playMove(g *engine.Game) {
+	p.t.Helper()
+	pos := g.Position()
+	var list engine.MoveList
+	pos.Generate(&list)
+	require.Positive(p.t, list.N)
+	m := list.Moves[list.N-1]
+	p.sendMsg(MoveMessage(&pos, m, 1))
+	g.Play(m)
+}
+
+// expectClosed reads until damka closes the connection.
+func (p *peer) expectClosed() {
+	p.t.Helper()
+	require.NoError(p.t, p.conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	for {
+		_, err := p.r.ReadMessage()
+		if err == nil {
+			continue
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			p.t.Fatalf("damka did not close the connection: %v", err)
+		}
+		return
+	}
+}
+
+// localMove plays the last legal move in g without sending it.
+func (p *peer) localMove(g *engine.Game) {
+	pos := g.Position()
+	var list engine.MoveList
+	pos.Generate(&list)
+	require.Positive(p.t, list.N)
+	g.Play(list.Moves[list.N-1])
+}
+
+func result(t *testing.T, done <-chan runResult) runResult {
+	t.Helper()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(testTimeout):
+		t.Fatal("damka's session did not end")
+	}
+	return runResult{}
+}
+
+func gameReq(follower engine.Color, p *engine.Position) *GameReq {
+	r := &GameReq{Version: Version, Name: "peer", FollowerColor: follower, Minutes: 5, Moves: 0}
+	if p != nil {
+		r.Setup, r.ToMove, r.Board = true, p.Side, EncodeBoard(p)
+	}
+	return r
+}
+
+// TestPerMoveGameReq: a peer that sends a fresh GAMEREQ with the current
+// position before every move and E00 after damka's reply. damka keeps one
+// game record for the whole game.
+func TestPerMoveGameReq(t *testing.T) {
+	v := engine.International
+	cfg, fe, ep := scripted(v, Follower)
+	p, done := startDamka(t, testContext(t), cfg)
+	g := engine.NewGame(engine.StartPosition(v))
+	const rounds = 11
+	for i := range rounds {
+		pos := g.Position()
+		p.sendMsg(gameReq(engine.White, &pos))
+		p.expectAcc(AccAccepted)
+		p.expectMove(g)
+		if i == rounds-1 {
+			break
+		}
+		p.send("E00")
+		assert.Equal(t, &GameEnd{Reason: EndNone, Stop: StopContinue}, p.expectEnd())
+		p.localMove(g) // not sent: the next GAMEREQ carries it
+	}
+	p.send("E21") // the peer, on move, claims a draw; no more games
+	assert.Equal(t, EndNone, p.expectEnd().Reason)
+	p.conn.Close()
+	r := result(t, done)
+	require.NoError(t, r.err)
+	assert.Equal(t, Summary{Games: 1, Draws: 1}, r.sum)
+	require.Len(t, ep.records, 1)
+	rec := ep.records[0]
+	assert.Equal(t, g.Moves(), rec.PDN.Moves, "one record with every move")
+	assert.Equal(t, "GAMEEND from the peer: draw", rec.Reason)
+	assert.Equal(t, 1, fe.clears, "one game, one Clear")
+	assert.Len(t, fe.searches(), rounds)
+}
+
+// A per-move peer in this test sends each of its moves as a MOVE too
+// (before the next GAMEREQ): damka must read it and see that the GAMEREQ
+// position is the current one.
+func TestPerMoveGameReqWithMoves(t *testing.T) {
+	v := engine.Russian
+	cfg, _, ep := scripted(v, Follower)
+	p, done := startDamka(t, testContext(t), cfg)
+	g := engine.NewGame(engine.StartPosition(v))
+	for range 5 {
+		pos := g.Position()
+		p.sendMsg(gameReq(engine.Black, &pos))
+		p.expectAcc(AccAccepted)
+		if pos.Side == engine.White {
+			p.playMove(g)
+		}
+		p.expectMove(g)
+	}
+	p.send("E10") // the peer resigns on its move
+	assert.Equal(t, EndNone, p.expectEnd().Reason)
+	p.conn.Close()
+	r := result(t, done)
+	require.NoError(t, r.err)
+	assert.Equal(t, Summary{Games: 1, Wins: 1}, r.sum)
+	require.Len(t, ep.records, 1)
+	assert.Equal(t, g.Moves(), ep.records[0].PDN.Moves)
+}
+
+// TestGameEndOutOfTurn: the peer ends the game while damka is thinking.
+func TestGameEndOutOfTurn(t *testing.T) {
+	v := engine.International
+	cfg, fe, ep := scripted(v, Follower)
+	fe.setThink(time.Minute)
+	p, done := startDamka(t, testContext(t), cfg)
+	p.sendMsg(gameReq(engine.White, nil)) // damka has White and is to move
+	p.expectAcc(AccAccepted)
+	time.Sleep(50 * time.Millisecond) // damka is thinking
+	start := time.Now()
+	p.send("E10") // "I lose", sent while not on move
+	end := p.expectEnd()
+	assert.Less(t, time.Since(start), 2*time.Second, "the search is stopped at once")
+	assert.Equal(t, EndNone, end.Reason)
+
+	// The session goes on in a defined state.
+	fe.setThink(0)
+	g := engine.NewGame(engine.StartPosition(v))
+	p.sendMsg(gameReq(engine.Black, nil))
+	p.expectAcc(AccAccepted)
+	p.playMove(g)
+	p.expectMove(g)
+	p.send("E21")
+	assert.Equal(t, EndNone, p.expectEnd().Reason)
+	p.conn.Close()
+	r := result(t, done)
+	require.NoError(t, r.err)
+	assert.Equal(t, Summary{Games: 2, Wins: 1, Draws: 1}, r.sum)
+	require.Len(t, ep.records, 2)
+	assert.Empty(t, ep.records[0].PDN.Moves, "no move was sent in game 1")
+	assert.Len(t, ep.records[1].PDN.Moves, 2)
+}
+
+// TestPeerDisconnects: damka as initiator; the peer loses game 1, then
+// disconnects in game 2. Game 1 is kept, game 2 is recorded unfinished.
+func TestPeerDisconnects(t *testing.T) {
+	v := engine.Brazilian
+	cfg, _, ep := scripted(v, Initiator)
+	cfg.Games, cfg.Minutes, cfg.Moves = 3, 2, 50
+	p, done := startDamka(t, testContext(t), cfg)
+
+	req := p.recv().(*GameReq)
+	assert.Equal(t, engine.Black, req.FollowerColor, "game 1: damka has White")
+	assert.Equal(t, &GameReq{Version: 1, Name: "damka", FollowerColor: engine.Black, Minutes: 2, Moves: 50}, req)
+	p.sendMsg(&GameAcc{Name: "peer", Code: AccAccepted})
+	g := engine.NewGame(engine.StartPosition(v))
+	p.expectMove(g)
+	p.send("E10")
+	assert.Equal(t, &GameEnd{Reason: EndNone, Stop: StopContinue}, p.expectEnd())
+
+	req = p.recv().(*GameReq)
+	assert.Equal(t, engine.White, req.FollowerColor, "game 2: colours alternate")
+	p.sendMsg(&GameAcc{Name: "peer", Code: AccAccepted})
+	g = engine.NewGame(engine.StartPosition(v))
+	p.playMove(g)
+	p.expectMove(g)
+	p.conn.Close()
+
+	r := result(t, done)
+	assert.ErrorIs(t, r.err, ErrDisconnected)
+	assert.Equal(t, Summary{Games: 2, Wins: 1, Unfinished: 1}, r.sum)
+	require.Len(t, ep.records, 2)
+	assert.Equal(t, Win, ep.records[0].Outcome)
+	assert.Equal(t, Unfinished, ep.records[1].Outcome)
+	assert.Equal(t, "*", ep.records[1].PDN.Result)
+	assert.Equal(t, g.Moves(), ep.records[1].PDN.Moves, "the moves of the unfinished game are kept")
+	assert.Equal(t, "peer disconnected", ep.records[1].Reason)
+	assert.Contains(t, ep.pdn.String(), `[Termination "peer disconnected"]`)
+}
+
+// TestFollowerPeerDisconnects: the initiator vanishes mid-game.
+func TestFollowerPeerDisconnects(t *testing.T) {
+	v := engine.English
+	cfg, _, ep := scripted(v, Follower)
+	p, done := startDamka(t, testContext(t), cfg)
+	p.sendMsg(gameReq(engine.Black, nil)) // English: Black moves first
+	p.expectAcc(AccAccepted)
+	g := engine.NewGame(engine.StartPosition(v))
+	p.expectMove(g)
+	p.conn.Close()
+	r := result(t, done)
+	assert.ErrorIs(t, r.err, ErrDisconnected)
+	assert.Equal(t, Summary{Games: 1, Unfinished: 1}, r.sum)
+	require.Len(t, ep.records, 1)
+	assert.Len(t, ep.records[0].PDN.Moves, 1)
+}
+
+// TestGarbage: malformed messages get a CHAT naming the error; a game in
+// progress is ended cleanly (GAMEEND without result) and the session goes
+// on.
+func TestGarbage(t *testing.T) {
+	v := engine.International
+	cfg, _, ep := scripted(v, Follower)
+	p, done := startDamka(t, testContext(t), cfg)
+
+	// Idle: only a CHAT.
+	p.send("Xyz")
+	c, ok := p.recvAny().(*Chat)
+	require.True(t, ok)
+	assert.Contains(t, c.Text, "unknown message type 'X'")
+
+	garbage := []struct {
+		wire string
+		want string
+	}{
+		{"M00zz", "MOVE"},
+		{"M0001010200", "move 01-02 is not legal"},
+		{strings.Repeat("G", 300), "longer than 127"},
+		{"\xff\xfe\x01", "not ASCII"},
+		{"A                                0", ""}, // a stray GAMEACC is ignored, not an error
+	}
+	for _, gb := range garbage {
+		p.sendMsg(gameReq(engine.White, nil))
+		p.expectAcc(AccAccepted)
+		g := engine.NewGame(engine.StartPosition(v))
+		p.expectMove(g)
+		p.send(gb.wire)
+		if gb.want == "" {
+			p.playMove(g)
+			p.expectMove(g)
+			p.send("E21")
+			assert.Equal(t, EndNone, p.expectEnd().Reason)
+			continue
+		}
+		c, ok := p.recvAny().(*Chat)
+		require.True(t, ok, gb.wire)
+		assert.Contains(t, c.Text, gb.want)
+		assert.True(t, strings.HasPrefix(c.Text, "damka: "), c.Text)
+		e := p.expectEnd()
+		assert.Equal(t, EndNone, e.Reason, "no result claimed")
+		p.send("E00")
+	}
+	p.conn.Close()
+	r := result(t, done)
+	require.NoError(t, r.err)
+	assert.Equal(t, Summary{Games: 5, Draws: 1, Unfinished: 4}, r.sum)
+	for _, rec := range ep.records[:4] {
+		assert.Contains(t, rec.Reason, "protocol error")
+		assert.Len(t, rec.PDN.Moves, 1)
+	}
+}
+
+// TestBackReq: refused in match play, accepted in human play.
+func TestBackReq(t *testing.T) {
+	v := engine.International
+	for _, human := range []bool{false, true} {
+		cfg, _, ep := scripted(v, Follower)
+		cfg.AcceptTakeBack = human
+		p, done := startDamka(t, testContext(t), cfg)
+		p.sendMsg(gameReq(engine.White, nil))
+		p.expectAcc(AccAccepted)
+		g := engine.NewGame(engine.StartPosition(v))
+		p.expectMove(g)
+		p.playMove(g)
+		p.expectMove(g)
+		p.send("B001Z") // back to Black's first move
+		k, ok := p.recv().(*BackAcc)
+		require.True(t, ok)
+		if !human {
+			assert.Equal(t, BackRefused, k.Code)
+			p.playMove(g)
+			p.expectMove(g)
+		} else {
+			assert.Equal(t, BackAccepted, k.Code)
+			g.Undo()
+			g.Undo()
+			p.playMove(g)
+			p.expectMove(g)
+		}
+		p.send("E21")
+		assert.Equal(t, EndNone, p.expectEnd().Reason)
+		p.conn.Close()
+		r := result(t, done)
+		require.NoError(t, r.err)
+		require.Len(t, ep.records, 1)
+		assert.Equal(t, g.Moves(), ep.records[0].PDN.Moves, "human=%v", human)
+	}
+}
+
+// TestRefusals: wrong version, a position for another board, a position
+// where the game is over; stray messages when no game is on.
+func TestRefusals(t *testing.T) {
+	v := engine.International
+	cfg, _, _ := scripted(v, Follower)
+	p, done := startDamka(t, testContext(t), cfg)
+	req := gameReq(engine.White, nil)
+	req.Version = 2
+	p.sendMsg(req)
+	p.expectAcc(AccWrongVersion)
+
+	ru := engine.StartPosition(engine.Russian)
+	req = &GameReq{Version: 1, Name: "peer", Setup: true, ToMove: engine.White, Board: EncodeBoard(&ru)}
+	p.sendMsg(req)
+	p.expectAcc(AccRefused)
+	assert.Contains(t, p.chats[len(p.chats)-1], "position has 32 squares, international needs 50")
+
+	lost, err := engine.ParseFEN(v, "W:W:B1")
+	require.NoError(t, err)
+	p.sendMsg(gameReq(engine.White, &lost))
+	p.expectAcc(AccRefused)
+	assert.Contains(t, p.chats[len(p.chats)-1], "over")
+
+	p.send("M0012061100")
+	c, ok := p.recvAny().(*Chat)
+	require.True(t, ok)
+	assert.Contains(t, c.Text, "no game in progress")
+	p.send("B001W")
+	k, ok := p.recv().(*BackAcc)
+	require.True(t, ok)
+	assert.Equal(t, BackRefused, k.Code)
+	p.send("CHello from the peer")
+	p.conn.Close()
+	r := result(t, done)
+	require.NoError(t, r.err)
+	assert.Equal(t, Summary{Refused: 3}, r.sum)
+}
+
+// TestClockToTimeManager: the GAMEREQ clock reaches the search limits.
+func TestClockToTimeManager(t *testing.T) {
+	v := engine.International
+	cfg, fe, _ := scripted(v, Follower)
+	p, done := startDamka(t, testContext(t), cfg)
+	req := gameReq(engine.White, nil)
+	req.Minutes, req.Moves = 2, 30
+	p.sendMsg(req)
+	p.expectAcc(AccAccepted)
+	g := engine.NewGame(engine.StartPosition(v))
+	for range 3 {
+		p.expectMove(g)
+		p.playMove(g)
+	}
+	p.expectMove(g)
+	p.send("E21")
+	p.expectEnd()
+	// A game without a clock: damka's default move time.
+	req = gameReq(engine.White, nil)
+	req.Minutes = 0
+	p.sendMsg(req)
+	p.expectAcc(AccAccepted)
+	g = engine.NewGame(engine.StartPosition(v))
+	p.expectMove(g)
+	p.send("E21")
+	p.expectEnd()
+	p.conn.Close()
+	require.NoError(t, result(t, done).err)
+
+	ls := fe.searches()
+	require.Len(t, ls, 5)
+	for i, l := range ls[:4] {
+		assert.Equal(t, 30-i, l.MovesToGo, "search %d", i)
+		assert.LessOrEqual(t, l.Time, 2*time.Minute)
+		assert.Greater(t, l.Time, 2*time.Minute-time.Second, "damka's own clock, charged with its own (short) thinking")
+		assert.Zero(t, l.MoveTime)
+	}
+	assert.Zero(t, ls[4].Time)
+	assert.Equal(t, DefaultMoveTime, ls[4].MoveTime)
+}
+
+// TestStopMidGame: ending the context ends the game with GAMEEND (no
+// result, no more games), recorded unfinished.
+func TestStopMidGame(t *testing.T) {
+	v := engine.International
+	cfg, fe, ep := scripted(v, Follower)
+	fe.setThink(time.Minute)
+	ctx, cancel := context.WithCancel(testContext(t))
+	p, done := startDamka(t, ctx, cfg)
+	p.sendMsg(gameReq(engine.White, nil))
+	p.expectAcc(AccAccepted)
+	cancel()
+	assert.Equal(t, &GameEnd{Reason: EndNone, Stop: StopNoMore}, p.expectEnd())
+	p.send("E00")
+	p.expectClosed()
+	p.conn.Close()
+	r := result(t, done)
+	require.NoError(t, r.err)
+	assert.Equal(t, Summary{Games: 1, Unfinished: 1}, r.sum)
+	assert.Equal(t, "stopped", ep.records[0].Reason)
+}
+
+// TestRestartSamePort: damka listens, plays, closes first (its side of the
+// connection goes to TIME_WAIT), and listens again on the same port at
+// once.
+func TestRestartSamePort(t *testing.T) {
+	v := engine.International
+	addr := "127.0.0.1:0"
+	for round := range 2 {
+		cfg, _, _ := scripted(v, Initiator)
+		cfg.Games = 1
+		ctx := testContext(t)
+		ln, err := Listen(ctx, addr)
+		require.NoError(t, err, "round %d: listen again on %s", round, addr)
+		addr = ln.Addr().String()
+		done := make(chan runResult, 1)
+		go func() {
+			conn, err := ln.Accept()
+			if err != nil {
+				done <- runResult{err: err}
+				return
+			}
+			sum, err := Run(ctx, conn, cfg)
+			done <- runResult{sum, err}
+		}()
+		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		require.NoError(t, err)
+		p := &peer{t: t, conn: c, r: NewReader(c)}
+		p.recv()
+		p.sendMsg(&GameAcc{Name: "peer", Code: AccAccepted})
+		g := engine.NewGame(engine.StartPosition(v))
+		p.expectMove(g)
+		p.send("E10")
+		assert.Equal(t, &GameEnd{Reason: EndNone, Stop: StopNoMore}, p.expectEnd(), "last game: no more games")
+		p.expectClosed() // damka shuts down first
+		c.Close()
+		r := result(t, done)
+		require.NoError(t, r.err)
+		assert.Equal(t, Summary{Games: 1, Wins: 1}, r.sum)
+		require.NoError(t, ln.Close())
+	}
+}
+
+func TestHostPort(t *testing.T) {
+	cases := map[string]string{
+		"":               ":27531",
+		":":              ":27531",
+		"localhost":      "localhost:27531",
+		"127.0.0.1:1234": "127.0.0.1:1234",
+		"[::1]":          "[::1]:27531",
+		"::1":            "[::1]:27531",
+		"[::1]:99":       "[::1]:99",
+		"host:":          "host:27531",
+	}
+	for in, want := range cases {
+		assert.Equal(t, want, HostPort(in), in)
+	}
+}
