@@ -105,11 +105,14 @@ const (
 	// material balance unchanged for RussianEnding45Moves or
 	// RussianEnding67Moves moves each.
 	PieceCountEnding
-	// Resignation, Agreement, TimeForfeit, Adjudication: results recorded
-	// from outside the rules with Game.SetResult.
+	// Resignation: a player resigned (recorded with Game.SetResult, as are
+	// the three reasons below; the rules never produce them).
 	Resignation
+	// Agreement: the players agreed a draw.
 	Agreement
+	// TimeForfeit: a player ran out of time.
 	TimeForfeit
+	// Adjudication: an arbiter or a match runner decided the result.
 	Adjudication
 	numReasons
 )
