@@ -106,6 +106,73 @@ func init() {
 	bridgeMask[engine.International] = [2]uint64{sq(engine.International, 47, 48, 49), sq(engine.International, 2, 3, 4)}
 }
 
+// The per-square man table, bit-sliced: manPlanes[v][menLeft][c][back][k]
+// holds the squares whose value has bit k set, so a side's table sum is
+// sum_k popcount(men & plane_k) << k. Values are stored plus manOffset to
+// keep them non-negative. back selects the table with the back-rank terms
+// (used while the opponent has no king).
+const (
+	planeBits = 8
+	manOffset = 32
+)
+
+var manPlanes [4][41][2][2][planeBits]uint64
+
+func init() {
+	for v := engine.VariantID(0); v < 4; v++ {
+		w := &weights[v]
+		g := geomOf(v)
+		mm := maxMen[0]
+		if v == engine.International {
+			mm = maxMen[1]
+		}
+		for left := 0; left <= 2*mm; left++ {
+			for c := engine.White; c <= engine.Black; c++ {
+				backRow := 0
+				if c == engine.White {
+					backRow = g.size - 1
+				}
+				for back := 0; back < 2; back++ {
+					for b := 0; b < 64; b++ {
+						if g.board&(1<<b) == 0 {
+							continue
+						}
+						row := int(g.row[b])
+						adv := row
+						if c == engine.White {
+							adv = g.size - 1 - row
+						}
+						val := (w.AdvOpen[adv]*left + w.AdvEnd[adv]*(2*mm-left)) / (2 * mm)
+						if g.centre&(1<<b) != 0 {
+							val += w.Centre
+						}
+						if g.edge&(1<<b) != 0 {
+							val += w.Edge
+						}
+						if back == 1 {
+							if row == backRow {
+								val += w.BackRank
+							}
+							if bridgeMask[v][c]&(1<<b) != 0 {
+								val += w.Bridge
+							}
+						}
+						val += manOffset
+						if val < 0 || val >= 1<<planeBits {
+							panic("eval: man table value out of range")
+						}
+						for k := 0; k < planeBits; k++ {
+							if val&(1<<k) != 0 {
+								manPlanes[v][left][c][back][k] |= 1 << b
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // side is one colour's counts and masks gathered for the evaluation.
 type side struct {
 	men, kings   uint64
@@ -130,11 +197,7 @@ func Evaluate(p *engine.Position) int {
 		s[c].nKings = bits.OnesCount64(s[c].kings)
 	}
 	empty := g.board &^ (p.Pieces[0] | p.Pieces[1])
-	mm := maxMen[0]
-	if v == engine.International {
-		mm = maxMen[1]
-	}
-	menLeft := s[0].nMen + s[1].nMen // 0 .. 2*mm
+	menLeft := s[0].nMen + s[1].nMen // 0 .. 2*maxMen
 
 	var score [2]int
 	for c := engine.White; c <= engine.Black; c++ {
@@ -142,29 +205,19 @@ func Evaluate(p *engine.Position) int {
 		sc := me.nMen*w.Man + me.nKings*w.King
 		men := me.men
 		if men != 0 {
-			// Advancement, blended between the opening and ending tables.
-			var open, end int
-			for r := 0; r < g.size; r++ {
-				row := r // rows advanced for White = size-1-row
-				if c == engine.White {
-					row = g.size - 1 - r
-				}
-				if n := bits.OnesCount64(men & g.rowMask[r]); n != 0 {
-					open += n * w.AdvOpen[row]
-					end += n * w.AdvEnd[row]
-				}
-			}
-			sc += (open*menLeft + end*(2*mm-menLeft)) / (2 * mm)
-
-			sc += w.Centre * bits.OnesCount64(men&g.centre)
-			sc += w.Edge * bits.OnesCount64(men&g.edge)
+			// Advancement (blended between the opening and ending tables by
+			// the men left), centre, edge and, while the opponent has no
+			// king, back rank: one table per square, summed bit-sliced.
+			back := 0
 			if op.nKings == 0 {
-				back := g.rowMask[0]
-				if c == engine.White {
-					back = g.rowMask[g.size-1]
-				}
-				sc += w.BackRank*bits.OnesCount64(men&back) + w.Bridge*bits.OnesCount64(men&bridgeMask[v][c])
+				back = 1
 			}
+			pl := &manPlanes[v][menLeft][c][back]
+			sum := 0
+			for k := 0; k < planeBits; k++ {
+				sum += bits.OnesCount64(men&pl[k]) << k
+			}
+			sc += sum - manOffset*me.nMen
 			l, r := g.forward(men, c)
 			l &= empty
 			r &= empty

@@ -30,19 +30,21 @@ type geometry struct {
 	corner2  [2]uint64 // the double-corner pairs (8x8: 1,5 and 28,32)
 }
 
-// geoms[0] is the 8x8 board, geoms[1] the 10x10 board.
-var geoms [2]geometry
+// geoms[0] is the 8x8 board, geoms[1] the 10x10 board. They are built in
+// a variable initialiser, so every init function can use them.
+var geoms = makeGeoms()
+
+func makeGeoms() (g [2]geometry) {
+	initGeometry(&g[0], engine.Russian)
+	initGeometry(&g[1], engine.International)
+	return g
+}
 
 func geomOf(v engine.VariantID) *geometry {
 	if v == engine.International {
 		return &geoms[1]
 	}
 	return &geoms[0]
-}
-
-func init() {
-	initGeometry(&geoms[0], engine.Russian)
-	initGeometry(&geoms[1], engine.International)
 }
 
 func bitOf(v engine.VariantID, sq engine.Square) int {
