@@ -39,7 +39,8 @@ type Options struct {
 }
 
 // Limits tell a search when to stop. Zero fields are unset; with nothing set
-// the search runs until Stop (like Infinite).
+// the search runs until Stop or until it reaches MaxDepth (only Infinite
+// and Ponder searches never return before Stop).
 type Limits struct {
 	Depth    int           // maximum nominal depth in plies
 	Nodes    uint64        // stop after about this many nodes (exact with one thread)

@@ -160,6 +160,18 @@ func TestContextCancel(t *testing.T) {
 	assert.True(t, isLegal(&p, r.Move))
 }
 
+func TestCancelledBeforeStartStillMoves(t *testing.T) {
+	e := New(Options{Threads: 2, HashMiB: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, v := range engine.AllVariants() {
+		p := engine.StartPosition(v)
+		r := e.Search(ctx, p, nil, Limits{Depth: 20}, nil)
+		assert.True(t, r.HasMove)
+		assert.True(t, isLegal(&p, r.Move), v.String())
+	}
+}
+
 func TestPonderHit(t *testing.T) {
 	e := New(Options{Threads: 1, HashMiB: 8})
 	p := engine.StartPosition(engine.English)

@@ -203,6 +203,18 @@ func TestGenerateSuites(t *testing.T) {
 			continue
 		}
 		src := j.sources()
+		// SUITE_START=<id> resumes an interrupted run at that source
+		// position (the lines found before are kept, as with pred).
+		resume := false
+		if from := os.Getenv("SUITE_START"); from != "" {
+			for i := range src {
+				if src[i].name == from {
+					src = src[i:]
+					resume = true
+					break
+				}
+			}
+		}
 		t.Logf("%v: %d positions", j.v, len(src))
 		e := New(Options{Threads: 2, HashMiB: 64})
 		var lines []suiteLine
@@ -289,8 +301,8 @@ func TestGenerateSuites(t *testing.T) {
 			lines = append(lines, suiteLine{line, found})
 		}
 		path := filepath.Join("testdata", j.file)
-		if j.pred != nil {
-			// Targeted run: keep the file's lines and add the new ones.
+		if j.pred != nil || resume {
+			// Targeted or resumed run: keep the file's lines and add the new ones.
 			old, err := os.ReadFile(path)
 			require.NoError(t, err)
 			for _, ln := range strings.Split(string(old), "\n") {
