@@ -1,0 +1,477 @@
+// engine.go: the engine side of Hub: the session loop Run, the parameters,
+// positions, limits and the search cycle with its in-flight commands.
+
+package hub
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/rs/zerolog"
+
+	"damka/engine"
+	"damka/search"
+)
+
+// Searcher is the search engine a Hub session drives; *search.Engine
+// implements it. Search is called from one goroutine at a time; PonderHit
+// may be called from another goroutine while Search runs. The session stops
+// a search by cancelling the context it passed to Search. Clear and
+// SetOptions are only called while no search runs.
+type Searcher interface {
+	Search(ctx context.Context, pos engine.Position, history []uint64, limits search.Limits, report func(search.Info)) search.Result
+	PonderHit()
+	Clear()
+	SetOptions(search.Options)
+}
+
+// Config sets up a Hub session. The zero value is usable: damka's
+// identity, Russian, one thread, a 64 MiB table, no logging.
+type Config struct {
+	// Identity sent in the id line; empty fields are left out (Name
+	// defaults to "damka").
+	Name, Version, Author, Country string
+
+	// Defaults of the parameters (shared/spec/hub.md "Start-up").
+	Variant engine.VariantID // the variant parameter's default: Russian
+	Threads int              // search threads; 0 means 1
+	HashMiB int              // transposition table in MiB; 0 means DefaultHashMiB
+
+	// NewSearcher makes the searcher at init (or at the first go when the
+	// GUI never sends init). nil means search.New.
+	NewSearcher func(search.Options) Searcher
+
+	// Log receives every protocol line at debug level (fields "in" and
+	// "out") and session events at info level. The zero Logger is silent.
+	Log zerolog.Logger
+}
+
+// Parameter ranges and defaults.
+const (
+	DefaultHashMiB = 64
+	MaxHashMiB     = 16384 // 16 GiB: larger requests are refused, not attempted
+	MaxThreads     = 256
+	// MaxLineBytes bounds one input line; a longer line is discarded with
+	// error message="line too long ...".
+	MaxLineBytes = 1 << 20
+)
+
+// Run serves one Hub session: it reads commands from in and writes answers
+// to out until quit, the end of in, or ctx is done. Errors in the input
+// never end the session: each bad line gets one error message="..." answer
+// and the session keeps its last good state. Run returns nil after quit or
+// at the end of in, ctx.Err() when ctx ends it, and an error when reading
+// in or writing out fails. A goroutine reading in may stay blocked in Read
+// after Run returns until in delivers a line, ends or is closed.
+func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
+	s := newSession(cfg, out)
+	lines := make(chan input)
+	quit := make(chan struct{})
+	defer close(quit)
+	go readLines(in, lines, quit)
+	return s.loop(ctx, lines)
+}
+
+// input is one line read, or the end of the input (eof, with err set when
+// reading failed).
+type input struct {
+	text    string
+	tooLong int // >0: the line had this many bytes and was discarded
+	eof     bool
+	err     error
+}
+
+// readLines sends each line of in (without its "\n") to lines, then an eof
+// input; it stops early when quit is closed.
+func readLines(in io.Reader, lines chan<- input, quit <-chan struct{}) {
+	br := bufio.NewReaderSize(in, 64<<10)
+	send := func(x input) bool {
+		select {
+		case lines <- x:
+			return true
+		case <-quit:
+			return false
+		}
+	}
+	for {
+		var buf []byte
+		n := 0
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			n += len(chunk)
+			if n <= MaxLineBytes {
+				buf = append(buf, chunk...)
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if n > 0 {
+			x := input{}
+			if n > MaxLineBytes {
+				x.tooLong = n
+			} else {
+				x.text = strings.TrimSuffix(string(buf), "\n")
+			}
+			if !send(x) {
+				return
+			}
+		}
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			send(input{eof: true, err: err})
+			return
+		}
+	}
+}
+
+// session is the state of one Hub session. Only the loop goroutine touches
+// it, except out (locked) and the fields of the running search.
+type session struct {
+	cfg Config
+	log zerolog.Logger
+	out *lineWriter
+
+	variant engine.VariantID
+	threads int
+	hashMiB int
+	book    bool
+	ponder  bool
+
+	searcher Searcher // nil until init (or the first go)
+	game     *engine.Game
+	limits   search.Limits
+	params   []param
+}
+
+func newSession(cfg Config, out io.Writer) *session {
+	if cfg.Name == "" {
+		cfg.Name = "damka"
+	}
+	s := &session{
+		cfg:     cfg,
+		log:     cfg.Log,
+		out:     &lineWriter{w: bufio.NewWriter(out), log: cfg.Log},
+		variant: cfg.Variant,
+		threads: max(cfg.Threads, 1),
+		hashMiB: cfg.HashMiB,
+	}
+	if s.hashMiB <= 0 {
+		s.hashMiB = DefaultHashMiB
+	}
+	s.hashMiB = min(s.hashMiB, MaxHashMiB)
+	s.threads = min(s.threads, MaxThreads)
+	s.game = engine.NewGame(engine.StartPosition(s.variant))
+	s.params = s.declareParams()
+	return s
+}
+
+// lineWriter writes Hub lines, one Write and Flush per line, from any
+// goroutine. The first write error is kept and later lines are dropped.
+type lineWriter struct {
+	mu  sync.Mutex
+	w   *bufio.Writer
+	log zerolog.Logger
+	err error
+}
+
+func (w *lineWriter) send(l Line) {
+	s := l.String()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return
+	}
+	w.log.Debug().Str("out", s).Msg("hub")
+	w.w.WriteString(s)
+	w.w.WriteByte('\n')
+	w.err = w.w.Flush()
+}
+
+func (w *lineWriter) failed() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// errorf sends one error line; the message never holds '"' (see
+// Line.String).
+func (s *session) errorf(format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	s.log.Info().Str("error", msg).Msg("hub error answered")
+	s.out.send(NewLine("error").With("message", msg))
+}
+
+// loop handles lines until quit, the end of input or ctx.
+func (s *session) loop(ctx context.Context, lines <-chan input) error {
+	var pending *input
+	for {
+		var x input
+		if pending != nil {
+			x, pending = *pending, nil
+		} else {
+			select {
+			case x = <-lines:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if x.eof {
+			s.log.Info().Msg("hub: end of input")
+			if x.err != nil {
+				return fmt.Errorf("hub: reading input: %w", x.err)
+			}
+			return s.out.failed()
+		}
+		if x.tooLong == 0 {
+			s.log.Debug().Str("in", x.text).Msg("hub")
+		}
+		l, ok := s.parse(x)
+		quit := false
+		if ok {
+			if l.Command == "go" {
+				next, stop := s.goSearch(ctx, l, lines)
+				pending, quit = next, stop
+			} else {
+				quit = s.handle(l)
+			}
+		}
+		if err := s.out.failed(); err != nil {
+			return fmt.Errorf("hub: writing output: %w", err)
+		}
+		if quit {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return nil
+		}
+	}
+}
+
+// parse reads one input line, answering syntax errors itself.
+func (s *session) parse(x input) (Line, bool) {
+	if x.tooLong > 0 {
+		s.errorf("line too long: %d bytes (at most %d)", x.tooLong, MaxLineBytes)
+		return Line{}, false
+	}
+	l, err := ParseLine(x.text)
+	switch {
+	case errors.Is(err, ErrEmptyLine):
+		s.errorf("missing command")
+		return l, false
+	case err != nil:
+		s.errorf("bad line: %v", err)
+		return l, false
+	}
+	return l, true
+}
+
+// handle runs one command other than go; it reports whether to quit.
+func (s *session) handle(l Line) bool {
+	switch l.Command {
+	case "hub":
+		s.checkArgs(l)
+		s.hello()
+	case "set-param":
+		s.setParam(l)
+	case "init":
+		s.checkArgs(l)
+		s.ensureSearcher()
+		s.out.send(NewLine("ready"))
+	case "new-game":
+		s.checkArgs(l)
+		if s.searcher != nil {
+			s.searcher.Clear()
+		}
+	case "pos":
+		s.pos(l)
+	case "level":
+		s.level(l)
+	case "ping":
+		s.checkArgs(l)
+		s.out.send(NewLine("pong"))
+	case "ponder-hit", "stop":
+		// Only meaningful during a search; Scan ignores them otherwise.
+		s.log.Debug().Str("command", l.Command).Msg("hub: ignored outside a search")
+	case "quit":
+		s.checkArgs(l)
+		return true
+	default:
+		s.errorf("bad command")
+	}
+	return false
+}
+
+// checkArgs answers an error naming the arguments of l outside allowed
+// (in order), if any. It returns false when it answered.
+func (s *session) checkArgs(l Line, allowed ...string) bool {
+	var bad []string
+	for _, a := range l.Args {
+		found := false
+		for _, n := range allowed {
+			if a.Name == n {
+				found = true
+				break
+			}
+		}
+		if !found {
+			bad = append(bad, a.Name)
+		}
+	}
+	if len(bad) == 0 {
+		return true
+	}
+	want := "none"
+	if len(allowed) > 0 {
+		want = strings.Join(allowed, ", ")
+	}
+	s.errorf("%s: unknown argument %s (ignored; known: %s)", l.Command, quoteList(bad), want)
+	return false
+}
+
+// quoteList writes names as 'a', 'b'.
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "'" + n + "'"
+	}
+	return strings.Join(q, ", ")
+}
+
+// hello answers hub: id, one param line per parameter, wait.
+func (s *session) hello() {
+	id := NewLine("id")
+	for _, f := range [][2]string{{"name", s.cfg.Name}, {"version", s.cfg.Version},
+		{"author", s.cfg.Author}, {"country", s.cfg.Country}} {
+		if f[1] != "" {
+			id = id.With(f[0], f[1])
+		}
+	}
+	s.out.send(id)
+	for i := range s.params {
+		s.out.send(s.params[i].line(s))
+	}
+	s.out.send(NewLine("wait"))
+}
+
+// options returns the searcher options of the current parameters.
+func (s *session) options() search.Options {
+	return search.Options{Threads: s.threads, HashMiB: s.hashMiB}
+}
+
+// ensureSearcher makes the searcher on first use and applies the current
+// options to it.
+func (s *session) ensureSearcher() {
+	if s.searcher == nil {
+		mk := s.cfg.NewSearcher
+		if mk == nil {
+			mk = func(o search.Options) Searcher { return search.New(o) }
+		}
+		s.searcher = mk(s.options())
+		s.log.Info().Int("threads", s.threads).Int("hash_mib", s.hashMiB).Msg("hub: searcher ready")
+		return
+	}
+	s.searcher.SetOptions(s.options())
+}
+
+// pos handles "pos [start] [pos=P] [moves=M]". A bad position leaves the
+// current one; a bad move keeps the moves before it. Either way the limits
+// are reset, as by every pos line.
+func (s *session) pos(l Line) {
+	s.limits = search.Limits{}
+	var problems []string
+	for _, a := range l.Args {
+		switch a.Name {
+		case "start", "pos", "moves":
+		default:
+			problems = append(problems, fmt.Sprintf("unknown argument '%s' ignored", a.Name))
+		}
+	}
+	defer func() {
+		if len(problems) > 0 {
+			s.errorf("pos: %s", strings.Join(problems, "; "))
+		}
+	}()
+	start := engine.StartPosition(s.variant)
+	text, hasPos := l.Get("pos")
+	switch {
+	case hasPos && l.Has("start"):
+		problems = append(problems, "bad position: both start and pos= given (position unchanged)")
+		return
+	case hasPos:
+		p, err := engine.ParseHubPosition(s.variant, text)
+		if err != nil {
+			problems = append(problems, "bad position: "+positionHint(s.variant, text, err)+" (position unchanged)")
+			return
+		}
+		start = p
+	}
+	g := engine.NewGame(start)
+	if ms, ok := l.Get("moves"); ok {
+		fields := strings.Fields(ms)
+		for i, f := range fields {
+			p := g.Position()
+			m, err := p.ParseMove(f)
+			if err != nil {
+				kept := "no move applied"
+				switch {
+				case i == 1:
+					kept = "the move before it stays applied"
+				case i > 1:
+					kept = fmt.Sprintf("the %d moves before it stay applied", i)
+				}
+				problems = append(problems, fmt.Sprintf("bad move %d of %d in moves, '%s': %s (%s)",
+					i+1, len(fields), f, moveErrorText(&p, err), kept))
+				break
+			}
+			g.Play(m)
+		}
+	}
+	s.game = g
+}
+
+// positionHint explains a rejected position string, naming the variant
+// whose length it has when that is not the current one.
+func positionHint(v engine.VariantID, text string, err error) string {
+	msg := err.Error()
+	t := strings.TrimSpace(text)
+	if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "hub position") {
+		msg = msg[i+2:]
+	}
+	switch {
+	case len(t) == 51 && v.Is8x8():
+		msg += "; 51 characters is a 10x10 position: set-param name=variant value=international first"
+	case len(t) == 33 && !v.Is8x8():
+		msg += "; 33 characters is an 8x8 position: set the variant parameter first"
+	}
+	return msg
+}
+
+// moveErrorText is the reason of a move error of p without the quoted
+// text; the candidates of an ambiguous move are given in Hub form.
+func moveErrorText(p *engine.Position, err error) string {
+	var me *engine.MoveError
+	if errors.As(err, &me) {
+		if me.Kind == engine.MoveAmbiguous {
+			cands := make([]string, len(me.Candidates))
+			for i, c := range me.Candidates {
+				cands[i] = c
+				if m, err := p.ParseMove(c); err == nil {
+					cands[i] = p.FormatMove(m, engine.FormatHub)
+				}
+			}
+			return "ambiguous: " + strings.Join(cands, " or ")
+		}
+		return me.Kind.String() + ": " + me.Reason
+	}
+	return err.Error()
+}

@@ -1,0 +1,719 @@
+package hub
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/engine"
+	"damka/search"
+)
+
+// Positions of the transcripts, from PDN FEN.
+var (
+	blockedRussian = hubOf(engine.Russian, "W:W29:B25,22") // white to move is blocked
+	singleEnglish  = hubOf(engine.English, "B:W26,27:B22") // one legal move: 22x31
+)
+
+func hubOf(v engine.VariantID, fen string) string {
+	p, err := engine.ParseFEN(v, fen)
+	if err != nil {
+		panic(err)
+	}
+	return p.HubPosition()
+}
+
+// Golden transcripts: whole sessions, one per command and situation. Done
+// moves are matched by pattern (the search improves) and checked for
+// legality against the position given with "=".
+var transcripts = []struct{ name, script string }{
+	{"handshake", `
+> hub` + helloRussian + `
+> init
+< ready
+> ping
+< pong
+> quit
+`},
+	{"set-param before init", `
+> hub` + helloRussian + `
+> set-param name=variant value=english
+> set-param name=threads value=2
+> set-param name=hash value=8
+> set-param name=book value=true
+> set-param name=ponder value=on
+> hub
+< id name=damka version=test author="the damka authors"
+< param name=variant value=english type=enum values="russian english brazilian international"
+< param name=threads value=2 type=int min=1 max=256
+< param name=hash value=8 type=int min=1 max=16384
+< param name=book value=true type=bool
+< param name=ponder value=true type=bool
+< wait
+> init
+< ready
+> pos pos=` + startEnglish + `
+> level depth=2
+> go think
+= english ` + startEnglish + `
+<~ done move=\S+ ponder=\S+
+`},
+	{"set-param after init, variant and table change without restart", `
+> init
+< ready
+> pos
+> level depth=2
+> go think
+= russian ` + startRussian + `
+<~ done move=\S+ ponder=\S+
+> set-param name=variant value=international
+> set-param name=hash value=2
+> set-param name=threads value=2
+> pos pos=` + startIntl + `
+> level depth=2
+> go think
+= international ` + startIntl + `
+<~ done move=\S+ ponder=\S+
+> set-param name=variant value=american
+> init
+< ready
+> pos start
+> level depth=2
+> go think
+= english ` + startEnglish + `
+<~ done move=\S+ ponder=\S+
+`},
+	{"go without init", `
+> pos
+> level nodes=2000
+> go think
+= russian ` + startRussian + `
+<~ done move=\S+( ponder=\S+)?
+`},
+	{"new-game", `
+> init
+< ready
+> new-game
+> ping
+< pong
+`},
+	{"stop during think", `
+> init
+< ready
+> pos
+> go think
+> ping
+< pong
+> stop
+= russian ` + startRussian + `
+<~ done move=\S+( ponder=\S+)?
+> ping
+< pong
+`},
+	{"ponder then ponder-hit", `
+> init
+< ready
+> pos
+> level depth=3
+> go ponder
+> ping
+< pong
+> ping
+< pong
+> ponder-hit
+= russian ` + startRussian + `
+<~ done move=\S+ ponder=\S+
+`},
+	{"ponder then stop", `
+> init
+< ready
+> pos
+> level move-time=0.01
+> go ponder
+> ping
+< pong
+> stop
+= russian ` + startRussian + `
+<~ done move=\S+( ponder=\S+)?
+`},
+	{"ponder-hit with a clock", `
+> init
+< ready
+> pos
+> level time=1 inc=0.01
+> go ponder
+> ponder-hit
+= russian ` + startRussian + `
+<~ done move=\S+( ponder=\S+)?
+`},
+	{"analyze until stop", `
+> init
+< ready
+> pos
+> level depth=2
+> go analyze
+<info info depth=2 .*
+> ping
+< pong
+> stop
+= russian ` + startRussian + `
+<~ done move=\S+ ponder=\S+
+`},
+	{"analyze a single legal move", `
+> init
+< ready
+> set-param name=variant value=english
+> pos pos=` + singleEnglish + `
+> go analyze
+> ping
+< pong
+> stop
+= english ` + singleEnglish + `
+<~ done move=22x31x26( ponder=27-23)?
+`},
+	{"another line ends the search and is handled after done", `
+> init
+< ready
+> pos
+> go analyze
+> ping
+< pong
+> hello
+= russian ` + startRussian + `
+<~ done move=\S+( ponder=\S+)?
+< error message="bad command"
+> pos
+> go think
+> level depth=1
+<~ done move=\S+( ponder=\S+)?
+> go think
+> pos
+<~ done move=\S+( ponder=\S+)?
+> ping
+< pong
+`},
+	{"quit during a search", `
+> init
+< ready
+> pos
+> go analyze
+> ping
+< pong
+> quit
+= russian ` + startRussian + `
+<~ done move=\S+( ponder=\S+)?
+`},
+	{"stop and ponder-hit outside a search are ignored", `
+> stop
+> ponder-hit
+> ping
+< pong
+`},
+	{"no legal move", `
+> pos pos=Webeeeeeeeeeeeeeeeeeeeeeeeeeeeeee
+> level depth=3
+> go think
+< error message="go: white to move has no legal move: the game is over (no search, no move)"
+< done
+> go ponder
+< error message="go: white to move has no legal move: the game is over (no search, no move)"
+< done
+> pos pos=` + blockedRussian + `
+> go analyze
+< error message="go: white to move has no legal move: the game is over (no search, no move)"
+< done
+`},
+	{"bad go", `
+> go
+< error message="go: missing mode: want go think, go ponder or go analyze (no search)"
+< done
+> go fast
+< error message="go: missing mode: want go think, go ponder or go analyze: 'fast' is not one (no search)"
+< done
+> go think ponder
+< error message="go: two modes, think and ponder (want one of think, ponder, analyze; no search)"
+< done
+> level depth=1
+> go think now
+< error message="go: unknown argument 'now' ignored"
+= russian ` + startRussian + `
+<~ done move=\S+( ponder=\S+)?
+`},
+	{"bad lines", `
+> foo
+< error message="bad command"
+> GO think
+< error message="bad command"
+>
+< error message="missing command"
+> pos pos="Wbbb
+< error message="bad line: column 5: missing closing quote in the value of 'pos'"
+> "go" think
+< error message="bad line: column 1: unexpected ''' where the command should start (only a value, after name=, may be quoted)"
+> level depth=
+< error message="bad line: column 13: argument 'depth' has '=' but no value (an empty value is written depth='')"
+> ping
+< pong
+`},
+	{"unknown arguments of simple commands", `
+> hub foo` + strings.Replace(helloRussian, "\n", "\n< error message=\"hub: unknown argument 'foo' (ignored; known: none)\"\n", 1) + `
+> init foo
+< error message="init: unknown argument 'foo' (ignored; known: none)"
+< ready
+> ping foo=1
+< error message="ping: unknown argument 'foo' (ignored; known: none)"
+< pong
+> new-game bar
+< error message="new-game: unknown argument 'bar' (ignored; known: none)"
+> quit now
+< error message="quit: unknown argument 'now' (ignored; known: none)"
+`},
+	{"set-param errors keep the old values", `
+> set-param name=nosuch value=1
+< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, ponder)"
+> set-param name=hash value=abc
+< error message="set-param hash: value 'abc' is not an integer (want 1..16384) (kept 4)"
+> set-param name=hash value=0
+< error message="set-param hash: value 0 out of range 1..16384 (kept 4)"
+> set-param name=hash value=16385
+< error message="set-param hash: value 16385 out of range 1..16384 (kept 4)"
+> set-param name=threads value=257
+< error message="set-param threads: value 257 out of range 1..256 (kept 1)"
+> set-param name=threads value=1.5
+< error message="set-param threads: value '1.5' is not an integer (want 1..256) (kept 1)"
+> set-param name=book value=maybe
+< error message="set-param book: value 'maybe' is not a bool (want true or false) (kept false)"
+> set-param name=ponder value=""
+< error message="set-param ponder: value '' is not a bool (want true or false) (kept false)"
+> set-param name=variant value=chess
+< error message="set-param variant: unknown variant 'chess' (want russian, english, brazilian, international; american is accepted for english) (kept russian)"
+> set-param value=3
+< error message="set-param: missing name="
+> set-param name=hash
+< error message="set-param: missing value= for 'hash'"
+> set-param name=hash value=8 foo
+< error message="set-param: unknown argument 'foo' (ignored; known: name, value)"
+> Set-Param name=hash value=8
+< error message="bad command"
+> set-param name=Hash value=8
+< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, ponder)"
+> hub` + helloRussian + `
+`},
+	{"level errors keep the old limits", `
+> level depth=0
+< error message="level: depth: value 0 out of range 1..120 (limits unchanged)"
+> level depth=121
+< error message="level: depth: value 121 out of range 1..120 (limits unchanged)"
+> level depth=x nodes=-1
+< error message="level: depth: value 'x' is not an integer (want 1..120); nodes: value '-1' is not a node count (want 1..9223372036854775807) (limits unchanged)"
+> level nodes=0
+< error message="level: nodes: value '0' is not a node count (want 1..9223372036854775807) (limits unchanged)"
+> level move-time=0
+< error message="level: move-time: 0 seconds out of range (more than 0 up to 1e+07) (limits unchanged)"
+> level move-time=1e9
+< error message="level: move-time: 1e9 seconds out of range (more than 0 up to 1e+07) (limits unchanged)"
+> level time=-1 inc=abc
+< error message="level: time: -1 seconds out of range (0 up to 1e+07); inc: 'abc' is not a number of seconds (limits unchanged)"
+> level time=NaN
+< error message="level: time: 'NaN' is not a number of seconds (limits unchanged)"
+> level inc=+Inf
+< error message="level: inc: '+Inf' is not a number of seconds (limits unchanged)"
+> level moves=-1
+< error message="level: moves: value -1 out of range 0..1000000 (limits unchanged)"
+> level infinite=3
+< error message="level: infinite: takes no value (write level infinite) (limits unchanged)"
+> level depth=1 bogus
+< error message="level: unknown argument 'bogus' ignored"
+> level depth=x bogus
+< error message="level: depth: value 'x' is not an integer (want 1..120) (limits unchanged); unknown argument 'bogus' ignored"
+> go think
+= russian ` + startRussian + `
+<~ done move=\S+( ponder=\S+)?
+`},
+	{"pos errors", `
+> pos pos=Wbad
+< error message="pos: bad position: length 4, want 33 for russian (side to move and 32 squares) (position unchanged)"
+> pos pos=Xbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww
+< error message="pos: bad position: character 0 is 'X': the side to move must be W or B (position unchanged)"
+> pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwx
+< error message="pos: bad position: character 32 (square 32) is 'x': want w, b, W, B or e (position unchanged)"
+> pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwb
+< error message="pos: bad position: character 32: black man on square 32 stands on black's crowning row (position unchanged)"
+> pos start pos=` + startRussian + `
+< error message="pos: bad position: both start and pos= given (position unchanged)"
+> pos pos=` + startIntl + `
+< error message="pos: bad position: length 51, want 33 for russian (side to move and 32 squares); 51 characters is a 10x10 position: set-param name=variant value=international first (position unchanged)"
+> pos start bogus
+< error message="pos: unknown argument 'bogus' ignored"
+> pos moves="22-17 11-15 99-1"
+< error message="pos: bad move 3 of 3 in moves, '99-1': malformed: square '99': out of range 1..32 for russian (the 2 moves before it stay applied)"
+> pos moves="22-18 11-15 21-17"
+< error message="pos: bad move 3 of 3 in moves, '21-17': illegal: capture is compulsory; the piece on a3 has no legal move (the 2 moves before it stay applied)"
+> pos moves="22-18 11-15 18-14"
+< error message="pos: bad move 3 of 3 in moves, '18-14': illegal: capture is compulsory; no legal move of the piece on d4 matches (its moves: d4:f6) (the 2 moves before it stay applied)"
+> pos moves="22-18 11-15 17-14"
+< error message="pos: bad move 3 of 3 in moves, '17-14': illegal: white is to move and has no piece on b4 (it is empty) (the 2 moves before it stay applied)"
+> pos moves="a1-b2 c3-d4"
+< error message="pos: bad move 1 of 2 in moves, 'a1-b2': illegal: the piece on a1 has no legal move (no move applied)"
+> pos moves="22-18 x"
+< error message="pos: bad move 2 of 2 in moves, 'x': malformed: unexpected character 'x' at offset 0 (want a square) (the move before it stays applied)"
+`},
+	{"crlf input", "\n> hub\r" + strings.ReplaceAll(helloRussian, "\n<", "\n<") + "\n> init\r\n< ready\n> ping \r\n< pong\n"},
+}
+
+func TestTranscripts(t *testing.T) {
+	for _, tc := range transcripts {
+		t.Run(tc.name, func(t *testing.T) {
+			transcript(t, tc.script)
+		})
+	}
+}
+
+// TestPosErrorsKeepState: after each bad pos the position searched is the
+// last good one, or the good prefix of the moves.
+func TestPosErrorsKeepState(t *testing.T) {
+	hs := startSession(t, testConfig())
+	start := engine.StartPosition(engine.Russian)
+	after := func(moves ...string) engine.Position {
+		g := playHub(t, start, moves...)
+		return g.Position()
+	}
+	hs.send("pos moves=\"22-18 11-15\"")
+	steps := []struct {
+		send string
+		want engine.Position
+	}{
+		{"pos pos=Wbad", after("22-18", "11-15")},
+		{"pos start pos=" + startRussian, after("22-18", "11-15")},
+		{"pos moves=\"22-17 11-15 99-1\"", after("22-17", "11-15")},
+		{"pos moves=\"22-18 11-15 21-17\"", after("22-18", "11-15")},
+		{"pos moves=\"a1-b2 c3-d4\"", start},
+	}
+	for _, st := range steps {
+		hs.send(st.send)
+		hs.expect("~error message=.*")
+		hs.send("level depth=1", "go think")
+		hs.expect("~done.*")
+		got := hs.spy.last(t)
+		assert.Equal(t, st.want.HubPosition(), got.pos.HubPosition(), "after %s", st.send)
+	}
+	hs.finish()
+}
+
+// playHub plays Hub move texts from p, failing the test on a bad one.
+func playHub(t *testing.T, p engine.Position, moves ...string) *engine.Game {
+	t.Helper()
+	g := engine.NewGame(p)
+	for _, s := range moves {
+		cur := g.Position()
+		m, err := cur.ParseMove(s)
+		require.NoError(t, err)
+		g.Play(m)
+	}
+	return g
+}
+
+// TestLevelAccumulation: level lines add up, pos and done reset them, and
+// go ponder / go analyze add their mode.
+func TestLevelAccumulation(t *testing.T) {
+	hs := startSession(t, testConfig())
+	hs.send("pos", "level depth=3", "level nodes=5000", "level moves=40 time=60.5 inc=0.25", "level move-time=2", "go think")
+	hs.expect("~done.*")
+	assert.Equal(t, search.Limits{Depth: 3, Nodes: 5000, MovesToGo: 40, Time: 60500 * time.Millisecond,
+		Inc: 250 * time.Millisecond, MoveTime: 2 * time.Second}, hs.spy.last(t).limits)
+
+	// Reset after done: no limit at all, the search waits for stop.
+	hs.send("go think", "ping")
+	hs.expect("pong")
+	hs.send("stop")
+	hs.expect("~done.*")
+	assert.Equal(t, search.Limits{}, hs.spy.last(t).limits)
+
+	// Reset by pos.
+	hs.send("level depth=5", "pos", "level nodes=300", "go think")
+	hs.expect("~done.*")
+	assert.Equal(t, search.Limits{Nodes: 300}, hs.spy.last(t).limits)
+
+	// A later value replaces an earlier one; a bad line changes nothing.
+	hs.send("level depth=5", "level depth=2", "level depth=9 nodes=x", "go ponder", "ping")
+	hs.expect("~error.*")
+	hs.expect("pong")
+	hs.send("stop")
+	hs.expect("~done.*")
+	assert.Equal(t, search.Limits{Depth: 2, Ponder: true}, hs.spy.last(t).limits)
+
+	hs.send("level infinite", "go analyze", "ping")
+	hs.expect("pong")
+	hs.send("stop")
+	hs.expect("~done.*")
+	assert.Equal(t, search.Limits{Infinite: true}, hs.spy.last(t).limits)
+	hs.finish()
+}
+
+// TestHistoryAndDrawState: the moves of pos become the repetition history
+// and draw counters of the search.
+func TestHistoryAndDrawState(t *testing.T) {
+	// Kings only: the Hub GUI sends the king moves since the last
+	// irreversible move after the position.
+	p, err := engine.ParseFEN(engine.Russian, "W:WK30:BK3")
+	require.NoError(t, err)
+	kings := p.HubPosition()
+	g := engine.NewGame(p)
+	moves := []string{}
+	for len(moves) < 6 {
+		cur := g.Position()
+		var l engine.MoveList
+		cur.Generate(&l)
+		played := false
+		for _, m := range l.Slice() {
+			next := cur.Play(m)
+			if m.Captured == 0 && !next.HasCapture() {
+				moves = append(moves, cur.FormatMove(m, engine.FormatHub))
+				g.Play(m)
+				played = true
+				break
+			}
+		}
+		require.True(t, played, "no quiet king move in %s", cur.FEN())
+	}
+	hs := startSession(t, testConfig())
+	hs.send("pos pos="+kings+" moves=\""+strings.Join(moves, " ")+"\"", "level depth=2", "go think")
+	hs.expect("~done.*")
+	c := hs.spy.last(t)
+	keys := g.Keys()
+	assert.Equal(t, keys[:len(keys)-1], c.history)
+	assert.Equal(t, g.Position(), c.pos)
+	assert.Equal(t, engine.DrawState{Reversible: 6, Balance: 6}, c.limits.Draw)
+
+	// Without moves: no history, fresh counters.
+	hs.send("pos pos="+kings, "level depth=2", "go think")
+	hs.expect("~done.*")
+	c = hs.spy.last(t)
+	assert.Empty(t, c.history)
+	assert.Equal(t, engine.DrawState{}, c.limits.Draw)
+	hs.finish()
+}
+
+// TestPydraughtsCases: the move forms other Hub clients send.
+func TestPydraughtsCases(t *testing.T) {
+	// Brazilian: a capture with its captured squares in another order.
+	const br = "Bbbbbebbbbbwbeeeewweeweeewwewwwww"
+	for _, mv := range []string{"8x13x11x17x18", "8x13x18x17x11", "8x13x17x11x18"} {
+		hs := startSession(t, testConfig())
+		hs.send("set-param name=variant value=brazilian", "pos pos="+br+" moves="+mv, "level depth=1", "go think")
+		hs.expect("~done.*")
+		p, _ := engine.ParseHubPosition(engine.Brazilian, br)
+		want := playHub(t, p, "g7:e5:c3:a5").Position()
+		assert.Equal(t, want.HubPosition(), hs.spy.lastHub(t), mv)
+		hs.finish()
+	}
+
+	// English: a single capture with and without its captured square.
+	for _, mv := range []string{"15x24", "15x24x19"} {
+		hs := startSession(t, testConfig())
+		hs.send("set-param name=variant value=english", "pos moves=\"11-15 24-19 "+mv+"\"", "level depth=1", "go think")
+		hs.expect("~done.*")
+		want := playHub(t, engine.StartPosition(engine.English), "11-15", "24-19", "15x24x19").Position()
+		assert.Equal(t, want.HubPosition(), hs.spy.lastHub(t), mv)
+		hs.finish()
+	}
+
+	// Russian: two captures with the same origin and destination.
+	const ru1 = "WbeeeebebeeweebbbeeeeeeBeeeeweeee"
+	p1, err := engine.ParseHubPosition(engine.Russian, ru1)
+	require.NoError(t, err)
+	for mv, want := range map[string]string{
+		"11x20x16":          "11x20x16",
+		"11x20":             "11x20x16", // a complete single jump
+		"11x20x16x15x14x6":  "11x20x6x14x15x16",
+		"11x20x6x14x15x16":  "11x20x6x14x15x16",
+		"11x20x15x6x16x14 ": "11x20x6x14x15x16",
+	} {
+		hs := startSession(t, testConfig())
+		hs.send("pos pos="+ru1+" moves=\""+mv+"\"", "level depth=1", "go think")
+		hs.expect("~done.*")
+		wp := playHub(t, p1, want).Position()
+		assert.Equal(t, wp.HubPosition(), hs.spy.lastHub(t), mv)
+		hs.finish()
+	}
+	// ... and one where the ends alone are ambiguous.
+	const ru2 = "BeeeeeeeeeeBebeweeeeeeewweweeeeee"
+	p2 := playHub(t, mustHub(t, engine.Russian, ru2), "11x20x15x23x24").Position()
+	ru2After := p2.HubPosition()
+	transcript(t, `
+> pos pos=`+ru2+` moves=11x20
+< error message="pos: bad move 1 of 1 in moves, '11x20': ambiguous: 11x20x15x23x24 or 11x20x15x24x26 (no move applied)"
+> pos pos=`+ru2+` moves=11x20x24x15x23
+> level depth=2
+> go think
+= russian `+ru2After+`
+<~ done move=\S+( ponder=\S+)?
+`)
+}
+
+func mustHub(t *testing.T, v engine.VariantID, s string) engine.Position {
+	t.Helper()
+	p, err := engine.ParseHubPosition(v, s)
+	require.NoError(t, err)
+	return p
+}
+
+// TestWholeGame: every move of real games sent in one moves= list, with
+// the captured squares written in descending order.
+func TestWholeGame(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "shared", "data", "draughts", "russian_ussr_championship_X.pdn")
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	r := engine.NewPDNReader(f, engine.Russian)
+	var longest *engine.PDNGame
+	for {
+		g, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			continue
+		}
+		final := g.Position()
+		if final.CountMoves(&engine.MoveList{}, false) > 0 && (longest == nil || len(g.Moves) > len(longest.Moves)) {
+			longest = g
+		}
+	}
+	require.NotNil(t, longest)
+	game := longest.Game()
+	require.Greater(t, game.Ply(), 40)
+	var texts []string
+	for i, m := range game.Moves() {
+		p := game.PositionAt(i)
+		texts = append(texts, descendingHub(p.FormatMove(m, engine.FormatHub)))
+	}
+	hs := startSession(t, testConfig())
+	start := game.Start()
+	hs.send("pos pos="+start.HubPosition()+" moves=\""+strings.Join(texts, " ")+"\"", "level depth=1", "go analyze", "ping")
+	hs.expect("pong")
+	hs.send("stop")
+	final := game.Position()
+	got := hs.expect("~done.*")
+	checkDone(t, &final, got)
+	c := hs.spy.last(t)
+	assert.Equal(t, final.HubPosition(), c.pos.HubPosition())
+	assert.Len(t, c.history, game.Ply())
+	assert.Equal(t, game.DrawState(), c.limits.Draw)
+	hs.finish()
+}
+
+// descendingHub rewrites a Hub capture with its captured squares in
+// descending order.
+func descendingHub(s string) string {
+	parts := strings.Split(s, "x")
+	if len(parts) < 4 {
+		return s
+	}
+	capt := parts[2:]
+	for i, j := 0, len(capt)-1; i < j; i, j = i+1, j-1 {
+		capt[i], capt[j] = capt[j], capt[i]
+	}
+	return strings.Join(parts, "x")
+}
+
+// TestEndOfInput: the session ends cleanly at the end of input, also in
+// the middle of a search (which is answered first) and of a line.
+func TestEndOfInput(t *testing.T) {
+	hs := startSession(t, testConfig())
+	hs.send("init")
+	hs.expect("ready")
+	hs.send("go analyze", "ping")
+	hs.expect("pong")
+	hs.in.Close()
+	hs.expect("~done move=\\S+( ponder=\\S+)?")
+	hs.end()
+
+	hs = startSession(t, testConfig())
+	hs.sendRaw("ping") // no line ending
+	hs.in.Close()
+	hs.expect("pong")
+	hs.end()
+}
+
+// TestContextCancel: cancelling the context ends Run, also during a search.
+func TestContextCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var out safeBuffer
+	errc := make(chan error, 1)
+	go func() { errc <- Run(ctx, inR, &out, testConfig()) }()
+	_, err := io.WriteString(inW, "go analyze\n")
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "info ") }, waitLimit, time.Millisecond)
+	cancel()
+	select {
+	case err := <-errc:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-time.After(waitLimit):
+		require.FailNow(t, "Run did not return after cancel")
+	}
+	assert.Regexp(t, `(?m)^done move=\S+`, out.String())
+}
+
+// TestLongLine: a line over MaxLineBytes is refused and the session goes on.
+func TestLongLine(t *testing.T) {
+	hs := startSession(t, testConfig())
+	go func() {
+		_, _ = io.WriteString(hs.in, "pos moves=\""+strings.Repeat("x", MaxLineBytes+10)+"\"\nping\n")
+	}()
+	hs.expect(fmt.Sprintf("error message=\"line too long: %d bytes (at most %d)\"", MaxLineBytes+23, MaxLineBytes))
+	hs.expect("pong")
+	hs.finish()
+}
+
+// TestWriteError: Run returns when its output fails.
+func TestWriteError(t *testing.T) {
+	err := Run(context.Background(), strings.NewReader("ping\nping\n"), failingWriter{}, testConfig())
+	assert.ErrorContains(t, err, "writing output")
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write(p []byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// safeBuffer is a bytes.Buffer safe for one writer and one reader.
+type safeBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestFormatScore(t *testing.T) {
+	cases := map[int]string{
+		0: "0.00", 1: "0.01", -1: "-0.01", 100: "1.00", -250: "-2.50", 1234: "12.34",
+		search.Mate - 1: "99.99", search.Mate - 7: "99.93", -(search.Mate - 2): "-99.98",
+		search.MateBound + 1: "98.73",
+	}
+	for cs, want := range cases {
+		assert.Equal(t, want, FormatScore(cs), "%d", cs)
+	}
+}

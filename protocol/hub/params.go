@@ -1,0 +1,177 @@
+// params.go: the engine parameters a Hub GUI sees (param lines) and sets
+// (set-param), before or after init.
+
+package hub
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"damka/engine"
+)
+
+// param is one declared engine parameter.
+type param struct {
+	name     string
+	typ      string   // bool, int or enum
+	min, max int      // int
+	values   []string // enum
+	get      func(s *session) string
+	set      func(s *session, v string) error
+}
+
+// line is the param line announcing p with its current value.
+func (p *param) line(s *session) Line {
+	l := NewLine("param").With("name", p.name).With("value", p.get(s)).With("type", p.typ)
+	switch p.typ {
+	case "int":
+		l = l.With("min", strconv.Itoa(p.min)).With("max", strconv.Itoa(p.max))
+	case "enum":
+		l = l.With("values", strings.Join(p.values, " "))
+	}
+	return l
+}
+
+// parseBool reads a bool parameter value: true/false, and also on/off,
+// yes/no, 1/0 (any case).
+func parseBool(v string) (bool, error) {
+	switch strings.ToLower(v) {
+	case "true", "on", "yes", "1":
+		return true, nil
+	case "false", "off", "no", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("value '%s' is not a bool (want true or false)", v)
+}
+
+// parseInt reads an int parameter value in [lo, hi].
+func parseInt(v string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("value '%s' is not an integer (want %d..%d)", v, lo, hi)
+	}
+	if n < lo || n > hi {
+		return 0, fmt.Errorf("value %d out of range %d..%d", n, lo, hi)
+	}
+	return n, nil
+}
+
+func boolText(b bool) string { return strconv.FormatBool(b) }
+
+// declareParams lists damka's parameters in the order the hub answer gives
+// them.
+func (s *session) declareParams() []param {
+	return []param{
+		{
+			name: "variant", typ: "enum", values: engine.VariantNames(),
+			get: func(s *session) string { return s.variant.String() },
+			set: func(s *session, v string) error {
+				id, err := engine.ParseVariant(v)
+				if err != nil {
+					return fmt.Errorf("unknown variant '%s' (want %s; american is accepted for english)",
+						v, strings.Join(engine.VariantNames(), ", "))
+				}
+				if id != s.variant {
+					// A new board: the start position, a fresh table.
+					s.variant = id
+					s.game = engine.NewGame(engine.StartPosition(id))
+					if s.searcher != nil {
+						s.searcher.Clear()
+					}
+				}
+				return nil
+			},
+		},
+		{
+			name: "threads", typ: "int", min: 1, max: MaxThreads,
+			get: func(s *session) string { return strconv.Itoa(s.threads) },
+			set: func(s *session, v string) error {
+				n, err := parseInt(v, 1, MaxThreads)
+				if err != nil {
+					return err
+				}
+				s.threads = n
+				if s.searcher != nil {
+					s.searcher.SetOptions(s.options())
+				}
+				return nil
+			},
+		},
+		{
+			name: "hash", typ: "int", min: 1, max: MaxHashMiB,
+			get: func(s *session) string { return strconv.Itoa(s.hashMiB) },
+			set: func(s *session, v string) error {
+				n, err := parseInt(v, 1, MaxHashMiB)
+				if err != nil {
+					return err
+				}
+				s.hashMiB = n
+				if s.searcher != nil {
+					s.searcher.SetOptions(s.options())
+				}
+				return nil
+			},
+		},
+		{
+			// Stored only: damka has no opening book yet (issue 6).
+			name: "book", typ: "bool",
+			get: func(s *session) string { return boolText(s.book) },
+			set: func(s *session, v string) error {
+				b, err := parseBool(v)
+				if err == nil {
+					s.book = b
+				}
+				return err
+			},
+		},
+		{
+			// Tells the GUI whether to send go ponder; damka accepts go
+			// ponder either way.
+			name: "ponder", typ: "bool",
+			get: func(s *session) string { return boolText(s.ponder) },
+			set: func(s *session, v string) error {
+				b, err := parseBool(v)
+				if err == nil {
+					s.ponder = b
+				}
+				return err
+			},
+		},
+	}
+}
+
+// setParam handles "set-param name=N value=V". A line with an unknown
+// argument, or a bad name or value, changes nothing.
+func (s *session) setParam(l Line) {
+	if !s.checkArgs(l, "name", "value") {
+		return
+	}
+	name, ok := l.Get("name")
+	if !ok || name == "" {
+		s.errorf("set-param: missing name=")
+		return
+	}
+	v, ok := l.Get("value")
+	if !ok {
+		s.errorf("set-param: missing value= for '%s'", name)
+		return
+	}
+	for i := range s.params {
+		p := &s.params[i]
+		if p.name != name {
+			continue
+		}
+		if err := p.set(s, v); err != nil {
+			s.errorf("set-param %s: %v (kept %s)", name, err, p.get(s))
+			return
+		}
+		s.log.Info().Str("param", name).Str("value", p.get(s)).Msg("hub: parameter set")
+		return
+	}
+	names := make([]string, len(s.params))
+	for i := range s.params {
+		names[i] = s.params[i].name
+	}
+	s.errorf("set-param: unknown parameter '%s' (known: %s)", name, strings.Join(names, ", "))
+}
