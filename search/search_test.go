@@ -204,8 +204,12 @@ func TestClockNeverOverruns(t *testing.T) {
 			assert.Less(t, time.Since(start), clock, "%v with %v on the clock", v, clock)
 			assert.True(t, isLegal(&p, r.Move))
 		}
-		// A fixed move time is kept to (with slack for a loaded machine).
+		// A big increment with little time left is not spent in advance.
 		start := time.Now()
+		e.Search(context.Background(), p, nil, Limits{Time: 200 * time.Millisecond, Inc: 5 * time.Second}, nil)
+		assert.Less(t, time.Since(start), 200*time.Millisecond)
+		// A fixed move time is kept to (with slack for a loaded machine).
+		start = time.Now()
 		e.Search(context.Background(), p, nil, Limits{MoveTime: 100 * time.Millisecond}, nil)
 		assert.Less(t, time.Since(start), 200*time.Millisecond)
 	}

@@ -49,15 +49,12 @@ func newTimeManager(l Limits) timeManager {
 			}
 		}
 		soft := avail/time.Duration(mtg) + l.Inc*3/4
-		hard := soft * 4
+		hard := min(soft*4, avail*2/5+l.Inc/2)
 		if mtg == 1 {
 			hard = avail * 9 / 10
 		}
-		hard = min(hard, avail*2/5+l.Inc/2)
-		if mtg == 1 {
-			hard = avail * 9 / 10
-		}
-		hard = max(hard, minThink)
+		// The increment arrives after the move: never plan past the clock.
+		hard = max(min(hard, avail), minThink)
 		soft = max(min(soft, hard), minThink)
 		return timeManager{timed: true, soft: soft, hard: hard}
 	}
