@@ -94,10 +94,18 @@ type Engine struct {
 	tt      *table
 	workers []*worker
 
+	params params // experiment switches, zero in production
+
 	stop      atomic.Bool
 	pondering atomic.Bool
 	startNano atomic.Int64 // time reference of the time limits (unix ns)
 	wake      chan struct{}
+}
+
+// params are search switches whose zero value is the production setting;
+// tests flip them to measure a feature's worth (see match_test.go).
+type params struct {
+	noLMR bool // no late move reductions
 }
 
 // New returns an engine with the given options (Threads and HashMiB below

@@ -500,7 +500,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 			s = -w.search(-beta, -alpha, depth-1, ply+1, pvNode)
 		} else {
 			r := 0
-			if quiet && depth >= 3 && i >= 3 && st.scores[i] < orderKiller && ply > 0 {
+			if !w.e.params.noLMR && quiet && depth >= 3 && i >= 3 && st.scores[i] < orderKiller && ply > 0 {
 				r = 1
 				if i >= 8 && depth >= 6 {
 					r = 2
