@@ -41,9 +41,11 @@ func matchOpenings(t testing.TB, v engine.VariantID, n int) []engine.Position {
 		}
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		require.NoError(t, err)
-		var m map[string]map[string]string
+		var m struct {
+			All map[string]string `json:"all"`
+		}
 		require.NoError(t, json.Unmarshal(b, &m))
-		for _, f := range m["all"] {
+		for _, f := range m.All {
 			fens = append(fens, f)
 		}
 		// Map order is random: sort for a fixed set.

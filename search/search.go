@@ -236,7 +236,17 @@ func (e *Engine) Search(ctx context.Context, pos engine.Position, history []uint
 	if main.rootMoves > 0 {
 		r.HasMove = true
 		r.Move = main.bestMove
-		r.PV = append([]engine.Move(nil), main.bestPV[:main.bestPVLen]...)
+		pv := main.bestPV[:main.bestPVLen]
+		// Lazy SMP: a helper that completed a deeper iteration than the
+		// main worker has the better-founded move.
+		for _, w := range e.workers[1:] {
+			if w.completed > r.Depth && w.bestPVLen > 0 {
+				r.Depth, r.Score = w.completed, w.rootScore
+				r.Move = w.bestPV[0]
+				pv = w.bestPV[:w.bestPVLen]
+			}
+		}
+		r.PV = append([]engine.Move(nil), pv...)
 		if len(r.PV) == 0 || r.PV[0] != r.Move {
 			r.PV = []engine.Move{r.Move}
 		}
