@@ -31,7 +31,10 @@ func RunPerft(w io.Writer, c PerftConfig) error {
 	if c.Depth < 1 || c.Depth > engine.MaxPerftDepth {
 		return fmt.Errorf("depth %d out of range 1..%d", c.Depth, engine.MaxPerftDepth)
 	}
-	opts := engine.PerftOptions{Paths: c.Paths, Threads: max(c.Threads, 1), HashMiB: c.HashMiB}
+	opts := engine.PerftOptions{Paths: c.Paths, Threads: max(c.Threads, 1)}
+	if c.HashMiB > 0 {
+		opts.Table = engine.NewPerftTable(c.HashMiB) // shared by every depth below
+	}
 	if c.Divide {
 		var list engine.MoveList
 		if c.Paths {

@@ -13,7 +13,20 @@ type PerftOptions struct {
 	Paths   bool // count every capture path ("keep duplicates") instead of distinct moves
 	Threads int  // worker goroutines; < 1 means 1
 	HashMiB int  // size of the perft hash table in MiB; 0 disables it
+
+	// Table, when not nil, is used instead of a new HashMiB table, so that
+	// runs at increasing depths share their counts. It must only be used
+	// with one Paths setting and one variant.
+	Table *PerftTable
 }
+
+// PerftTable is a perft hash table that can be kept across PerftWith
+// calls (see PerftOptions.Table). Safe for concurrent use.
+type PerftTable = perftTable
+
+// NewPerftTable returns an empty perft hash table of about mib MiB (rounded
+// down to a power of two entries of 16 bytes; at least one entry).
+func NewPerftTable(mib int) *PerftTable { return newPerftTable(mib) }
 
 // perftTable is a lockless hash table of subtree counts. Each entry is two
 // atomic words: check = key ^ depthKey ^ count and count, so a torn pair from
@@ -106,8 +119,8 @@ func PerftWith(p Position, depth int, opts PerftOptions) uint64 {
 	}
 	threads := max(opts.Threads, 1)
 	threads = min(threads, 4*runtime.NumCPU()+64)
-	var table *perftTable
-	if opts.HashMiB > 0 {
+	table := opts.Table
+	if table == nil && opts.HashMiB > 0 {
 		table = newPerftTable(opts.HashMiB)
 	}
 	walk := func(st *perftStack, q Position, d int) uint64 {

@@ -128,3 +128,18 @@ func TestPerftInternationalPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestPerftTableReuse checks that one table shared by runs at increasing
+// depths, with threads, gives Perft's counts.
+func TestPerftTableReuse(t *testing.T) {
+	for _, v := range AllVariants() {
+		p := StartPosition(v)
+		for _, paths := range []bool{false, true} {
+			tab := NewPerftTable(1)
+			for d := 1; d <= 7; d++ {
+				got := PerftWith(p, d, PerftOptions{Paths: paths, Threads: 2, Table: tab})
+				assert.Equal(t, Perft(p, d, paths), got, "%s depth %d paths %v", v, d, paths)
+			}
+		}
+	}
+}
