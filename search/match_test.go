@@ -130,6 +130,10 @@ func TestMatchFeature(t *testing.T) {
 		switch feature {
 		case "lmr":
 			b.params.noLMR = true
+		case "threat":
+			a.params.threatExt = true
+		case "futility":
+			a.params.futility = true
 		default:
 			t.Fatalf("unknown feature %q", feature)
 		}

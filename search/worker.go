@@ -17,6 +17,9 @@ import (
 // so older positions can never repeat.
 const maxHistory = 256
 
+// futilityMargin is the futility pruning margin per ply of depth.
+const futilityMargin = 120
+
 // Move-ordering score bands.
 const (
 	orderHash    = 1 << 30
@@ -449,7 +452,17 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		return eval.Evaluate(p)
 	}
 	if depth <= 0 {
-		return w.quiesce(alpha, beta, ply)
+		if !w.e.params.threatExt || ply >= 2*w.rootDepth || p.HasCapture() {
+			return w.quiesce(alpha, beta, ply)
+		}
+		// A quiet position where the opponent threatens a capture: look
+		// one ply further instead of trusting the static score.
+		q := *p
+		q.Side ^= 1
+		if !q.HasCapture() {
+			return w.quiesce(alpha, beta, ply)
+		}
+		depth = 1
 	}
 
 	hash := -1
@@ -486,6 +499,13 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		}
 	}
 
+	// Futility: near the leaves, quiet moves cannot lift a hopeless
+	// static score above alpha.
+	futile := false
+	if w.e.params.futility && !pvNode && depth <= 2 && ply > 0 && st.moves.Moves[0].Captured == 0 && alpha > -MateBound && alpha < MateBound {
+		futile = eval.Evaluate(p)+futilityMargin*depth <= alpha
+	}
+
 	origAlpha := alpha
 	best := -infinite
 	bestIdx := -1
@@ -495,6 +515,9 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		child.pos = p.Play(m)
 		child.draw = st.draw.Update(p, m)
 		quiet := m.Captured == 0 && m.Flags&engine.FlagCrown == 0
+		if futile && i > 0 && quiet && st.scores[i] < orderKiller {
+			continue
+		}
 		var s int
 		if i == 0 {
 			s = -w.search(-beta, -alpha, depth-1, ply+1, pvNode)
