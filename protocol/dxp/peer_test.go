@@ -641,3 +641,51 @@ func TestHostPort(t *testing.T) {
 		assert.Equal(t, want, HostPort(in), in)
 	}
 }
+
+// TestMoveLimitEndedByPeer: at the move limit the peer ends the game with
+// GAMEEND reason 0, as Moby Dam does; damka records the draw of the move
+// limit (not an unfinished game).
+func TestMoveLimitEndedByPeer(t *testing.T) {
+	v := engine.International
+	cfg, _, ep := scripted(v, Follower)
+	p, done := startDamka(t, testContext(t), cfg)
+	req := gameReq(engine.Black, nil)
+	req.Moves = 2
+	p.sendMsg(req)
+	p.expectAcc(AccAccepted)
+	g := engine.NewGame(engine.StartPosition(v))
+	for range 2 {
+		p.playMove(g)
+		p.expectMove(g)
+	}
+	p.send("E00")
+	assert.Equal(t, EndNone, p.expectEnd().Reason)
+	p.conn.Close()
+	r := result(t, done)
+	require.NoError(t, r.err)
+	assert.Equal(t, Summary{Games: 1, Draws: 1}, r.sum)
+	assert.Equal(t, "move limit of 2 moves", ep.records[0].Reason)
+}
+
+// TestMoveLimitEndedByDamka: damka, on move at the limit, claims the draw.
+func TestMoveLimitEndedByDamka(t *testing.T) {
+	v := engine.Russian
+	cfg, _, ep := scripted(v, Follower)
+	p, done := startDamka(t, testContext(t), cfg)
+	req := gameReq(engine.White, nil)
+	req.Moves = 2
+	p.sendMsg(req)
+	p.expectAcc(AccAccepted)
+	g := engine.NewGame(engine.StartPosition(v))
+	for range 2 {
+		p.expectMove(g)
+		p.playMove(g)
+	}
+	assert.Equal(t, &GameEnd{Reason: EndDraw, Stop: StopContinue}, p.expectEnd())
+	p.send("E00")
+	p.conn.Close()
+	r := result(t, done)
+	require.NoError(t, r.err)
+	assert.Equal(t, Summary{Games: 1, Draws: 1}, r.sum)
+	assert.Equal(t, 4, len(ep.records[0].PDN.Moves))
+}

@@ -994,8 +994,9 @@ func (s *session) peerEnd(ctx context.Context, m *GameEnd) (*GameReq, error) {
 		s.finish(engine.Ongoing, "write failed")
 		return nil, err
 	}
-	if m.Reason == EndNone && s.cfg.Role == Follower && ctx.Err() == nil {
-		// No result: keep the game, a GAMEREQ may continue it.
+	if r, _ := ruleEnd(s.game); m.Reason == EndNone && r == engine.Ongoing && s.cfg.Role == Follower && ctx.Err() == nil {
+		// No result in an unfinished game: keep it, a GAMEREQ may
+		// continue it (the per-move GAMEREQ style).
 		s.game.suspended = true
 		s.log.Debug().Msg("dxp: the peer ended the game without a result; kept in case it continues")
 		return nil, nil
@@ -1013,7 +1014,12 @@ func (s *session) peerResult(m *GameEnd) {
 	r, why := ruleEnd(gs)
 	switch {
 	case r != engine.Ongoing:
-		if claim != r {
+		switch {
+		case claim == r:
+		case m.Reason == EndNone:
+			// Moby Dam ends a game at the move limit with reason 0.
+			s.log.Info().Str("rules", r.String()+" "+why).Msg("dxp: the peer ended a finished game without a result")
+		default:
 			s.log.Warn().Stringer("claim", m.Reason).Str("rules", r.String()+" "+why).Msg("dxp: the peer's GAMEEND differs from the rules")
 		}
 	case m.Reason == EndNone:
