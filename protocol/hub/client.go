@@ -1,0 +1,711 @@
+// client.go: the GUI side of Hub: start an engine process, run the
+// handshake, send positions, limits and searches, read the answers, and
+// stop or kill an engine that does not answer.
+
+package hub
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"damka/engine"
+)
+
+// Errors of the client.
+var (
+	// ErrEngineHung: the engine did not answer in time (also after stop);
+	// the client has killed it.
+	ErrEngineHung = errors.New("hub engine did not answer in time and was killed")
+	// ErrEngineExited: the engine's output ended (it exited or closed stdout).
+	ErrEngineExited = errors.New("hub engine exited")
+	// ErrSearching: a command other than stop, ponder-hit and ping was
+	// attempted while a search runs.
+	ErrSearching = errors.New("hub client: a search is running")
+)
+
+// DefaultStopGrace is how long an engine may take to answer done after
+// stop before the client kills it.
+const DefaultStopGrace = 2 * time.Second
+
+// ClientOptions describe the engine process Start runs.
+type ClientOptions struct {
+	Path string   // the engine executable
+	Args []string // its arguments (damka needs none; "hub" forces Hub)
+	Dir  string   // working directory; "" is the current one
+	Env  []string // environment; nil inherits
+
+	// Stderr receives the engine's standard error (its logs); nil
+	// discards it.
+	Stderr io.Writer
+
+	// StopGrace is how long the engine may take to answer done after a
+	// stop; 0 means DefaultStopGrace.
+	StopGrace time.Duration
+
+	// Log receives every line sent and received at debug level (fields
+	// "send" and "recv"). The zero Logger is silent.
+	Log zerolog.Logger
+}
+
+// Identity is the engine's id line.
+type Identity struct {
+	Name, Version, Author, Country string
+}
+
+// Param is one parameter the engine declared (a param line).
+type Param struct {
+	Name, Value, Type string
+	Min, Max          string   // int and real
+	Values            []string // enum
+}
+
+// Setting is a parameter value for Handshake.
+type Setting struct{ Name, Value string }
+
+// Level holds the limits of one level line; zero fields are left out.
+type Level struct {
+	Depth     int
+	Nodes     uint64
+	MoveTime  time.Duration
+	Moves     int           // moves to the next time control; 0: sudden death
+	Time      time.Duration // clock before this move's increment
+	Inc       time.Duration
+	Infinite  bool
+	SendMoves bool // send moves= even when Moves is 0 (moves=0: sudden death)
+}
+
+// Line returns the level line for l, or false when l sets nothing.
+func (l Level) Line() (Line, bool) {
+	out := NewLine("level")
+	secs := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) }
+	if l.Depth > 0 {
+		out = out.With("depth", strconv.Itoa(l.Depth))
+	}
+	if l.Nodes > 0 {
+		out = out.With("nodes", strconv.FormatUint(l.Nodes, 10))
+	}
+	if l.MoveTime > 0 {
+		out = out.With("move-time", secs(l.MoveTime))
+	}
+	if l.Moves > 0 || l.SendMoves {
+		out = out.With("moves", strconv.Itoa(l.Moves))
+	}
+	if l.Time > 0 || l.Inc > 0 {
+		out = out.With("time", secs(max(l.Time, 0)))
+	}
+	if l.Inc > 0 {
+		out = out.With("inc", secs(l.Inc))
+	}
+	if l.Infinite {
+		out = out.WithFlag("infinite")
+	}
+	return out, len(out.Args) > 0
+}
+
+// Mode is the mode of a go line.
+type Mode string
+
+// The search modes.
+const (
+	Think   Mode = "think"
+	Ponder  Mode = "ponder"
+	Analyze Mode = "analyze"
+)
+
+// Info is one info line as read (fields absent from the line are zero;
+// Has tells which were present).
+type Info struct {
+	Depth     int
+	MeanDepth float64
+	Score     float64 // men; about +-99 for a won or lost position
+	Nodes     uint64
+	Time      time.Duration
+	NPS       float64 // millions of nodes per second
+	PV        []string
+	Has       map[string]bool
+	Line      Line
+}
+
+// Done is the answer ending a search. Move is "" when the engine gave no
+// move (it then wrote an error line, kept in Errors).
+type Done struct {
+	Move   string
+	Ponder string
+	Errors []string // error lines received during the search
+	Line   Line
+}
+
+// Client is the GUI side of a Hub session with one engine. Its methods are
+// meant to be called from one goroutine, except that Search.Stop and
+// Search.PonderHit may be called from another while Search.Wait runs, and
+// Kill at any time.
+type Client struct {
+	w         io.Writer
+	closeIn   func() error
+	wmu       sync.Mutex
+	in        chan recvLine
+	log       zerolog.Logger
+	stopGrace time.Duration
+
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when the engine's output has ended (and the process was waited for)
+	exitMu sync.Mutex
+	exitEr error
+
+	errMu  sync.Mutex
+	errors []string // engine error lines not yet taken
+
+	searching bool
+}
+
+// recvLine is one line read from the engine (or a read failure).
+type recvLine struct {
+	text string
+	line Line
+	err  error // the line's syntax error
+}
+
+// Start runs the engine process of opts and returns a client talking to
+// it. ctx bounds only the start; the process lives until Close or Kill.
+func Start(ctx context.Context, opts ClientOptions) (*Client, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(opts.Path, opts.Args...)
+	cmd.Dir = opts.Dir
+	cmd.Env = opts.Env
+	cmd.Stderr = opts.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("hub client: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("hub client: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("hub client: starting %s: %w", opts.Path, err)
+	}
+	c := newClient(stdout, stdin, opts.Log, opts.StopGrace)
+	c.cmd = cmd
+	c.log.Info().Str("path", opts.Path).Int("pid", cmd.Process.Pid).Msg("hub client: engine started")
+	go c.read(stdout)
+	return c, nil
+}
+
+// NewClient returns a client talking to an engine over streams: engineOut
+// is what the engine writes, engineIn what it reads (closed by Close).
+// Tests connect it to Run over pipes.
+func NewClient(engineOut io.Reader, engineIn io.WriteCloser, log zerolog.Logger) *Client {
+	c := newClient(engineOut, engineIn, log, 0)
+	go c.read(engineOut)
+	return c
+}
+
+func newClient(out io.Reader, in io.WriteCloser, log zerolog.Logger, grace time.Duration) *Client {
+	if grace <= 0 {
+		grace = DefaultStopGrace
+	}
+	return &Client{
+		w: in, closeIn: in.Close, in: make(chan recvLine, 256), log: log, stopGrace: grace,
+		exited: make(chan struct{}),
+	}
+}
+
+// read delivers the engine's lines to c.in until its output ends, then
+// waits for the process and closes c.exited.
+func (c *Client) read(out io.Reader) {
+	br := bufio.NewReaderSize(out, 64<<10)
+	var err error
+	for {
+		var s string
+		s, err = br.ReadString('\n')
+		if len(s) > MaxLineBytes {
+			s = s[:MaxLineBytes]
+		}
+		if s != "" {
+			s = strings.TrimRight(s, "\r\n")
+			c.log.Debug().Str("recv", s).Msg("hub client")
+			l, perr := ParseLine(s)
+			if perr == nil && l.Command == "error" {
+				msg, _ := l.Get("message")
+				c.errMu.Lock()
+				c.errors = append(c.errors, msg)
+				c.errMu.Unlock()
+			}
+			c.in <- recvLine{text: s, line: l, err: perr}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if c.cmd != nil {
+		werr := c.cmd.Wait()
+		if werr != nil {
+			err = werr
+		}
+	}
+	c.exitMu.Lock()
+	if err != io.EOF {
+		c.exitEr = err
+	}
+	c.exitMu.Unlock()
+	c.log.Info().Err(err).Msg("hub client: engine output ended")
+	close(c.exited)
+}
+
+// ExitErr returns why the engine's output ended (nil while it runs or
+// after a clean exit).
+func (c *Client) ExitErr() error {
+	c.exitMu.Lock()
+	defer c.exitMu.Unlock()
+	return c.exitEr
+}
+
+// TakeErrors returns the error lines the engine wrote since the last call
+// (their message values) and forgets them.
+func (c *Client) TakeErrors() []string {
+	c.errMu.Lock()
+	defer c.errMu.Unlock()
+	e := c.errors
+	c.errors = nil
+	return e
+}
+
+// send writes one line to the engine.
+func (c *Client) send(l Line) error {
+	s := l.String()
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.log.Debug().Str("send", s).Msg("hub client")
+	if _, err := io.WriteString(c.w, s+"\n"); err != nil {
+		return fmt.Errorf("hub client: sending %q: %w", s, err)
+	}
+	return nil
+}
+
+// Send writes a raw line (for commands the client has no method for).
+func (c *Client) Send(line string) error {
+	l, err := ParseLine(line)
+	if err != nil {
+		return fmt.Errorf("hub client: bad line %q: %w", line, err)
+	}
+	return c.send(l)
+}
+
+// next returns the next line from the engine, or an error when ctx ends or
+// the engine's output ends.
+func (c *Client) next(ctx context.Context) (recvLine, error) {
+	select {
+	case r := <-c.in:
+		return r, nil
+	default:
+	}
+	select {
+	case r := <-c.in:
+		return r, nil
+	case <-c.exited:
+		// Lines may still be queued.
+		select {
+		case r := <-c.in:
+			return r, nil
+		default:
+		}
+		if err := c.ExitErr(); err != nil {
+			return recvLine{}, fmt.Errorf("%w: %v", ErrEngineExited, err)
+		}
+		return recvLine{}, ErrEngineExited
+	case <-ctx.Done():
+		return recvLine{}, ctx.Err()
+	}
+}
+
+// waitFor reads lines until one with command want, which it returns.
+// Lines it skips go to skip (when not nil).
+func (c *Client) waitFor(ctx context.Context, want string, skip func(recvLine)) (Line, error) {
+	for {
+		r, err := c.next(ctx)
+		if err != nil {
+			return Line{}, fmt.Errorf("hub client: waiting for %s: %w", want, err)
+		}
+		if r.err == nil && r.line.Command == want {
+			return r.line, nil
+		}
+		if skip != nil {
+			skip(r)
+		}
+	}
+}
+
+// Hello sends hub and reads the id line and the parameters up to wait.
+func (c *Client) Hello(ctx context.Context) (Identity, []Param, error) {
+	if c.searching {
+		return Identity{}, nil, ErrSearching
+	}
+	if err := c.send(NewLine("hub")); err != nil {
+		return Identity{}, nil, err
+	}
+	var id Identity
+	var params []Param
+	_, err := c.waitFor(ctx, "wait", func(r recvLine) {
+		if r.err != nil {
+			return
+		}
+		get := func(n string) string { v, _ := r.line.Get(n); return v }
+		switch r.line.Command {
+		case "id":
+			id = Identity{Name: get("name"), Version: get("version"), Author: get("author"), Country: get("country")}
+		case "param":
+			p := Param{Name: get("name"), Value: get("value"), Type: get("type"), Min: get("min"), Max: get("max")}
+			if v, ok := r.line.Get("values"); ok {
+				p.Values = strings.Fields(v)
+			}
+			params = append(params, p)
+		}
+	})
+	return id, params, err
+}
+
+// SetParam sends set-param name=... value=....
+func (c *Client) SetParam(name, value string) error {
+	if c.searching {
+		return ErrSearching
+	}
+	return c.send(NewLine("set-param").With("name", name).With("value", value))
+}
+
+// Init sends init and waits for ready.
+func (c *Client) Init(ctx context.Context) error {
+	if c.searching {
+		return ErrSearching
+	}
+	if err := c.send(NewLine("init")); err != nil {
+		return err
+	}
+	_, err := c.waitFor(ctx, "ready", nil)
+	return err
+}
+
+// Handshake runs the start-up: hub (id, params, wait), one set-param per
+// setting, init (ready). It fails when the engine answered any of it with
+// an error line, e.g. an unknown parameter or a value out of range.
+func (c *Client) Handshake(ctx context.Context, settings ...Setting) (Identity, []Param, error) {
+	c.TakeErrors()
+	id, params, err := c.Hello(ctx)
+	if err != nil {
+		return id, params, err
+	}
+	for _, s := range settings {
+		if err := c.SetParam(s.Name, s.Value); err != nil {
+			return id, params, err
+		}
+	}
+	if err := c.Init(ctx); err != nil {
+		return id, params, err
+	}
+	if errs := c.TakeErrors(); len(errs) > 0 {
+		return id, params, fmt.Errorf("hub client: the engine refused the handshake: %s", strings.Join(errs, "; "))
+	}
+	return id, params, nil
+}
+
+// Ping sends ping and waits for pong: every line sent before it has been
+// handled.
+func (c *Client) Ping(ctx context.Context) error {
+	if c.searching {
+		return ErrSearching
+	}
+	if err := c.send(NewLine("ping")); err != nil {
+		return err
+	}
+	_, err := c.waitFor(ctx, "pong", nil)
+	return err
+}
+
+// NewGame sends new-game.
+func (c *Client) NewGame() error {
+	if c.searching {
+		return ErrSearching
+	}
+	return c.send(NewLine("new-game"))
+}
+
+// SetPosition sends pos with the position (a Hub position string; "" for
+// the start position) and the moves played from it, then pings the engine
+// and fails when it answered the pos with an error line.
+func (c *Client) SetPosition(ctx context.Context, pos string, moves []string) error {
+	if c.searching {
+		return ErrSearching
+	}
+	c.TakeErrors()
+	l := NewLine("pos")
+	if pos == "" {
+		l = l.WithFlag("start")
+	} else {
+		l = l.With("pos", pos)
+	}
+	if len(moves) > 0 {
+		l = l.With("moves", strings.Join(moves, " "))
+	}
+	if err := c.send(l); err != nil {
+		return err
+	}
+	if err := c.Ping(ctx); err != nil {
+		return err
+	}
+	if errs := c.TakeErrors(); len(errs) > 0 {
+		return fmt.Errorf("hub client: the engine refused the position: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// SetGame sends the start position of g and all its moves in full Hub form.
+func (c *Client) SetGame(ctx context.Context, g *engine.Game) error {
+	start := g.Start()
+	moves := make([]string, g.Ply())
+	for i, m := range g.Moves() {
+		p := g.PositionAt(i)
+		moves[i] = p.FormatMove(m, engine.FormatHub)
+	}
+	return c.SetPosition(ctx, start.HubPosition(), moves)
+}
+
+// SetLevel sends the level line of l (nothing when l sets nothing).
+func (c *Client) SetLevel(l Level) error {
+	if c.searching {
+		return ErrSearching
+	}
+	if line, ok := l.Line(); ok {
+		return c.send(line)
+	}
+	return nil
+}
+
+// Search is a running search started by Go.
+type Search struct {
+	c       *Client
+	mode    Mode
+	mu      sync.Mutex
+	stopped bool
+	ended   bool
+}
+
+// Go sends go with the mode and returns the running search; Wait reads
+// its answer.
+func (c *Client) Go(mode Mode) (*Search, error) {
+	if c.searching {
+		return nil, ErrSearching
+	}
+	c.TakeErrors()
+	if err := c.send(NewLine("go").WithFlag(string(mode))); err != nil {
+		return nil, err
+	}
+	c.searching = true
+	return &Search{c: c, mode: mode}, nil
+}
+
+// Stop sends stop (once); the engine answers done soon.
+func (s *Search) Stop() error {
+	s.mu.Lock()
+	if s.stopped || s.ended {
+		s.mu.Unlock()
+		return nil
+	}
+	s.stopped = true
+	s.mu.Unlock()
+	return s.c.send(NewLine("stop"))
+}
+
+// PonderHit sends ponder-hit: the expected move was played and the search
+// goes on under its clock from now.
+func (s *Search) PonderHit() error {
+	s.mu.Lock()
+	ended := s.ended
+	s.mu.Unlock()
+	if ended {
+		return nil
+	}
+	return s.c.send(NewLine("ponder-hit"))
+}
+
+// Ping sends ping during the search; the pong is skipped by Wait.
+func (s *Search) Ping() error { return s.c.send(NewLine("ping")) }
+
+// Wait reads info lines (passing each to onInfo when not nil) until done.
+// When ctx ends first it sends stop and allows the stop grace; an engine
+// that still does not answer is killed and Wait returns ErrEngineHung.
+func (s *Search) Wait(ctx context.Context, onInfo func(Info)) (Done, error) {
+	c := s.c
+	defer func() {
+		s.mu.Lock()
+		s.ended = true
+		s.mu.Unlock()
+		c.searching = false
+	}()
+	var d Done
+	handle := func(r recvLine) {
+		if r.err != nil {
+			return
+		}
+		switch r.line.Command {
+		case "info":
+			if onInfo != nil {
+				onInfo(parseInfo(r.line))
+			}
+		case "error":
+			msg, _ := r.line.Get("message")
+			d.Errors = append(d.Errors, msg)
+		}
+	}
+	l, err := c.waitFor(ctx, "done", handle)
+	if err != nil && ctx.Err() != nil && !errors.Is(err, ErrEngineExited) {
+		// Out of time: stop, then give the engine its grace.
+		c.log.Warn().Msg("hub client: search deadline passed, sending stop")
+		if serr := s.Stop(); serr != nil {
+			c.Kill()
+			return d, fmt.Errorf("%w (%v)", ErrEngineHung, serr)
+		}
+		gctx, cancel := context.WithTimeout(context.Background(), c.stopGrace)
+		l, err = c.waitFor(gctx, "done", handle)
+		cancel()
+		if err != nil && !errors.Is(err, ErrEngineExited) {
+			c.log.Error().Dur("grace", c.stopGrace).Msg("hub client: no done after stop, killing the engine")
+			c.Kill()
+			return d, ErrEngineHung
+		}
+	}
+	if err != nil {
+		return d, err
+	}
+	c.TakeErrors() // kept in d.Errors
+	d.Line = l
+	d.Move, _ = l.Get("move")
+	d.Ponder, _ = l.Get("ponder")
+	return d, nil
+}
+
+// Think runs one go think with the current position and level and waits
+// for done up to timeout (0: no limit), after which it stops the search and
+// kills the engine if it does not answer within the stop grace.
+func (c *Client) Think(ctx context.Context, timeout time.Duration, onInfo func(Info)) (Done, error) {
+	s, err := c.Go(Think)
+	if err != nil {
+		return Done{}, err
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	return s.Wait(ctx, onInfo)
+}
+
+// parseInfo reads the fields of an info line; malformed values are left
+// zero and not marked in Has.
+func parseInfo(l Line) Info {
+	in := Info{Line: l, Has: map[string]bool{}}
+	for _, a := range l.Args {
+		ok := true
+		switch a.Name {
+		case "depth":
+			n, err := strconv.Atoi(a.Value)
+			in.Depth, ok = n, err == nil
+		case "mean-depth":
+			f, err := strconv.ParseFloat(a.Value, 64)
+			in.MeanDepth, ok = f, err == nil
+		case "score":
+			f, err := strconv.ParseFloat(a.Value, 64)
+			in.Score, ok = f, err == nil
+		case "nodes":
+			n, err := strconv.ParseUint(a.Value, 10, 64)
+			in.Nodes, ok = n, err == nil
+		case "time":
+			f, err := strconv.ParseFloat(a.Value, 64)
+			in.Time, ok = time.Duration(f*float64(time.Second)), err == nil
+		case "nps":
+			f, err := strconv.ParseFloat(a.Value, 64)
+			in.NPS, ok = f, err == nil
+		case "pv":
+			in.PV = strings.Fields(a.Value)
+		}
+		if ok {
+			in.Has[a.Name] = true
+		}
+	}
+	return in
+}
+
+// Kill ends the engine process at once (a no-op for a stream client, whose
+// input it closes instead).
+func (c *Client) Kill() {
+	if c.cmd != nil && c.cmd.Process != nil {
+		c.log.Warn().Int("pid", c.cmd.Process.Pid).Msg("hub client: killing the engine")
+		_ = c.cmd.Process.Kill()
+	}
+	_ = c.closeIn()
+}
+
+// Close sends quit, closes the engine's input and waits for its output to
+// end (and the process to exit) until ctx ends or the stop grace passes;
+// then it kills the engine. It returns the process's exit error, if any.
+func (c *Client) Close(ctx context.Context) error {
+	select {
+	case <-c.exited:
+		return c.ExitErr()
+	default:
+	}
+	_ = c.send(NewLine("quit"))
+	_ = c.closeIn()
+	timer := time.NewTimer(c.stopGrace)
+	defer timer.Stop()
+	drain := func() {
+		for {
+			select {
+			case <-c.in:
+			default:
+				return
+			}
+		}
+	}
+	for {
+		drain()
+		select {
+		case <-c.exited:
+			drain()
+			return c.ExitErr()
+		case <-c.in:
+		case <-timer.C:
+			c.Kill()
+			c.waitExited()
+			return ErrEngineHung
+		case <-ctx.Done():
+			c.Kill()
+			c.waitExited()
+			return ctx.Err()
+		}
+	}
+}
+
+// waitExited discards the engine's lines until its output has ended.
+func (c *Client) waitExited() {
+	for {
+		select {
+		case <-c.in:
+		case <-c.exited:
+			return
+		}
+	}
+}
+
+// Exited is closed when the engine's output has ended.
+func (c *Client) Exited() <-chan struct{} { return c.exited }

@@ -1,0 +1,290 @@
+package hub
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/engine"
+)
+
+// pipeClient connects a client to Run in-process over pipes.
+func pipeClient(t *testing.T) (*Client, chan error) {
+	t.Helper()
+	toEngR, toEngW := io.Pipe()
+	fromEngR, fromEngW := io.Pipe()
+	errc := make(chan error, 1)
+	go func() {
+		err := Run(context.Background(), toEngR, fromEngW, testConfig())
+		fromEngW.Close()
+		errc <- err
+	}()
+	c := NewClient(fromEngR, toEngW, zerolog.Nop())
+	t.Cleanup(func() {
+		toEngW.Close()
+		toEngR.Close()
+		fromEngR.Close()
+	})
+	return c, errc
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestClientHandshake(t *testing.T) {
+	c, errc := pipeClient(t)
+	ctx := ctxT(t)
+	id, params, err := c.Handshake(ctx, Setting{"variant", "english"}, Setting{"hash", "8"})
+	require.NoError(t, err)
+	assert.Equal(t, Identity{Name: "damka", Version: "test", Author: "the damka authors"}, id)
+	require.Len(t, params, 5)
+	assert.Equal(t, Param{Name: "variant", Value: "russian", Type: "enum",
+		Values: []string{"russian", "english", "brazilian", "international"}}, params[0])
+	assert.Equal(t, Param{Name: "threads", Value: "1", Type: "int", Min: "1", Max: "256"}, params[1])
+
+	// The settings took effect.
+	_, params, err = c.Hello(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "english", params[0].Value)
+	assert.Equal(t, "8", params[2].Value)
+
+	// A refused setting fails the handshake, naming the engine's reason.
+	_, _, err = c.Handshake(ctx, Setting{"hash", "0"}, Setting{"tt-size", "20"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "set-param hash: value 0 out of range")
+	assert.Contains(t, err.Error(), "unknown parameter 'tt-size'")
+
+	require.NoError(t, c.Close(ctx))
+	assert.NoError(t, <-errc)
+}
+
+func TestClientThink(t *testing.T) {
+	c, errc := pipeClient(t)
+	ctx := ctxT(t)
+	_, _, err := c.Handshake(ctx)
+	require.NoError(t, err)
+
+	g := engine.NewGame(engine.StartPosition(engine.Russian))
+	for ply := 0; ply < 6; ply++ {
+		require.NoError(t, c.SetGame(ctx, g))
+		require.NoError(t, c.SetLevel(Level{Depth: 3}))
+		var infos []Info
+		d, err := c.Think(ctx, 10*time.Second, func(in Info) { infos = append(infos, in) })
+		require.NoError(t, err)
+		require.NotEmpty(t, infos)
+		last := infos[len(infos)-1]
+		assert.LessOrEqual(t, last.Depth, 3)
+		for _, f := range []string{"depth", "score", "nodes", "time", "nps", "pv"} {
+			assert.True(t, last.Has[f], "info without %s: %s", f, last.Line)
+		}
+		assert.Empty(t, d.Errors)
+		p := g.Position()
+		m := requireHubMove(t, &p, d.Move)
+		if d.Ponder != "" {
+			next := p.Play(m)
+			requireHubMove(t, &next, d.Ponder)
+		}
+		g.Play(m)
+	}
+
+	// A refused position fails SetPosition with the engine's reason.
+	err = c.SetPosition(ctx, "Wxyz", nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "bad position")
+	err = c.SetPosition(ctx, "", []string{"22-18", "11-15", "18-14"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "bad move 3 of 3")
+
+	require.NoError(t, c.Close(ctx))
+	assert.NoError(t, <-errc)
+}
+
+func TestClientPonderAnalyzeStop(t *testing.T) {
+	c, _ := pipeClient(t)
+	ctx := ctxT(t)
+	_, _, err := c.Handshake(ctx)
+	require.NoError(t, err)
+
+	// Ponder, then ponder-hit: the search ends under its limits.
+	require.NoError(t, c.SetPosition(ctx, "", []string{"22-18"}))
+	require.NoError(t, c.SetLevel(Level{Time: 2 * time.Second, Inc: 10 * time.Millisecond}))
+	s, err := c.Go(Ponder)
+	require.NoError(t, err)
+	assert.ErrorIs(t, c.Ping(ctx), ErrSearching)
+	require.NoError(t, s.Ping())
+	require.NoError(t, s.PonderHit())
+	d, err := s.Wait(ctx, nil)
+	require.NoError(t, err)
+	assert.NotEmpty(t, d.Move)
+
+	// Analyze until stop.
+	require.NoError(t, c.SetPosition(ctx, "", nil))
+	s, err = c.Go(Analyze)
+	require.NoError(t, err)
+	got := make(chan Info, 1000)
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		assert.NoError(t, s.Stop())
+		assert.NoError(t, s.Stop()) // once only
+	}()
+	d, err = s.Wait(ctx, func(in Info) { got <- in })
+	require.NoError(t, err)
+	assert.NotEmpty(t, d.Move)
+	assert.NotEmpty(t, got)
+
+	// A go on a finished game: the error comes with the done.
+	require.NoError(t, c.SetPosition(ctx, "Webeeeeeeeeeeeeeeeeeeeeeeeeeeeeee", nil))
+	d, err = c.Think(ctx, time.Second, nil)
+	require.NoError(t, err)
+	assert.Empty(t, d.Move)
+	require.Len(t, d.Errors, 1)
+	assert.Contains(t, d.Errors[0], "no legal move")
+	require.NoError(t, c.Close(ctx))
+}
+
+// TestClientDeadline: a search with no limit is stopped when the client's
+// deadline passes, and the engine answers within the grace.
+func TestClientDeadline(t *testing.T) {
+	c, _ := pipeClient(t)
+	ctx := ctxT(t)
+	require.NoError(t, c.SetPosition(ctx, "", nil))
+	start := time.Now()
+	d, err := c.Think(ctx, 50*time.Millisecond, nil)
+	require.NoError(t, err)
+	assert.NotEmpty(t, d.Move)
+	assert.Less(t, time.Since(start), DefaultStopGrace)
+	require.NoError(t, c.Close(ctx))
+}
+
+// TestClientHungStream: an engine that never answers is given up on after
+// the deadline and the grace.
+func TestClientHungStream(t *testing.T) {
+	toEngR, toEngW := io.Pipe()
+	fromEngR, fromEngW := io.Pipe()
+	defer fromEngW.Close()
+	go io.Copy(io.Discard, toEngR) // reads everything, answers nothing
+	c := newClient(fromEngR, toEngW, zerolog.Nop(), 30*time.Millisecond)
+	go c.read(fromEngR)
+	ctx := ctxT(t)
+	_, err := c.Think(ctx, 30*time.Millisecond, nil)
+	assert.ErrorIs(t, err, ErrEngineHung)
+	// Kill closed the engine's input.
+	_, werr := io.WriteString(toEngW, "ping\n")
+	assert.Error(t, werr)
+
+	// An engine whose output ends is reported as exited.
+	c2, errc := pipeClient(t)
+	require.NoError(t, c2.Send("quit"))
+	assert.NoError(t, <-errc)
+	err = c2.Ping(ctx)
+	assert.ErrorIs(t, err, ErrEngineExited)
+}
+
+// The helper process: a Hub engine that answers the handshake and then
+// never answers a search and ignores quit and end of input.
+func TestMain(m *testing.M) {
+	if os.Getenv("DAMKA_HUB_HUNG_ENGINE") == "1" {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			switch strings.Fields(sc.Text() + " x")[0] {
+			case "hub":
+				fmt.Println("id name=hung\nwait")
+			case "init":
+				fmt.Println("ready")
+			}
+		}
+		time.Sleep(time.Hour)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestClientKillsHungProcess: a real engine process that stops answering
+// is killed after the deadline and the grace, and Close does not hang.
+func TestClientKillsHungProcess(t *testing.T) {
+	ctx := ctxT(t)
+	c, err := Start(ctx, ClientOptions{
+		Path: os.Args[0], Args: []string{"-test.run=^$"},
+		Env:       append(os.Environ(), "DAMKA_HUB_HUNG_ENGINE=1"),
+		StopGrace: 100 * time.Millisecond,
+	})
+	require.NoError(t, err)
+	id, _, err := c.Handshake(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "hung", id.Name)
+	start := time.Now()
+	_, err = c.Think(ctx, 100*time.Millisecond, nil)
+	assert.ErrorIs(t, err, ErrEngineHung)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	select {
+	case <-c.Exited():
+	case <-time.After(10 * time.Second):
+		require.FailNow(t, "the hung engine was not killed")
+	}
+	assert.Error(t, c.ExitErr(), "killed")
+
+	// Close kills an engine that ignores quit.
+	c, err = Start(ctx, ClientOptions{
+		Path: os.Args[0], Args: []string{"-test.run=^$"},
+		Env:       append(os.Environ(), "DAMKA_HUB_HUNG_ENGINE=1"),
+		StopGrace: 100 * time.Millisecond,
+	})
+	require.NoError(t, err)
+	_, _, err = c.Handshake(ctx)
+	require.NoError(t, err)
+	assert.ErrorIs(t, c.Close(ctx), ErrEngineHung)
+
+	_, err = Start(ctx, ClientOptions{Path: "/nonexistent/engine"})
+	assert.Error(t, err)
+}
+
+func TestLevelLine(t *testing.T) {
+	cases := []struct {
+		l    Level
+		want string
+	}{
+		{Level{Depth: 5}, "level depth=5"},
+		{Level{Nodes: 1000, MoveTime: 1500 * time.Millisecond}, "level nodes=1000 move-time=1.500"},
+		{Level{Moves: 40, Time: 90 * time.Second, Inc: 500 * time.Millisecond}, "level moves=40 time=90.000 inc=0.500"},
+		{Level{Inc: time.Second}, "level time=0.000 inc=1.000"},
+		{Level{SendMoves: true, Time: time.Second}, "level moves=0 time=1.000"},
+		{Level{Infinite: true}, "level infinite"},
+	}
+	for _, c := range cases {
+		l, ok := c.l.Line()
+		assert.True(t, ok)
+		assert.Equal(t, c.want, l.String())
+	}
+	_, ok := Level{}.Line()
+	assert.False(t, ok)
+}
+
+func TestParseInfo(t *testing.T) {
+	l, err := ParseLine(`info depth=12 mean-depth=10.5 score=-0.25 nodes=123456 time=1.500 nps=0.1 pv="32-28 19-23" extra=1 depth2=x`)
+	require.NoError(t, err)
+	in := parseInfo(l)
+	assert.Equal(t, 12, in.Depth)
+	assert.Equal(t, 10.5, in.MeanDepth)
+	assert.Equal(t, -0.25, in.Score)
+	assert.Equal(t, uint64(123456), in.Nodes)
+	assert.Equal(t, 1500*time.Millisecond, in.Time)
+	assert.Equal(t, 0.1, in.NPS)
+	assert.Equal(t, []string{"32-28", "19-23"}, in.PV)
+	bad, err := ParseLine("info depth=x score=y")
+	require.NoError(t, err)
+	in = parseInfo(bad)
+	assert.False(t, in.Has["depth"])
+	assert.False(t, in.Has["score"])
+}
