@@ -25,6 +25,14 @@ func perftRec(st *perftStack, ply, depth int, paths bool) uint64 {
 	}
 	var n uint64
 	child := &st.pos[ply+1]
+	if depth == 2 { // the children are only counted: no key needed
+		for i := 0; i < list.N; i++ {
+			*child = *p
+			child.applyBoard(list.Moves[i])
+			n += uint64(child.CountMoves(&st.lists[ply+1], paths))
+		}
+		return n
+	}
 	for i := 0; i < list.N; i++ {
 		p.PlayInto(child, list.Moves[i])
 		n += perftRec(st, ply+1, depth-1, paths)

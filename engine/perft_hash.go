@@ -96,9 +96,17 @@ func perftHashRec(st *perftStack, t *perftTable, ply, depth int, paths bool) uin
 	}
 	var n uint64
 	child := &st.pos[ply+1]
-	for i := 0; i < list.N; i++ {
-		p.PlayInto(child, list.Moves[i])
-		n += perftHashRec(st, t, ply+1, depth-1, paths)
+	if depth == 2 { // the children are only counted: no key needed
+		for i := 0; i < list.N; i++ {
+			*child = *p
+			child.applyBoard(list.Moves[i])
+			n += uint64(child.CountMoves(&st.lists[ply+1], paths))
+		}
+	} else {
+		for i := 0; i < list.N; i++ {
+			p.PlayInto(child, list.Moves[i])
+			n += perftHashRec(st, t, ply+1, depth-1, paths)
+		}
 	}
 	t.store(p.Key, depth, n)
 	return n

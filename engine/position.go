@@ -211,6 +211,24 @@ func (p *Position) PlayInto(dst *Position, m Move) {
 	dst.apply(m)
 }
 
+// applyBoard plays m on p in place without updating the Zobrist key:
+// perft uses it for the positions it only counts the moves of.
+func (p *Position) applyBoard(m Move) {
+	us := p.Side & 1
+	them := us ^ 1
+	from := uint64(1) << (m.From & 63)
+	to := uint64(1) << (m.To & 63)
+	if p.Kings&from != 0 {
+		p.Kings ^= from ^ to
+	} else if m.Flags&FlagCrown != 0 {
+		p.Kings |= to
+	}
+	p.Pieces[us] ^= from ^ to
+	p.Pieces[them] &^= m.Captured
+	p.Kings &^= m.Captured
+	p.Side = them
+}
+
 // apply plays m on p in place.
 func (p *Position) apply(m Move) {
 	us := p.Side & 1
