@@ -1,0 +1,33 @@
+// Package dxp is damka's DamExchange protocol (DXP): engine-against-engine
+// play over TCP (shared/spec/dxp.md).
+//
+// Layers, each usable alone:
+//   - Messages (message.go): GAMEREQ, GAMEACC, MOVE, GAMEEND, CHAT,
+//     BACKREQ and BACKACC as Go values, with Encode/Decode of their
+//     fixed-width wire form. Decode accepts exactly the spec's layouts and
+//     names the field and offset of anything else.
+//   - Framing (frame.go): Reader splits a byte stream at NUL bytes; an
+//     over-long message is an error, never a hang or unbounded memory.
+//   - Conversion (convert.go): DXP position strings and MOVE messages to and
+//     from engine positions and moves.
+//   - TCP (net.go): Listen (SO_REUSEADDR), Dial, the default port 27531.
+//   - Sessions (session.go): Run plays a session in either DXP role on any
+//     io.ReadWriteCloser, driving an Engine (a *search.Engine).
+//
+// damka's readings of what the spec leaves open:
+//   - 8x8 variants: squares 01..32 in the variant's own numbering, a
+//     32-character position after 'B', and 'A' meaning the variant's start
+//     position with its first mover to move (Black in English draughts).
+//     Both sides must be started with the same variant.
+//   - The GAMEREQ "number of moves" is the game's move limit: the time is
+//     for that many moves per player, and a game that reaches it is drawn
+//     (the side to move sends GAMEEND draw; a peer's GAMEEND without result
+//     at that point is read the same way).
+//   - A GAMEEND without result (E00) from the initiator keeps the game
+//     open on the follower's side: a GAMEREQ whose position is the current
+//     one, or follows from it by one legal move, continues it (peers that
+//     send a fresh GAMEREQ before every move). Any other GAMEREQ starts a
+//     new game and the old one is recorded as unfinished.
+//   - BACKACC: 0 accepted, 1 not supported, 2 refused (damka in match
+//     play).
+package dxp
