@@ -122,3 +122,30 @@ func TestSearchGameMatchesSearch(t *testing.T) {
 	assert.Equal(t, r1.Nodes, r2.Nodes)
 	assert.Equal(t, r1.Move, r2.Move)
 }
+
+func TestConvertsWonKingEndings(t *testing.T) {
+	// The stronger side must win within the draw rules: English 2 kings
+	// against 1 (40-move rule), Russian 3 kings with the long diagonal
+	// against 1 (15-move rule).
+	for _, c := range []struct {
+		v     engine.VariantID
+		fen   string
+		nodes uint64
+	}{
+		{engine.English, "W:WK18,K19:BK1", 100000},
+		{engine.Russian, "W:WK29,K30,K31:BK28", 300000},
+	} {
+		p := mustFEN(t, c.v, c.fen)
+		g := engine.NewGame(p)
+		e := New(Options{Threads: 1, HashMiB: 16})
+		for g.Ply() < 200 {
+			if res, _ := g.Result(); res != engine.Ongoing {
+				break
+			}
+			r := e.SearchGame(context.Background(), g, Limits{Nodes: c.nodes}, nil)
+			require.NoError(t, g.PlayChecked(r.Move))
+		}
+		res, why := g.Result()
+		assert.Equal(t, engine.WhiteWins, res, "%v %s: %v (%v) after %d plies", c.v, c.fen, res, why, g.Ply())
+	}
+}
