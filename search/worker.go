@@ -374,7 +374,9 @@ func (st *plyState) pick(i int) engine.Move {
 // isDraw reports a draw by repetition or by rule at ply (ply > 0).
 func (w *worker) isDraw(ply int) bool {
 	st := &w.stack[ply]
-	if st.draw.IsDraw(&st.pos) {
+	// No variant's draw rule fires before 30 reversible plies or 10
+	// plies of an unchanged balance (engine.DrawState.Reason).
+	if (st.draw.Reversible >= 30 || st.draw.Balance >= 10) && st.draw.IsDraw(&st.pos) {
 		return true
 	}
 	// span: plies back to the last man move or capture; when there is
