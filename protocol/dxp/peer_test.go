@@ -489,7 +489,7 @@ func TestBackReq(t *testing.T) {
 // where the game is over; stray messages when no game is on.
 func TestRefusals(t *testing.T) {
 	v := engine.International
-	cfg, _, _ := scripted(v, Follower)
+	cfg, _, ep := scripted(v, Follower)
 	p, done := startDamka(t, testContext(t), cfg)
 	req := gameReq(engine.White, nil)
 	req.Version = 2
@@ -521,6 +521,7 @@ func TestRefusals(t *testing.T) {
 	r := result(t, done)
 	require.NoError(t, r.err)
 	assert.Equal(t, Summary{Refused: 3}, r.sum)
+	assert.Contains(t, ep.log.String(), `"text":"Hello from the peer"`, "CHAT is logged")
 }
 
 // TestClockToTimeManager: the GAMEREQ clock reaches the search limits.
@@ -682,10 +683,16 @@ func TestMoveLimitEndedByDamka(t *testing.T) {
 		p.playMove(g)
 	}
 	assert.Equal(t, &GameEnd{Reason: EndDraw, Stop: StopContinue}, p.expectEnd())
-	p.send("E00")
+	// The peer's own GAMEEND crosses damka's: it counts as the
+	// acknowledgement and is not answered.
+	p.send("E20")
+	p.sendMsg(gameReq(engine.Black, nil))
+	p.expectAcc(AccAccepted)
+	p.send("E10")
+	assert.Equal(t, EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	r := result(t, done)
 	require.NoError(t, r.err)
-	assert.Equal(t, Summary{Games: 1, Draws: 1}, r.sum)
+	assert.Equal(t, Summary{Games: 2, Draws: 1, Wins: 1}, r.sum)
 	assert.Equal(t, 4, len(ep.records[0].PDN.Moves))
 }
