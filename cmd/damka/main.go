@@ -65,6 +65,7 @@ func newRootCmd() *cobra.Command {
 		Short:         "damka: a draughts engine for Russian, English, Brazilian and international draughts",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		RunE:          runDefault,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			return setupLogging()
 		},
@@ -72,7 +73,7 @@ func newRootCmd() *cobra.Command {
 	root.PersistentFlags().StringVar(&gflags.logLevel, "log-level", "warn", "log level: trace, debug, info, warn, error")
 	root.PersistentFlags().StringVar(&gflags.logFile, "log-file", "", "write logs to this file instead of stderr")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return inputError{err} })
-	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newDXPCmd())
+	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd())
 	return root
 }
 

@@ -1,0 +1,111 @@
+// hub.go: `damka hub` and damka without a subcommand: the Hub protocol on
+// stdin/stdout for GUIs, or the text mode when a person runs it in a
+// terminal.
+
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"damka/engine"
+	"damka/protocol/hub"
+)
+
+// version is damka's version as the Hub id line gives it; release builds
+// set it with -ldflags "-X main.version=...".
+var version = "dev"
+
+// engineFlags are the search settings shared by hub and the text mode.
+type engineFlags struct {
+	variant string
+	threads int
+	hashMiB int
+}
+
+func (f *engineFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.variant, "variant", "russian", "initial variant: russian, english (american), brazilian, international")
+	fl.IntVar(&f.threads, "threads", 1, "search threads (Hub parameter threads)")
+	fl.IntVar(&f.hashMiB, "hash", hub.DefaultHashMiB, "transposition table in MiB (Hub parameter hash)")
+}
+
+// check validates the flags and returns the variant.
+func (f *engineFlags) check() (engine.VariantID, error) {
+	v, err := parseVariantFlag(f.variant)
+	if err != nil {
+		return 0, err
+	}
+	if f.threads < 1 || f.threads > hub.MaxThreads {
+		return 0, badInput("--threads %d out of range 1..%d", f.threads, hub.MaxThreads)
+	}
+	if f.hashMiB < 1 || f.hashMiB > hub.MaxHashMiB {
+		return 0, badInput("--hash %d out of range 1..%d MiB", f.hashMiB, hub.MaxHashMiB)
+	}
+	return v, nil
+}
+
+func newHubCmd() *cobra.Command {
+	var ef engineFlags
+	cmd := &cobra.Command{
+		Use:   "hub",
+		Short: "speak the Hub protocol (Scan's engine protocol) on stdin/stdout",
+		Long: `hub runs damka as a Hub engine: commands on stdin, answers on stdout, logs on
+stderr or --log-file. GUIs start damka without arguments, which does the
+same when stdin is not a terminal; this subcommand forces Hub. The flags set
+the parameters' defaults; the GUI can change them with set-param.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := ef.check()
+			if err != nil {
+				return err
+			}
+			return runHub(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), v, ef)
+		},
+	}
+	ef.register(cmd)
+	return cmd
+}
+
+// runHub serves one Hub session on in and out.
+func runHub(ctx context.Context, in io.Reader, out io.Writer, v engine.VariantID, ef engineFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	logger.Info().Str("variant", v.String()).Int("threads", ef.threads).Int("hash_mib", ef.hashMiB).Msg("hub session start")
+	err := hub.Run(ctx, in, out, hub.Config{
+		Name:    "damka",
+		Version: version,
+		Author:  "the damka authors",
+		Variant: v,
+		Threads: ef.threads,
+		HashMiB: ef.hashMiB,
+		Log:     logger,
+	})
+	logger.Info().Err(err).Msg("hub session end")
+	return err
+}
+
+// isTerminal reports whether r is a terminal (a person typing).
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
+}
+
+// runDefault is damka without a subcommand: Hub when stdin is not a
+// terminal (a GUI started it), the text mode when it is.
+func runDefault(cmd *cobra.Command, args []string) error {
+	in, out := cmd.InOrStdin(), cmd.OutOrStdout()
+	ef := engineFlags{variant: "russian", threads: 1, hashMiB: hub.DefaultHashMiB}
+	if isTerminal(in) {
+		return runTextMode(cmd.Context(), in, out, textOptions{variant: engine.Russian, threads: ef.threads, hashMiB: ef.hashMiB})
+	}
+	return runHub(cmd.Context(), in, out, engine.Russian, ef)
+}

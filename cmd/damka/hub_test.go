@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/engine"
+	"damka/protocol/hub"
+)
+
+// rootWithInput runs the root command with args and stdin in, in-process.
+func rootWithInput(t *testing.T, in string, args ...string) (string, error) {
+	t.Helper()
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetIn(strings.NewReader(in))
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	err := root.Execute()
+	return out.String(), err
+}
+
+// TestDefaultIsHubWithoutTerminal: damka without a subcommand speaks Hub
+// when its input is not a terminal, as when a GUI starts it.
+func TestDefaultIsHubWithoutTerminal(t *testing.T) {
+	out, err := rootWithInput(t, "hub\ninit\nping\nquit\n")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 9, out)
+	assert.True(t, strings.HasPrefix(lines[0], "id name=damka version="), lines[0])
+	assert.Equal(t, []string{"wait", "ready", "pong"}, lines[6:])
+	assert.False(t, isTerminal(strings.NewReader("")))
+}
+
+// TestHubCommand: `damka hub` with flags for the parameters' defaults, and
+// its errors.
+func TestHubCommand(t *testing.T) {
+	out, err := rootWithInput(t, "hub\n", "hub", "--variant", "international", "--threads", "2", "--hash", "8")
+	require.NoError(t, err)
+	assert.Contains(t, out, "param name=variant value=international type=enum")
+	assert.Contains(t, out, "param name=threads value=2 type=int")
+	assert.Contains(t, out, "param name=hash value=8 type=int")
+
+	for _, args := range [][]string{
+		{"hub", "--variant", "chess"},
+		{"hub", "--threads", "0"},
+		{"hub", "--hash", "0"},
+		{"hub", "extra"},
+	} {
+		_, _, code := runCLI(args...)
+		assert.Equal(t, exitBadInput, code, "%v", args)
+	}
+}
+
+// TestHubDebugLog: --log-level debug logs every protocol line in and out,
+// to the log (here a file), never to stdout.
+func TestHubDebugLog(t *testing.T) {
+	logFile := filepath.Join(t.TempDir(), "hub.log")
+	out, err := rootWithInput(t, "ping\nfoo\n", "hub", "--log-level", "debug", "--log-file", logFile)
+	require.NoError(t, err)
+	assert.Equal(t, "pong\nerror message=\"bad command\"\n", out)
+	log, err := os.ReadFile(logFile)
+	require.NoError(t, err)
+	for _, want := range []string{`"in":"ping"`, `"out":"pong"`, `"in":"foo"`, `"out":"error message=\"bad command\""`} {
+		assert.Contains(t, string(log), want)
+	}
+}
+
+// buildDamka builds the damka binary into dir and returns its path.
+func buildDamka(t *testing.T, dir string) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
+	}
+	bin := filepath.Join(dir, "damka")
+	cmd := exec.Command(goTool, "build", "-o", bin, ".")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	return bin
+}
+
+// TestHubProcess runs real damka processes: the handshake and a search
+// through the GUI-side client, then complete games between two damka
+// processes over Hub in every variant, under a clock, checking every move
+// and the clocks.
+func TestHubProcess(t *testing.T) {
+	bin := buildDamka(t, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+
+	t.Run("handshake and search", func(t *testing.T) {
+		var stderr bytes.Buffer
+		c, err := hub.Start(ctx, hub.ClientOptions{Path: bin, Stderr: &stderr})
+		require.NoError(t, err)
+		id, params, err := c.Handshake(ctx, hub.Setting{Name: "variant", Value: "brazilian"})
+		require.NoError(t, err)
+		assert.Equal(t, "damka", id.Name)
+		assert.Len(t, params, 5)
+		require.NoError(t, c.SetPosition(ctx, "", []string{"c3-d4"}))
+		require.NoError(t, c.SetLevel(hub.Level{Depth: 4}))
+		d, err := c.Think(ctx, 30*time.Second, nil)
+		require.NoError(t, err)
+		p := engine.StartPosition(engine.Brazilian)
+		m, err := p.ParseMove("c3-d4")
+		require.NoError(t, err)
+		p = p.Play(m)
+		_, err = p.ParseMove(d.Move)
+		assert.NoError(t, err, "%s", d.Move)
+		require.NoError(t, c.Close(ctx))
+		assert.Empty(t, stderr.String(), "warn-level logs on stderr")
+	})
+
+	clocks := []struct {
+		v     engine.VariantID
+		moves int
+		time  time.Duration
+		inc   time.Duration
+	}{
+		{engine.Russian, 0, time.Second, 20 * time.Millisecond},
+		{engine.English, 20, 1200 * time.Millisecond, 0},
+		{engine.Brazilian, 0, 500 * time.Millisecond, 50 * time.Millisecond},
+		{engine.International, 30, 2 * time.Second, 10 * time.Millisecond},
+	}
+	if !testing.Short() {
+		for i := range clocks {
+			clocks[i].time *= 10
+			clocks[i].inc *= 5
+		}
+	}
+	for _, cl := range clocks {
+		t.Run("game "+cl.v.String(), func(t *testing.T) {
+			playHubGame(ctx, t, bin, cl.v, cl.moves, cl.time, cl.inc)
+		})
+	}
+}
+
+// maxGamePlies ends a game that the draw rules have not ended (it has
+// never been reached in testing; the draw rules end games much sooner).
+const maxGamePlies = 600
+
+// playHubGame plays one game between two damka processes under a clock of
+// moves moves in t0 (0: sudden death) plus inc per move.
+func playHubGame(ctx context.Context, t *testing.T, bin string, v engine.VariantID, moves int, t0, inc time.Duration) {
+	var players [2]*hub.Client
+	for i := range players {
+		c, err := hub.Start(ctx, hub.ClientOptions{Path: bin})
+		require.NoError(t, err)
+		defer c.Close(context.Background())
+		_, _, err = c.Handshake(ctx, hub.Setting{Name: "variant", Value: v.String()}, hub.Setting{Name: "hash", Value: "16"})
+		require.NoError(t, err)
+		require.NoError(t, c.NewGame())
+		players[i] = c
+	}
+	g := engine.NewGame(engine.StartPosition(v))
+	clock := [2]time.Duration{t0, t0}
+	toGo := [2]int{moves, moves}
+	var minLeft [2]time.Duration = clock
+	var res engine.Result
+	var why engine.Reason
+	for {
+		if res, why = g.Result(); res != engine.Ongoing || g.Ply() >= maxGamePlies {
+			break
+		}
+		p := g.Position()
+		side := p.Side
+		c := players[side]
+		require.NoError(t, c.SetGame(ctx, g))
+		require.NoError(t, c.SetLevel(hub.Level{Moves: toGo[side], Time: clock[side], Inc: inc}))
+		start := time.Now()
+		d, err := c.Think(ctx, clock[side]+inc+time.Second, nil)
+		used := time.Since(start)
+		require.NoError(t, err, "ply %d", g.Ply())
+		require.Empty(t, d.Errors, "ply %d", g.Ply())
+		m, err := p.ParseMove(d.Move)
+		require.NoError(t, err, "illegal move at ply %d in %s", g.Ply(), p.FEN())
+		require.Equal(t, p.FormatMove(m, engine.FormatHub), d.Move, "move not in full Hub form")
+		// Hub: time is the clock before this move's increment, which the
+		// engine may already use.
+		clock[side] += inc - used
+		require.Greater(t, clock[side], time.Duration(0), "%s lost on time at ply %d (used %v)", side, g.Ply(), used)
+		minLeft[side] = min(minLeft[side], clock[side])
+		if moves > 0 {
+			if toGo[side]--; toGo[side] == 0 {
+				toGo[side] = moves
+				clock[side] += t0
+			}
+		}
+		g.Play(m)
+	}
+	if res == engine.Ongoing {
+		why = engine.Adjudication
+	}
+	t.Logf("%s: %d plies, %s (%s); least time left %v / %v", v, g.Ply(), res.PDN(v), why, minLeft[0], minLeft[1])
+	assert.NotEqual(t, engine.Adjudication, why, "the game did not end by the rules within %d plies", maxGamePlies)
+	for _, c := range players {
+		assert.NoError(t, c.Close(ctx))
+	}
+}
