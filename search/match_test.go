@@ -134,6 +134,10 @@ func TestMatchFeature(t *testing.T) {
 			a.params.threatExt = true
 		case "futility":
 			a.params.futility = true
+		case "lmrmore":
+			a.params.lmrMore = true
+		case "singleext":
+			b.params.noSingleExt = true
 		default:
 			t.Fatalf("unknown feature %q", feature)
 		}

@@ -105,9 +105,11 @@ type Engine struct {
 // params are search switches whose zero value is the production setting;
 // tests flip them to measure a feature's worth (see match_test.go).
 type params struct {
-	noLMR     bool // no late move reductions
-	threatExt bool // extend quiet leaves where the opponent threatens a capture
-	futility  bool // futility pruning of quiet moves at depth 1-2
+	noLMR       bool // no late move reductions
+	threatExt   bool // extend quiet leaves where the opponent threatens a capture
+	futility    bool // futility pruning of quiet moves at depth 1-2
+	lmrMore     bool // stronger late move reductions
+	noSingleExt bool // no extension of single-reply positions
 }
 
 // New returns an engine with the given options (Threads and HashMiB below

@@ -496,7 +496,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 			hash = w.hashIndex(ply, &e)
 		}
 		w.scoreMoves(ply, hash)
-		if n == 1 && ply < 2*w.rootDepth {
+		if n == 1 && ply < 2*w.rootDepth && !w.e.params.noSingleExt {
 			depth++ // forced move: look one ply further
 		}
 	}
@@ -529,6 +529,15 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 				r = 1
 				if i >= 8 && depth >= 6 {
 					r = 2
+				}
+				if w.e.params.lmrMore {
+					r = 1
+					if i >= 6 && depth >= 5 {
+						r = 2
+					}
+					if !pvNode && i >= 10 && depth >= 7 {
+						r = 3
+					}
 				}
 			}
 			s = -w.search(-alpha-1, -alpha, depth-1-r, ply+1, false)
