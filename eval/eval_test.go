@@ -181,3 +181,17 @@ func BenchmarkEvaluate(b *testing.B) {
 		})
 	}
 }
+
+func TestCanMoveMatchesRules(t *testing.T) {
+	var l engine.MoveList
+	for _, v := range engine.AllVariants() {
+		for _, p := range randomPositions(v, 30, 77) {
+			if p.HasCapture() {
+				continue
+			}
+			assert.Equal(t, p.CountMoves(&l, false) > 0, CanMove(&p), "%v %s", v, p.FEN())
+		}
+		blocked := mustFEN(t, engine.English, "W:W29:B25,22")
+		assert.False(t, CanMove(&blocked))
+	}
+}

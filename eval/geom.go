@@ -167,3 +167,20 @@ func (g *geometry) distance(a, b int) int {
 	}
 	return max(dr, dc)
 }
+
+// CanMove reports whether the side to move in p has a non-capturing move: a
+// man with an empty square ahead or a king with an empty neighbour. When p
+// has no capture pending, that is whether it has any legal move; the
+// quiescence search uses it to tell a lost position from a quiet one.
+func CanMove(p *engine.Position) bool {
+	g := geomOf(p.V)
+	us := p.Side
+	empty := g.board &^ (p.Pieces[0] | p.Pieces[1])
+	men := p.Pieces[us] &^ p.Kings
+	l, r := g.forward(men, us)
+	if (l|r)&empty != 0 {
+		return true
+	}
+	k := p.Pieces[us] & p.Kings
+	return (k>>g.upLeft|k>>g.upRight|k<<g.upLeft|k<<g.upRight)&empty != 0
+}

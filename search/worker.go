@@ -621,7 +621,7 @@ func (w *worker) quiesce(alpha, beta, ply int) int {
 		return eval.Evaluate(p)
 	}
 	if !p.HasCapture() {
-		if p.CountMoves(&st.moves, false) == 0 {
+		if !eval.CanMove(p) {
 			return -Mate + ply
 		}
 		return eval.Evaluate(p)
