@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -51,7 +52,11 @@ func matchOpenings(t testing.TB, v engine.VariantID, n int) []engine.Position {
 		// Map order is random: sort for a fixed set.
 		sortStrings(fens)
 	}
-	rng := rand.New(rand.NewPCG(uint64(v), 9))
+	seed := uint64(9)
+	if s, err := strconv.ParseUint(os.Getenv("DAMKA_MATCH_SEED"), 10, 64); err == nil {
+		seed = s
+	}
+	rng := rand.New(rand.NewPCG(uint64(v), seed))
 	var out []engine.Position
 	var l engine.MoveList
 	for len(out) < n {
