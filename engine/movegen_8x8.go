@@ -26,8 +26,9 @@ type gen8x8 struct {
 	crowned  bool   // the man being moved was crowned mid-capture
 	flying   bool   // flying kings
 	manDirs  [4]bool
-	count    bool // count sequences in cnt instead of listing those that cannot be duplicates
-	cnt      int  // sequences counted, not listed (count mode)
+	dirMask  [4]uint64 // all ones for the directions in manDirs, else zero
+	count    bool      // count sequences in cnt instead of listing those that cannot be duplicates
+	cnt      int       // sequences counted, not listed (count mode)
 }
 
 // genTemplate8x8 holds, per variant and side to move, the fields of gen8x8
@@ -49,6 +50,11 @@ func init() {
 			} else {
 				g.promo = promoBlack8x8
 				g.manDirs = [4]bool{back, back, true, true}
+			}
+			for d, ok := range g.manDirs {
+				if ok {
+					g.dirMask[d] = ^uint64(0)
+				}
 			}
 		}
 	}
@@ -266,6 +272,9 @@ func countCaptures8x8(p *Position, list *MoveList, paths bool) int {
 // captures8x8 generates (count false) or counts (count true) the captures of
 // p; it returns the count in count mode.
 func captures8x8(p *Position, list *MoveList, paths, count bool) int {
+	if n, ok := quickCaptures8x8(p, list, count); ok {
+		return n
+	}
 	us := p.Side & 1
 	own := p.Pieces[us]
 	g := genTemplate8x8[p.V&3][us] // rule switches, crowning row and man directions
@@ -394,21 +403,22 @@ func countQuiet8x8(p *Position) int {
 // hasCapture8x8 reports whether the side to move in p has a capture, with
 // bit-parallel tests only.
 func hasCapture8x8(p *Position) bool {
-	r := &variants[p.V]
-	us := p.Side
+	us := p.Side & 1
 	own := p.Pieces[us]
 	enemy := p.Pieces[us^1]
 	empty := board8x8 &^ (own | enemy)
-	back := r.MenCaptureBackward
-	dirs := [4]bool{us == White || back, us == White || back, us == Black || back, us == Black || back}
-	if manCaptureOrigins8x8(own&^p.Kings, enemy, empty, &dirs) != 0 {
+	t := &genTemplate8x8[p.V&3][us]
+	if manCaptureOrigins8x8(own&^p.Kings, enemy, empty, &t.manDirs) != 0 {
 		return true
 	}
 	kings := own & p.Kings
-	if kings == 0 {
-		return false
-	}
-	if !r.FlyingKings {
+	return kings != 0 && kingsCanCapture8x8(kings, enemy, empty, t.flying)
+}
+
+// kingsCanCapture8x8 reports whether any of kings can capture a piece of
+// enemy, with bit-parallel fills.
+func kingsCanCapture8x8(kings, enemy, empty uint64, flying bool) bool {
+	if !flying {
 		all := [4]bool{true, true, true, true}
 		return manCaptureOrigins8x8(kings, enemy, empty, &all) != 0
 	}
@@ -442,4 +452,66 @@ func hasCapture8x8(p *Position) bool {
 		fill |= f
 	}
 	return ((fill<<se8x8)&enemy)<<se8x8&empty != 0
+}
+
+// quickCaptures8x8 handles the common case where every capture of p is a
+// single jump by a man that cannot go on: it then counts the captures (count)
+// or writes them into list, and returns ok. Otherwise (a king can capture, a
+// jump can continue, or a Russian man would crown mid-capture) it returns
+// ok false and leaves list alone.
+//
+// Continuations are found in parallel: after jumping in direction d the man
+// cannot jump back (the captured piece still stands there), its origin lies
+// behind that piece, and every other jump from the landing square sees the
+// board as it was.
+func quickCaptures8x8(p *Position, list *MoveList, count bool) (n int, ok bool) {
+	us := p.Side & 1
+	t := &genTemplate8x8[p.V&3][us]
+	own := p.Pieces[us]
+	enemy := p.Pieces[us^1]
+	empty := board8x8 &^ (own | enemy)
+	kings := own & p.Kings
+	if kings != 0 && kingsCanCapture8x8(kings, enemy, empty, t.flying) {
+		return 0, false
+	}
+	men := own &^ p.Kings
+	// j*: squares from which a man jump in that direction is open, masked
+	// by the directions the variant's men may capture in.
+	jNW := ((empty << nw8x8) & enemy) << nw8x8 & t.dirMask[dirNW]
+	jNE := ((empty << ne8x8) & enemy) << ne8x8 & t.dirMask[dirNE]
+	jSW := ((empty >> sw8x8) & enemy) >> sw8x8 & t.dirMask[dirSW]
+	jSE := ((empty >> se8x8) & enemy) >> se8x8 & t.dirMask[dirSE]
+	// Landing squares per direction.
+	var land [4]uint64
+	land[dirNW] = (men & jNW) >> (2 * nw8x8)
+	land[dirNE] = (men & jNE) >> (2 * ne8x8)
+	land[dirSW] = (men & jSW) << (2 * sw8x8)
+	land[dirSE] = (men & jSE) << (2 * se8x8)
+	all := land[dirNW] | land[dirNE] | land[dirSW] | land[dirSE]
+	cont := land[dirNW]&(jNW|jNE|jSW) | land[dirNE]&(jNW|jNE|jSE) |
+		land[dirSW]&(jNW|jSW|jSE) | land[dirSE]&(jNE|jSW|jSE)
+	if cont != 0 || (t.crownMid && all&t.promo != 0) {
+		return 0, false
+	}
+	if count {
+		return bits.OnesCount64(land[dirNW]) + bits.OnesCount64(land[dirNE]) +
+			bits.OnesCount64(land[dirSW]) + bits.OnesCount64(land[dirSE]), true
+	}
+	k := list.N
+	for d := 0; d < 4; d++ {
+		dl := delta8x8[d]
+		for b := land[d]; b != 0; b &= b - 1 {
+			to := bits.TrailingZeros64(b)
+			list.Moves[k] = Move{
+				Captured: uint64(1) << uint(to-dl),
+				From:     uint8(to - 2*dl),
+				To:       uint8(to),
+				Flags:    FlagCapture | crownFlag(uint8(to), t.promo),
+				NCapt:    1,
+			}
+			k++
+		}
+	}
+	list.N = k
+	return k, true
 }
