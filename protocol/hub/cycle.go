@@ -19,15 +19,27 @@ import (
 // maxSeconds bounds the time values of a level line (about 115 days).
 const maxSeconds = 1e7
 
-// parseSeconds reads a time in seconds (a real number, at least lo).
-func parseSeconds(v string, positive bool) (time.Duration, error) {
+// Lower bounds of parseSeconds.
+const (
+	nonNegative = iota // 0 or more
+	positive           // more than 0
+	clampToZero        // any; a negative value counts as 0
+)
+
+// parseSeconds reads a time in seconds (a real number) with lower bound
+// lo (nonNegative, positive or clampToZero) and upper bound maxSeconds.
+func parseSeconds(v string, lo int) (time.Duration, error) {
 	f, err := strconv.ParseFloat(v, 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, fmt.Errorf("'%s' is not a number of seconds", v)
 	}
-	if f < 0 || (positive && f == 0) || f > maxSeconds {
+	if lo == clampToZero && f < 0 {
+		f = 0
+	}
+	mustBePositive := lo == positive
+	if f < 0 || (mustBePositive && f == 0) || f > maxSeconds {
 		lo := "0"
-		if positive {
+		if mustBePositive {
 			lo = "more than 0"
 		}
 		return 0, fmt.Errorf("%s seconds out of range (%s up to %g)", v, lo, float64(maxSeconds))
@@ -40,7 +52,7 @@ func parseSeconds(v string, positive bool) (time.Duration, error) {
 // rejects the whole line; unknown arguments are ignored. Either is answered
 // with one error line.
 func (s *session) level(l Line) {
-	lim := s.limits
+	lim, clock := s.limits, s.clock
 	var bad, unknown []string
 	for _, a := range l.Args {
 		var err error
@@ -55,13 +67,16 @@ func (s *session) level(l Line) {
 			}
 			lim.Nodes = n
 		case "move-time":
-			lim.MoveTime, err = parseSeconds(a.Value, true)
+			lim.MoveTime, err = parseSeconds(a.Value, positive)
 		case "moves":
 			lim.MovesToGo, err = parseInt(a.Value, 0, 1000000)
 		case "time":
-			lim.Time, err = parseSeconds(a.Value, false)
+			// Some clients subtract the increment first and can send a
+			// negative clock: it counts as an empty one.
+			lim.Time, err = parseSeconds(a.Value, clampToZero)
+			clock = true
 		case "inc":
-			lim.Inc, err = parseSeconds(a.Value, false)
+			lim.Inc, err = parseSeconds(a.Value, nonNegative)
 		case "infinite":
 			if !a.Flag && a.Value != "" {
 				err = fmt.Errorf("takes no value (write level infinite)")
@@ -79,7 +94,7 @@ func (s *session) level(l Line) {
 	if len(bad) > 0 {
 		msg = append(msg, strings.Join(bad, "; ")+" (limits unchanged)")
 	} else {
-		s.limits = lim
+		s.limits, s.clock = lim, clock
 	}
 	if len(unknown) > 0 {
 		msg = append(msg, "unknown argument "+quoteList(unknown)+" ignored")
@@ -95,7 +110,11 @@ func (s *session) level(l Line) {
 // ended).
 func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pending *input, quit bool) {
 	limits := s.limits
-	s.limits = search.Limits{} // limits reset after done
+	if s.clock && limits.Time == 0 && limits.Inc == 0 && limits.MoveTime == 0 {
+		// An empty clock: answer at once rather than search unlimited.
+		limits.MoveTime = time.Millisecond
+	}
+	s.limits, s.clock = search.Limits{}, false // limits reset after done
 	mode := ""
 	var unknown []string
 	for _, a := range l.Args {

@@ -149,7 +149,8 @@ type session struct {
 
 	searcher Searcher // nil until init (or the first go)
 	game     *engine.Game
-	limits   search.Limits
+	limits   search.Limits // from level lines since the last pos or done
+	clock    bool          // a level line gave time= (an empty clock is not "no limit")
 	params   []param
 }
 
@@ -387,7 +388,7 @@ func (s *session) ensureSearcher() {
 // current one; a bad move keeps the moves before it. Either way the limits
 // are reset, as by every pos line.
 func (s *session) pos(l Line) {
-	s.limits = search.Limits{}
+	s.limits, s.clock = search.Limits{}, false
 	var problems []string
 	for _, a := range l.Args {
 		switch a.Name {

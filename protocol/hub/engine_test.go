@@ -214,6 +214,28 @@ var transcripts = []struct{ name, script string }{
 = russian ` + startRussian + `
 <~ done move=\S+( ponder=\S+)?
 `},
+	{"an empty or negative clock answers at once", `
+> pos
+> level time=0
+> go think
+= russian ` + startRussian + `
+<~ done move=\S+( ponder=\S+)?
+> level moves=3 time=-0.2
+> go think
+<~ done move=\S+( ponder=\S+)?
+> level time=-0.05 inc=0.05
+> go think
+<~ done move=\S+( ponder=\S+)?
+`},
+	{"variant aliases", `
+> set-param name=variant value=normal
+> pos pos=` + startIntl + `
+> set-param name=variant value=Standard
+> set-param name=variant value=AMERICAN
+> pos pos=` + startEnglish + `
+> set-param name=variant value=frisian
+< error message="set-param variant: unknown variant 'frisian' (want russian, english, brazilian, international; american is accepted for english, normal and standard for international) (kept english)"
+`},
 	{"stop and ponder-hit outside a search are ignored", `
 > stop
 > ponder-hit
@@ -297,13 +319,16 @@ var transcripts = []struct{ name, script string }{
 > set-param name=ponder value=""
 < error message="set-param ponder: value '' is not a bool (want true or false) (kept false)"
 > set-param name=variant value=chess
-< error message="set-param variant: unknown variant 'chess' (want russian, english, brazilian, international; american is accepted for english) (kept russian)"
+< error message="set-param variant: unknown variant 'chess' (want russian, english, brazilian, international; american is accepted for english, normal and standard for international) (kept russian)"
 > set-param value=3
 < error message="set-param: missing name="
 > set-param name=hash
 < error message="set-param: missing value= for 'hash'"
-> set-param name=hash value=8 foo
-< error message="set-param: unknown argument 'foo' (ignored; known: name, value)"
+> set-param name=hash value=5 foo
+< error message="set-param: unknown argument 'foo' ignored"
+> set-param name=hash value=0 foo
+< error message="set-param hash: value 0 out of range 1..16384 (kept 5); unknown argument 'foo' ignored"
+> set-param name=hash value=4
 > Set-Param name=hash value=8
 < error message="bad command"
 > set-param name=Hash value=8
@@ -323,8 +348,10 @@ var transcripts = []struct{ name, script string }{
 < error message="level: move-time: 0 seconds out of range (more than 0 up to 1e+07) (limits unchanged)"
 > level move-time=1e9
 < error message="level: move-time: 1e9 seconds out of range (more than 0 up to 1e+07) (limits unchanged)"
-> level time=-1 inc=abc
-< error message="level: time: -1 seconds out of range (0 up to 1e+07); inc: 'abc' is not a number of seconds (limits unchanged)"
+> level time=1e8 inc=abc
+< error message="level: time: 1e8 seconds out of range (0 up to 1e+07); inc: 'abc' is not a number of seconds (limits unchanged)"
+> level inc=-1
+< error message="level: inc: -1 seconds out of range (0 up to 1e+07) (limits unchanged)"
 > level time=NaN
 < error message="level: time: 'NaN' is not a number of seconds (limits unchanged)"
 > level inc=+Inf
@@ -439,6 +466,14 @@ func TestLevelAccumulation(t *testing.T) {
 	hs.send("stop")
 	hs.expect("~done.*")
 	assert.Equal(t, search.Limits{}, hs.spy.last(t).limits)
+
+	// An empty clock is a clock, not "no limit"; a negative one counts as 0.
+	hs.send("level moves=2 time=-1.5", "go think")
+	hs.expect("~done.*")
+	assert.Equal(t, search.Limits{MovesToGo: 2, MoveTime: time.Millisecond}, hs.spy.last(t).limits)
+	hs.send("level time=-0.5 inc=0.1", "go think")
+	hs.expect("~done.*")
+	assert.Equal(t, search.Limits{Inc: 100 * time.Millisecond}, hs.spy.last(t).limits)
 
 	// Reset by pos.
 	hs.send("level depth=5", "pos", "level nodes=300", "go think")

@@ -69,8 +69,15 @@ func (s *session) declareParams() []param {
 			set: func(s *session, v string) error {
 				id, err := engine.ParseVariant(v)
 				if err != nil {
-					return fmt.Errorf("unknown variant '%s' (want %s; american is accepted for english)",
-						v, strings.Join(engine.VariantNames(), ", "))
+					// Scan calls international draughts "normal", pydraughts
+					// "standard".
+					switch strings.ToLower(v) {
+					case "normal", "standard":
+						id, err = engine.International, nil
+					default:
+						return fmt.Errorf("unknown variant '%s' (want %s; american is accepted for english, normal and standard for international)",
+							v, strings.Join(engine.VariantNames(), ", "))
+					}
 				}
 				if id != s.variant {
 					// A new board: the start position, a fresh table.
@@ -141,20 +148,38 @@ func (s *session) declareParams() []param {
 	}
 }
 
-// setParam handles "set-param name=N value=V". A line with an unknown
-// argument, or a bad name or value, changes nothing.
+// setParam handles "set-param name=N value=V". A bad name or value
+// changes nothing; unknown arguments are ignored. Each problem is reported
+// in one error line.
 func (s *session) setParam(l Line) {
-	if !s.checkArgs(l, "name", "value") {
-		return
+	var unknown []string
+	for _, a := range l.Args {
+		if a.Name != "name" && a.Name != "value" {
+			unknown = append(unknown, a.Name)
+		}
 	}
+	var msg string
+	defer func() {
+		if len(unknown) > 0 {
+			if msg == "" {
+				msg = ":"
+			} else {
+				msg += ";"
+			}
+			msg += " unknown argument " + quoteList(unknown) + " ignored"
+		}
+		if msg != "" {
+			s.errorf("set-param%s", msg)
+		}
+	}()
 	name, ok := l.Get("name")
 	if !ok || name == "" {
-		s.errorf("set-param: missing name=")
+		msg = ": missing name="
 		return
 	}
 	v, ok := l.Get("value")
 	if !ok {
-		s.errorf("set-param: missing value= for '%s'", name)
+		msg = fmt.Sprintf(": missing value= for '%s'", name)
 		return
 	}
 	for i := range s.params {
@@ -163,7 +188,7 @@ func (s *session) setParam(l Line) {
 			continue
 		}
 		if err := p.set(s, v); err != nil {
-			s.errorf("set-param %s: %v (kept %s)", name, err, p.get(s))
+			msg = fmt.Sprintf(" %s: %v (kept %s)", name, err, p.get(s))
 			return
 		}
 		s.log.Info().Str("param", name).Str("value", p.get(s)).Msg("hub: parameter set")
@@ -173,5 +198,5 @@ func (s *session) setParam(l Line) {
 	for i := range s.params {
 		names[i] = s.params[i].name
 	}
-	s.errorf("set-param: unknown parameter '%s' (known: %s)", name, strings.Join(names, ", "))
+	msg = fmt.Sprintf(": unknown parameter '%s' (known: %s)", name, strings.Join(names, ", "))
 }
