@@ -12,11 +12,16 @@ type perftStack struct {
 	pos   [MaxPerftDepth + 1]Position
 }
 
-func perftRec(st *perftStack, ply, depth int, paths bool) uint64 {
+func perftRec(st *perftStack, t *perftTable, ply, depth int, paths bool) uint64 {
 	p := &st.pos[ply]
 	list := &st.lists[ply]
 	if depth == 1 {
 		return uint64(p.CountMoves(list, paths))
+	}
+	if t != nil {
+		if n, ok := t.probe(p.Key, depth); ok {
+			return n
+		}
 	}
 	if paths {
 		p.GeneratePaths(list)
@@ -31,11 +36,14 @@ func perftRec(st *perftStack, ply, depth int, paths bool) uint64 {
 			child.applyBoard(list.Moves[i])
 			n += uint64(child.CountMoves(&st.lists[ply+1], paths))
 		}
-		return n
+	} else {
+		for i := 0; i < list.N; i++ {
+			p.PlayInto(child, list.Moves[i])
+			n += perftRec(st, t, ply+1, depth-1, paths)
+		}
 	}
-	for i := 0; i < list.N; i++ {
-		p.PlayInto(child, list.Moves[i])
-		n += perftRec(st, ply+1, depth-1, paths)
+	if t != nil {
+		t.store(p.Key, depth, n)
 	}
 	return n
 }
@@ -54,7 +62,7 @@ func Perft(p Position, depth int, paths bool) uint64 {
 	}
 	st := new(perftStack)
 	st.pos[0] = p
-	return perftRec(st, 0, depth, paths)
+	return perftRec(st, nil, 0, depth, paths)
 }
 
 // DivideEntry is one root move of a perft divide and its leaf count.

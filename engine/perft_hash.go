@@ -80,38 +80,6 @@ func (t *perftTable) store(key uint64, depth int, count uint64) {
 	e.check.Store(k ^ count)
 }
 
-func perftHashRec(st *perftStack, t *perftTable, ply, depth int, paths bool) uint64 {
-	p := &st.pos[ply]
-	list := &st.lists[ply]
-	if depth == 1 {
-		return uint64(p.CountMoves(list, paths))
-	}
-	if n, ok := t.probe(p.Key, depth); ok {
-		return n
-	}
-	if paths {
-		p.GeneratePaths(list)
-	} else {
-		p.Generate(list)
-	}
-	var n uint64
-	child := &st.pos[ply+1]
-	if depth == 2 { // the children are only counted: no key needed
-		for i := 0; i < list.N; i++ {
-			*child = *p
-			child.applyBoard(list.Moves[i])
-			n += uint64(child.CountMoves(&st.lists[ply+1], paths))
-		}
-	} else {
-		for i := 0; i < list.N; i++ {
-			p.PlayInto(child, list.Moves[i])
-			n += perftHashRec(st, t, ply+1, depth-1, paths)
-		}
-	}
-	t.store(p.Key, depth, n)
-	return n
-}
-
 // PerftWith returns the number of leaf nodes at depth plies from p, as Perft
 // does, using opts.Threads goroutines and, when opts.HashMiB > 0, a shared
 // hash table of subtree counts keyed by Zobrist key and depth (a 64-bit key
@@ -133,10 +101,7 @@ func PerftWith(p Position, depth int, opts PerftOptions) uint64 {
 	}
 	walk := func(st *perftStack, q Position, d int) uint64 {
 		st.pos[0] = q
-		if table != nil && d >= 2 {
-			return perftHashRec(st, table, 0, d, opts.Paths)
-		}
-		return perftRec(st, 0, d, opts.Paths)
+		return perftRec(st, table, 0, d, opts.Paths)
 	}
 	if threads == 1 || depth < 3 {
 		return walk(new(perftStack), p, depth)
