@@ -46,7 +46,8 @@ func setupLogging() error {
 	if err != nil || gflags.logLevel == "" {
 		return badInput("bad --log-level %q (want trace, debug, info, warn, error)", gflags.logLevel)
 	}
-	var w io.Writer = zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: "15:04:05.000"}
+	// Colours only on a terminal: a GUI or match tool capturing stderr gets plain text.
+	var w io.Writer = zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: "15:04:05.000", NoColor: !isTerminal(os.Stderr)}
 	if gflags.logFile != "" {
 		f, err := os.OpenFile(gflags.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
