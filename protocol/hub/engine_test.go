@@ -752,3 +752,39 @@ func TestFormatScore(t *testing.T) {
 		assert.Equal(t, want, FormatScore(cs), "%d", cs)
 	}
 }
+
+// brokenSearcher runs the real search and then spoils its result, to check
+// that a search bug never reaches the GUI as an illegal move.
+type brokenSearcher struct {
+	*search.Engine
+	spoil func(*search.Result)
+}
+
+func (b brokenSearcher) Search(ctx context.Context, pos engine.Position, h []uint64, l search.Limits, report func(search.Info)) search.Result {
+	r := b.Engine.Search(ctx, pos, h, l, report)
+	b.spoil(&r)
+	return r
+}
+
+func TestSearchResultGuards(t *testing.T) {
+	run := func(spoil func(*search.Result)) string {
+		cfg := testConfig()
+		cfg.NewSearcher = func(o search.Options) Searcher { return brokenSearcher{search.New(o), spoil} }
+		var out bytes.Buffer
+		require.NoError(t, Run(context.Background(), strings.NewReader("level depth=1\ngo think\n"), &out, cfg))
+		return out.String()
+	}
+	// An illegal move: reported, and the first legal move is played instead.
+	out := run(func(r *search.Result) { r.Move = engine.Move{From: 1, To: 2} })
+	start := engine.StartPosition(engine.Russian)
+	var l engine.MoveList
+	start.Generate(&l)
+	first := start.FormatMove(l.Moves[0], engine.FormatHub)
+	assert.Contains(t, out, "error message=\"internal error: the search returned an illegal move; playing the first legal move\"\ndone move="+first+"\n")
+	// No move at all.
+	out = run(func(r *search.Result) { r.HasMove = false })
+	assert.True(t, strings.HasSuffix(out, "error message=\"go: no legal move (no move)\"\ndone\n"), out)
+	// A ponder move that is not legal after the move is left out.
+	out = run(func(r *search.Result) { r.PV = []engine.Move{r.Move, {From: 1, To: 2}} })
+	assert.Regexp(t, `(?m)^done move=\S+$`, out)
+}
