@@ -138,7 +138,7 @@ func TestMatchFeature(t *testing.T) {
 		case "threat":
 			a.params.threatExt = true
 		case "futility":
-			a.params.futility = true
+			b.params.noFutility = true
 		case "lmrmore":
 			a.params.lmrMore = true
 		case "singleext":

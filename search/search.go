@@ -107,7 +107,7 @@ type Engine struct {
 type params struct {
 	noLMR       bool // no late move reductions
 	threatExt   bool // extend quiet leaves where the opponent threatens a capture
-	futility    bool // futility pruning of quiet moves at depth 1-2
+	noFutility  bool // no futility pruning of quiet moves at depth 1-2
 	lmrMore     bool // stronger late move reductions
 	noSingleExt bool // no extension of single-reply positions
 }

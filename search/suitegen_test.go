@@ -91,6 +91,48 @@ func selfPlayPositions(v engine.VariantID, games int, seed uint64) []suiteSource
 	return out
 }
 
+// constructedPositions places a few men (and now and then a king) at
+// random, with Black's men in its half and White's men advanced, for the
+// targeted searches of rare winning ideas (positions named constructed-*).
+func constructedPositions(v engine.VariantID, n int, seed uint64) []suiteSource {
+	rng := rand.New(rand.NewPCG(seed, 13))
+	r := v.Rules()
+	var out []suiteSource
+	for len(out) < n {
+		p := engine.Position{V: v, Side: engine.Color(rng.IntN(2))}
+		for c := engine.White; c <= engine.Black; c++ {
+			men := 3 + rng.IntN(5)
+			for i := 0; i < men; i++ {
+				sq := engine.Square(1 + rng.IntN(r.Squares))
+				row, _ := engine.SquareRowCol(v, sq)
+				if (c == engine.White && row == 0) || (c == engine.Black && row == r.BoardSize-1) || p.PieceAt(sq) != engine.NoPiece {
+					continue
+				}
+				pc := engine.WhiteMan
+				if c == engine.Black {
+					pc = engine.BlackMan
+				}
+				p.SetPiece(sq, pc)
+			}
+			if rng.IntN(4) == 0 {
+				sq := engine.Square(1 + rng.IntN(r.Squares))
+				if p.PieceAt(sq) == engine.NoPiece {
+					pc := engine.WhiteKing
+					if c == engine.Black {
+						pc = engine.BlackKing
+					}
+					p.SetPiece(sq, pc)
+				}
+			}
+		}
+		if p.Pieces[0] == 0 || p.Pieces[1] == 0 {
+			continue
+		}
+		out = append(out, suiteSource{fmt.Sprintf("constructed-%s-s%d-%d", v, seed, len(out)), p})
+	}
+	return out
+}
+
 func material(p *engine.Position) int {
 	w := eval.For(p.V)
 	wm, wk := p.Count(p.Side)
@@ -118,7 +160,7 @@ func majorityMatters(p *engine.Position) bool {
 	}
 	q := *p
 	if q.V == engine.International {
-		return false
+		return majorityMatters10x10(p)
 	}
 	q.V = engine.Russian
 	var l engine.MoveList
@@ -129,6 +171,43 @@ func majorityMatters(p *engine.Position) bool {
 		hi = max(hi, int(m.NCapt))
 	}
 	return hi > lo
+}
+
+// majorityMatters10x10 reports whether the longest captures (the only legal
+// ones) take two pieces or more while some other man could take one: the
+// majority rule forbids that shorter capture.
+func majorityMatters10x10(p *engine.Position) bool {
+	var l engine.MoveList
+	p.GenerateCaptures(&l)
+	if l.N == 0 || l.Moves[0].NCapt < 2 {
+		return false
+	}
+	v := p.V
+	for sq := engine.Square(1); sq <= 50; sq++ {
+		b := engine.SquareBit(v, sq)
+		if p.Pieces[p.Side]&b == 0 || p.Kings&b != 0 {
+			continue
+		}
+		inList := false
+		for _, m := range l.Slice() {
+			inList = inList || uint64(1)<<m.From == b
+		}
+		if inList {
+			continue
+		}
+		row, col := engine.SquareRowCol(v, sq)
+		for _, d := range [4][2]int{{-1, -1}, {-1, 1}, {1, -1}, {1, 1}} {
+			over := engine.SquareFromRowCol(v, row+d[0], col+d[1])
+			to := engine.SquareFromRowCol(v, row+2*d[0], col+2*d[1])
+			if over == 0 || to == 0 {
+				continue
+			}
+			if p.Pieces[p.Side.Opp()]&engine.SquareBit(v, over) != 0 && p.Occupied()&engine.SquareBit(v, to) == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type suiteLine struct {
@@ -194,6 +273,18 @@ func TestGenerateSuites(t *testing.T) {
 			s := gamePositions(t, "russian_ussr_championship_X.pdn", engine.Russian, engine.Brazilian)
 			return append(s, selfPlayPositions(engine.Brazilian, 150, 6)...)
 		}, 9, 15, 6, hasMajority, "brazilian-majority"},
+		{engine.International, "solve_international.epd", func() []suiteSource {
+			return selfPlayPositions(engine.International, 120, 7)
+		}, 7, 11, 4, hasMajority, "international-majority"},
+		{engine.Russian, "solve_russian.epd", func() []suiteSource {
+			return constructedPositions(engine.Russian, 40000, 21)
+		}, 9, 15, 5, hasCrownMid, "russian-crown-constructed"},
+		{engine.International, "solve_international.epd", func() []suiteSource {
+			return constructedPositions(engine.International, 20000, 22)
+		}, 7, 11, 4, hasMajority, "international-majority-constructed"},
+		{engine.English, "solve_english.epd", func() []suiteSource {
+			return selfPlayPositions(engine.English, 80, 23)
+		}, 9, 17, 6, func(engine.Position, []engine.Move) bool { return true }, "english-selfplay"},
 	}
 	for _, j := range jobs {
 		if j.name == "" {

@@ -504,7 +504,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	// Futility: near the leaves, quiet moves cannot lift a hopeless
 	// static score above alpha.
 	futile := false
-	if w.e.params.futility && !pvNode && depth <= 2 && ply > 0 && st.moves.Moves[0].Captured == 0 && alpha > -MateBound && alpha < MateBound {
+	if !w.e.params.noFutility && !pvNode && depth <= 2 && ply > 0 && st.moves.Moves[0].Captured == 0 && alpha > -MateBound && alpha < MateBound {
 		futile = eval.Evaluate(p)+futilityMargin*depth <= alpha
 	}
 
