@@ -120,13 +120,20 @@ func New(opts Options) *Engine {
 	return e
 }
 
-// SetOptions changes the thread count and table size. It must not be called
-// during a search. A new table size empties the table.
+// Option bounds: SetOptions clamps Threads and HashMiB to these.
+const (
+	MaxThreads = 256
+	MaxHashMiB = 1 << 16
+)
+
+// SetOptions changes the thread count and table size (clamped to 1 ..
+// MaxThreads and 1 .. MaxHashMiB). Called during a search it waits for the
+// search to end. A new table size empties the table.
 func (e *Engine) SetOptions(opts Options) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	opts.Threads = max(opts.Threads, 1)
-	opts.HashMiB = max(opts.HashMiB, 1)
+	opts.Threads = min(max(opts.Threads, 1), MaxThreads)
+	opts.HashMiB = min(max(opts.HashMiB, 1), MaxHashMiB)
 	if e.tt == nil || opts.HashMiB != e.opts.HashMiB {
 		e.tt = newTable(opts.HashMiB)
 	}
@@ -140,8 +147,12 @@ func (e *Engine) SetOptions(opts Options) {
 	e.opts = opts
 }
 
-// Options returns the current settings.
-func (e *Engine) Options() Options { return e.opts }
+// Options returns the current settings (after clamping).
+func (e *Engine) Options() Options {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.opts
+}
 
 // Clear forgets everything learned (table, killers, history), as for a new
 // game. A search after Clear repeats the one before it node for node (with

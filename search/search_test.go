@@ -236,3 +236,15 @@ func TestReportsEveryIteration(t *testing.T) {
 		assert.Equal(t, r.PV[1], r.Ponder)
 	}
 }
+
+func TestOptionsAreClamped(t *testing.T) {
+	e := New(Options{Threads: -3, HashMiB: 0})
+	assert.Equal(t, Options{Threads: 1, HashMiB: 1}, e.Options())
+	e.SetOptions(Options{Threads: 1 << 20, HashMiB: 2})
+	assert.Equal(t, MaxThreads, e.Options().Threads)
+	e.SetOptions(Options{Threads: 2, HashMiB: 2})
+	assert.Equal(t, Options{Threads: 2, HashMiB: 2}, e.Options())
+	p := engine.StartPosition(engine.English)
+	r := e.Search(context.Background(), p, nil, Limits{Depth: 4}, nil)
+	assert.True(t, isLegal(&p, r.Move))
+}
