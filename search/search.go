@@ -122,7 +122,7 @@ func New(opts Options) *Engine {
 
 // Option bounds: SetOptions clamps Threads and HashMiB to these.
 const (
-	MaxThreads = 256
+	MaxThreads = 64
 	MaxHashMiB = 1 << 16
 )
 
