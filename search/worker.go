@@ -399,6 +399,21 @@ func (w *worker) isDraw(ply int) bool {
 	return false
 }
 
+// tableKey is the transposition table key of p with draw counters d. Deep
+// into a reversible (kings only) phase the counters decide how near a rule
+// draw is, so there they are hashed into the key: a score found with more
+// moves left before the rule is not reused where fewer are left.
+func tableKey(p *engine.Position, d engine.DrawState) uint64 {
+	if d.Reversible < counterKeyFrom {
+		return p.Key
+	}
+	return p.Key ^ (uint64(d.Reversible)*0x9E3779B97F4A7C15 ^ uint64(d.Balance)*0xC2B2AE3D27D4EB4F)
+}
+
+// counterKeyFrom is the reversible ply count from which tableKey mixes in
+// the counters.
+const counterKeyFrom = 8
+
 // ttScore converts a score for storing at ply (mate scores relative to the
 // node) and ttValue back.
 func ttScore(s, ply int) int {
@@ -468,7 +483,8 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	}
 
 	hash := -1
-	e, hit := w.tt.probe(p.Key)
+	key := tableKey(p, st.draw)
+	e, hit := w.tt.probe(key)
 	if hit && !pvNode && e.depth >= depth {
 		s := ttValue(e.score, ply)
 		if e.bound == boundExact || e.bound == boundLower && s >= beta || e.bound == boundUpper && s <= alpha {
@@ -577,7 +593,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	case best > origAlpha:
 		bound = boundExact
 	}
-	w.tt.store(p.Key, depth, ttScore(best, ply), bound, st.moves.Moves[bestIdx], bestIdx)
+	w.tt.store(key, depth, ttScore(best, ply), bound, st.moves.Moves[bestIdx], bestIdx)
 	return best
 }
 
