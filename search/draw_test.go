@@ -40,8 +40,8 @@ func TestRussianFifteenMoveRuleInSearch(t *testing.T) {
 	// (A king sacrifice into a scaled 2-against-1 draw may score a little
 	// above the rule draw's 0.)
 	assert.InDelta(t, 0, r.Score, 30, "score %d", r.Score)
-	// Far from the rule the ending is a win, even with the table still
-	// full of the draws found above (the counters are part of the key).
+	// Far from the rule the ending is a win, with the table still holding
+	// the draws found above.
 	r = e.Search(context.Background(), p, nil, Limits{Depth: 8, Draw: engine.DrawState{Reversible: 10, Balance: 10}}, nil)
 	assert.Greater(t, r.Score, 300)
 }
