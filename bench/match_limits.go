@@ -1,0 +1,206 @@
+// match_limits.go: the search limits of a match (a clock, a time per move,
+// a depth or a node count) and the engine descriptions.
+
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"damka/protocol/hub"
+)
+
+// Limits is what each engine may spend on a move. Exactly one kind is set:
+// a clock (Base, with Moves and Inc), MoveTime, Depth or Nodes.
+type Limits struct {
+	Moves    int           // moves per time control period; 0: the whole game (sudden death)
+	Base     time.Duration // clock time per period
+	Inc      time.Duration // added after each move (Fischer)
+	MoveTime time.Duration // time per move
+	Depth    int           // search depth in plies
+	Nodes    uint64        // nodes per move
+}
+
+// ParseTC reads a time control "[moves/]base[+inc]" with times in seconds
+// (real numbers): "40/60+0.5" is 60 s for each 40 moves plus 0.5 s a move,
+// "10+0.1" is 10 s for the game plus 0.1 s a move, "5" is 5 s sudden death.
+func ParseTC(s string) (Limits, error) {
+	var l Limits
+	t := strings.TrimSpace(s)
+	if a, b, ok := strings.Cut(t, "/"); ok {
+		n, err := strconv.Atoi(a)
+		if err != nil || n < 1 {
+			return l, fmt.Errorf("time control %q: moves %q: want a positive integer", s, a)
+		}
+		l.Moves, t = n, b
+	}
+	base, inc, hasInc := strings.Cut(t, "+")
+	var err error
+	if l.Base, err = parseSeconds(base); err != nil {
+		return l, fmt.Errorf("time control %q: base: %w", s, err)
+	}
+	if hasInc {
+		if l.Inc, err = parseSeconds(inc); err != nil {
+			return l, fmt.Errorf("time control %q: increment: %w", s, err)
+		}
+	}
+	if l.Base <= 0 && l.Inc <= 0 {
+		return l, fmt.Errorf("time control %q: no time at all", s)
+	}
+	return l, nil
+}
+
+// parseSeconds reads a non-negative number of seconds.
+func parseSeconds(s string) (time.Duration, error) {
+	x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || x < 0 || math.IsNaN(x) || x > 1e6 {
+		return 0, fmt.Errorf("%q is not a number of seconds", s)
+	}
+	return time.Duration(x * float64(time.Second)), nil
+}
+
+// ParseMoveTime reads seconds per move ("0.1").
+func ParseMoveTime(s string) (time.Duration, error) {
+	d, err := parseSeconds(s)
+	if err == nil && d <= 0 {
+		err = fmt.Errorf("%q: want more than 0 seconds", s)
+	}
+	return d, err
+}
+
+// Validate reports an error unless exactly one kind of limit is set.
+func (l Limits) Validate() error {
+	n := 0
+	if l.Base > 0 || l.Inc > 0 {
+		n++
+	}
+	if l.MoveTime > 0 {
+		n++
+	}
+	if l.Depth > 0 {
+		n++
+	}
+	if l.Nodes > 0 {
+		n++
+	}
+	switch {
+	case n == 0:
+		return errors.New("no search limit: give one of --tc, --movetime, --depth, --nodes")
+	case n > 1:
+		return errors.New("give only one of --tc, --movetime, --depth, --nodes")
+	}
+	return nil
+}
+
+// IsZero reports whether no limit is set.
+func (l Limits) IsZero() bool { return l == Limits{} }
+
+// Clocked reports whether the limits are a clock.
+func (l Limits) Clocked() bool { return l.Base > 0 || l.Inc > 0 }
+
+// String writes the limits as the PDN TimeControl tag value: "40/60+0.5",
+// "10+0.1", "movetime=0.1", "depth=6", "nodes=10000".
+func (l Limits) String() string {
+	secs := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
+	switch {
+	case l.Clocked():
+		s := secs(l.Base)
+		if l.Moves > 0 {
+			s = strconv.Itoa(l.Moves) + "/" + s
+		}
+		if l.Inc > 0 {
+			s += "+" + secs(l.Inc)
+		}
+		return s
+	case l.MoveTime > 0:
+		return "movetime=" + secs(l.MoveTime)
+	case l.Depth > 0:
+		return "depth=" + strconv.Itoa(l.Depth)
+	case l.Nodes > 0:
+		return "nodes=" + strconv.FormatUint(l.Nodes, 10)
+	}
+	return "-"
+}
+
+// EngineSpec describes one engine of a match.
+type EngineSpec struct {
+	Name    string        // PDN player name; the two engines' names differ
+	Command []string      // program and arguments
+	Dir     string        // working directory; "" is the runner's
+	Options []hub.Setting // set-param values sent in the handshake, in order
+	// Limits, when set, replace the match's limits for this engine (e.g.
+	// 0.1 s a move against 0.05 s a move).
+	Limits Limits
+}
+
+// ParseEngineSpec reads an engine description from its key=value words:
+// name=NAME, cmd=COMMAND (a command line split as a shell does, quotes
+// and backslashes included), dir=DIR, option.P=V for each Hub parameter P
+// to set (e.g. option.threads=1 option.hash=64), and limits of its own
+// that replace the match's: tc=[moves/]base[+inc], movetime=S, depth=N or
+// nodes=N. A missing name is taken from the program's base name.
+func ParseEngineSpec(words []string, split func(string) ([]string, error)) (EngineSpec, error) {
+	var e EngineSpec
+	for _, w := range words {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok {
+			return e, fmt.Errorf("engine: %q is not key=value (keys name, cmd, dir, option.NAME, tc, movetime, depth, nodes)", w)
+		}
+		switch {
+		case k == "name":
+			e.Name = v
+		case k == "cmd":
+			argv, err := split(v)
+			if err != nil {
+				return e, fmt.Errorf("engine: cmd %q: %w", v, err)
+			}
+			if len(argv) == 0 {
+				return e, fmt.Errorf("engine: cmd %q is empty", v)
+			}
+			e.Command = argv
+		case k == "dir":
+			e.Dir = v
+		case k == "tc":
+			l, err := ParseTC(v)
+			if err != nil {
+				return e, fmt.Errorf("engine: %w", err)
+			}
+			e.Limits = l
+		case k == "movetime":
+			d, err := ParseMoveTime(v)
+			if err != nil {
+				return e, fmt.Errorf("engine: movetime %w", err)
+			}
+			e.Limits = Limits{MoveTime: d}
+		case k == "depth" || k == "nodes":
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil || n == 0 || (k == "depth" && n > 1000) {
+				return e, fmt.Errorf("engine: %s=%q: want a positive integer", k, v)
+			}
+			if k == "depth" {
+				e.Limits = Limits{Depth: int(n)}
+			} else {
+				e.Limits = Limits{Nodes: n}
+			}
+		case strings.HasPrefix(k, "option.") && len(k) > len("option."):
+			e.Options = append(e.Options, hub.Setting{Name: k[len("option."):], Value: v})
+		default:
+			return e, fmt.Errorf("engine: unknown key %q in %q (keys name, cmd, dir, option.NAME, tc, movetime, depth, nodes)", k, w)
+		}
+	}
+	if len(e.Command) == 0 {
+		return e, errors.New("engine: no cmd= given")
+	}
+	if e.Name == "" {
+		p := e.Command[0]
+		if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+			p = p[i+1:]
+		}
+		e.Name = p
+	}
+	return e, nil
+}

@@ -1,0 +1,464 @@
+// match.go: the `damka match` and `damka match merge` subcommands: engine
+// against engine matches over Hub with Elo, pentanomial counts and SPRT.
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/shlex"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"damka/bench"
+	"damka/engine"
+)
+
+const matchLong = `match plays engine against engine over the Hub protocol and reports the
+result with Elo, a 95% interval, the likelihood of superiority, pentanomial
+counts over opening pairs and, with --sprt, a sequential test that stops the
+match when it accepts H0 or H1.
+
+Each --engine is followed by key=value words (up to the next flag):
+  name=NAME            player name in the PDN (default: the program's name)
+  cmd=COMMAND          the command line, split as a shell does: cmd="damka"
+                       or cmd="/path/to/scan hub"
+  dir=DIR              working directory of the engine
+  option.P=V           a Hub parameter set in the handshake (option.threads=1
+                       option.hash=64); the variant parameter is set for you
+  tc=, movetime=,      this engine's own limit, replacing the match's (e.g.
+  depth=, nodes=       movetime=0.1 against movetime=0.05)
+The first engine is A: wins, losses and Elo are A's.
+
+Openings (--openings): the ACF 3-move TSV (.tsv, the 156-opening deck), a
+pydraughts ballot file (.json, name -> FEN), a PDN file (.pdn, FEN tag and/or
+moves) or plain lines of FEN (anything else). Each opening is played twice,
+colours swapped (A has White in game 1); --rounds repeats the deck.
+
+Limits (one of): --tc [moves/]base[+inc] in seconds (40/60+0.5), --movetime S,
+--depth N, --nodes N. The runner keeps the clocks: an answer later than the
+time left (or the move time) plus --time-margin loses on time. Under --depth
+or --nodes a search longer than --hang-timeout is stopped; an engine that
+does not answer stop is killed. Illegal moves, crashes, hangs and time losses
+lose the game with that Termination; crashed engines are restarted. A game
+still going after --max-plies plies is adjudicated a draw.
+
+--shard I/N plays the I-th of N disjoint parts of the schedule (whole opening
+pairs; give every shard the same --seed), and "damka match merge" recomputes
+the statistics from the shards' PDN files.
+
+The last line of standard output is
+  games=N wins=W draws=D losses=L elo=E err=X los=P [llr=L]`
+
+// engineFlag is the name of the repeated engine flag.
+const engineFlag = "engine"
+
+// specKeys are the keys an engine description word may start with.
+var specKeys = []string{"name=", "cmd=", "dir=", "option."}
+
+func isSpecWord(w string) bool {
+	for _, k := range specKeys {
+		if strings.HasPrefix(w, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// extractEngines takes every --engine and the key=value words after it
+// out of args. A word may hold a whole description in one quoted string
+// ('name=A cmd="damka hub"'): it is split as a shell does when every part
+// is a key=value word; otherwise it is one word whose value may contain
+// spaces (cmd=/path/to/engine --hub).
+func extractEngines(args []string) (rest []string, engines [][]string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != engineFlag {
+			rest = append(rest, a)
+			continue
+		}
+		var raw []string
+		if hasVal {
+			raw = append(raw, val)
+		}
+		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			i++
+			raw = append(raw, args[i])
+		}
+		var words []string
+		for _, w := range raw {
+			parts, serr := shlex.Split(w)
+			whole := serr == nil && len(parts) > 1
+			for _, p := range parts {
+				whole = whole && isSpecWord(p)
+			}
+			if whole {
+				words = append(words, parts...)
+			} else {
+				words = append(words, w)
+			}
+		}
+		if len(words) == 0 {
+			return nil, nil, badInput("--engine needs key=value words: name=NAME cmd=COMMAND [option.P=V ...]")
+		}
+		engines = append(engines, words)
+	}
+	return rest, engines, nil
+}
+
+type matchFlags struct {
+	variant, openings, tc, movetime, pdn, sprt, shard string
+	engineStderr, event                               string
+	rounds, depth, concurrency, maxPlies              int
+	nodes, seed                                       uint64
+	timeMargin, hangTimeout                           float64
+	progress                                          bool
+}
+
+func newMatchCmd() *cobra.Command {
+	var f matchFlags
+	cmd := &cobra.Command{
+		Use:   "match --engine name=A cmd=... --engine name=B cmd=... --openings FILE (--tc|--movetime|--depth|--nodes) [flags]",
+		Short: "play an engine-against-engine match over Hub (Elo, pentanomial, SPRT)",
+		Long:  matchLong,
+		// --engine takes several words, which pflag cannot: the command
+		// parses its own arguments (see extractEngines).
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rest, specs, err := extractEngines(args)
+			if err != nil {
+				return err
+			}
+			// ParseFlags does nothing with DisableFlagParsing;
+			// InheritedFlags merges the root's --log-level and
+			// --log-file into Flags first.
+			_ = cmd.InheritedFlags()
+			if err := cmd.Flags().Parse(rest); err != nil {
+				return inputError{err}
+			}
+			if help, _ := cmd.Flags().GetBool("help"); help {
+				return cmd.Help()
+			}
+			if extra := cmd.Flags().Args(); len(extra) > 0 {
+				return badInput("unexpected arguments %q (engine words go right after --engine)", extra)
+			}
+			if err := setupLogging(); err != nil {
+				return err
+			}
+			return runMatch(cmd, f, specs)
+		},
+	}
+	fl := cmd.Flags()
+	fl.String(engineFlag, "", "an engine: name=NAME cmd=COMMAND [dir=DIR] [option.P=V ...] (give it twice, A then B)")
+	fl.StringVar(&f.variant, "variant", "russian", "variant: russian, english, brazilian, international")
+	fl.StringVar(&f.openings, "openings", "", "openings file: .tsv (ACF 3-move), .json (ballots), .pdn, or FEN lines")
+	fl.IntVar(&f.rounds, "rounds", 1, "play the opening deck this many times")
+	fl.StringVar(&f.tc, "tc", "", "clock [moves/]base[+inc] in seconds, e.g. 40/60+0.5")
+	fl.StringVar(&f.movetime, "movetime", "", "seconds per move")
+	fl.IntVar(&f.depth, "depth", 0, "search depth per move (plies)")
+	fl.Uint64Var(&f.nodes, "nodes", 0, "nodes per move")
+	fl.IntVar(&f.concurrency, "concurrency", 1, "games played at once (each with its own two engine processes)")
+	fl.StringVar(&f.pdn, "pdn", "", "append every game to this PDN file as it ends")
+	fl.StringVar(&f.sprt, "sprt", "", "SPRT on logistic Elo: elo0=0,elo1=5,alpha=0.05,beta=0.05")
+	fl.StringVar(&f.shard, "shard", "", "play only shard I of N of the schedule: I/N")
+	fl.Uint64Var(&f.seed, "seed", 0, "shuffle the opening order with this seed (0: file order)")
+	fl.IntVar(&f.maxPlies, "max-plies", bench.DefaultMaxPlies, "adjudicate a draw after this many plies played by the engines")
+	fl.Float64Var(&f.timeMargin, "time-margin", bench.DefaultTimeMargin.Seconds(), "seconds an engine may overrun its time before it loses on time")
+	fl.Float64Var(&f.hangTimeout, "hang-timeout", bench.DefaultHangTimeout.Seconds(), "seconds a --depth/--nodes search may take before the engine is stopped")
+	fl.StringVar(&f.engineStderr, "engine-stderr", "", "append the engines' standard error to this file (default: discard)")
+	fl.StringVar(&f.event, "event", "", "PDN Event tag (default \"damka match\")")
+	fl.BoolVar(&f.progress, "progress", isTerminal(os.Stderr), "show a progress bar on standard error (default: when it is a terminal)")
+	cmd.AddCommand(newMatchMergeCmd())
+	return cmd
+}
+
+// matchConfig builds the runner's configuration from the flags.
+func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
+	var cfg bench.Config
+	v, err := parseVariantFlag(f.variant)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Variant = v
+	if len(specs) != 2 {
+		return cfg, badInput("want exactly two --engine, got %d", len(specs))
+	}
+	for i, words := range specs {
+		e, err := bench.ParseEngineSpec(words, shlex.Split)
+		if err != nil {
+			return cfg, badInput("--engine %d: %v", i+1, err)
+		}
+		cfg.Engines[i] = e
+	}
+	if f.openings == "" {
+		return cfg, badInput("--openings FILE is required")
+	}
+	if cfg.Openings, err = bench.LoadOpenings(f.openings, v); err != nil {
+		return cfg, badInput("%v", err)
+	}
+	if f.rounds < 1 {
+		return cfg, badInput("--rounds %d: want 1 or more", f.rounds)
+	}
+	cfg.Rounds = f.rounds
+	if f.tc != "" {
+		if cfg.Limits, err = bench.ParseTC(f.tc); err != nil {
+			return cfg, badInput("--tc: %v", err)
+		}
+	}
+	if f.movetime != "" {
+		if cfg.Limits.MoveTime, err = bench.ParseMoveTime(f.movetime); err != nil {
+			return cfg, badInput("--movetime: %v", err)
+		}
+	}
+	if f.depth < 0 {
+		return cfg, badInput("--depth %d: want 1 or more", f.depth)
+	}
+	cfg.Limits.Depth, cfg.Limits.Nodes = f.depth, f.nodes
+	for i := range cfg.Engines {
+		if err := cfg.EngineLimits(i).Validate(); err != nil {
+			return cfg, badInput("engine %s: %v", cfg.Engines[i].Name, err)
+		}
+	}
+	if f.concurrency < 1 {
+		return cfg, badInput("--concurrency %d: want 1 or more", f.concurrency)
+	}
+	cfg.Concurrency = f.concurrency
+	if f.sprt != "" {
+		t, err := bench.ParseSPRT(f.sprt)
+		if err != nil {
+			return cfg, badInput("--sprt: %v", err)
+		}
+		cfg.SPRT = &t
+	}
+	if f.shard != "" {
+		if cfg.Shard, cfg.Shards, err = bench.ParseShard(f.shard); err != nil {
+			return cfg, badInput("--shard: %v", err)
+		}
+	}
+	if f.maxPlies < 1 {
+		return cfg, badInput("--max-plies %d: want 1 or more", f.maxPlies)
+	}
+	secs := func(name string, x float64) (time.Duration, error) {
+		if !(x > 0) || math.IsInf(x, 0) {
+			return 0, badInput("--%s %v: want a positive number of seconds", name, x)
+		}
+		return time.Duration(x * float64(time.Second)), nil
+	}
+	if cfg.TimeMargin, err = secs("time-margin", f.timeMargin); err != nil {
+		return cfg, err
+	}
+	if cfg.HangTimeout, err = secs("hang-timeout", f.hangTimeout); err != nil {
+		return cfg, err
+	}
+	cfg.Seed, cfg.MaxPlies, cfg.Event = f.seed, f.maxPlies, f.event
+	cfg.Log = logger
+	return cfg, nil
+}
+
+// lockedWriter serialises writes (the engines' standard error).
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
+	cfg, err := matchConfig(f, specs)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if f.pdn != "" {
+		pf, err := os.OpenFile(f.pdn, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return badInput("--pdn: %v", err)
+		}
+		defer pf.Close()
+		cfg.PDN = pf
+	}
+	if f.engineStderr != "" {
+		ef, err := os.OpenFile(f.engineStderr, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return badInput("--engine-stderr: %v", err)
+		}
+		defer ef.Close()
+		cfg.EngineStderr = &lockedWriter{w: ef}
+	}
+	total := 2 * len(bench.Shard(bench.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed), max(cfg.Shard, 1), max(cfg.Shards, 1)))
+	fmt.Fprintf(out, "match %s: %s (%s) vs %s (%s), %d openings x %d rounds, %d games (shard %s), concurrency %d\n",
+		cfg.Variant, cfg.Engines[0].Name, cfg.EngineLimits(0), cfg.Engines[1].Name, cfg.EngineLimits(1),
+		len(cfg.Openings), cfg.Rounds, total, orDefault(f.shard, "all"), cfg.Concurrency)
+	cfg.Out = out
+	if f.progress {
+		bar := progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(cmd.ErrOrStderr()),
+			progressbar.OptionSetDescription("games"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionShowDescriptionAtLineEnd(),
+		)
+		cfg.Out = &barWriter{bar: bar, w: out}
+		cfg.Progress = func(p bench.Progress) {
+			d := fmt.Sprintf("score %.1f/%d elo %s±%s", p.Stats.Score(), p.Stats.Games,
+				fmtSigned(p.Stats.Elo), fmtPlain(p.Stats.EloErr))
+			if cfg.SPRT != nil {
+				d += fmt.Sprintf(" llr %.2f", p.LLR)
+			}
+			bar.Describe(d)
+			_ = bar.Set(p.Played)
+		}
+		defer func() { _ = bar.Finish(); fmt.Fprintln(cmd.ErrOrStderr()) }()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	sum, err := bench.Run(ctx, cfg)
+	if sum.Played == 0 && err != nil {
+		return err
+	}
+	if cfg.SPRT != nil {
+		lo, hi := cfg.SPRT.Bounds()
+		fmt.Fprintf(out, "SPRT %s: llr %.2f (bounds %.2f, %.2f): %s\n", cfg.SPRT, sum.LLR, lo, hi, sum.Decision)
+	}
+	writeMatchSummary(out, cfg.Engines[0].Name, cfg.Engines[1].Name, sum.Stats, sum.Faults, sum.Terminations)
+	fmt.Fprintf(out, "wall time %s for %d of %d games\n", sum.Wall.Round(time.Millisecond), sum.Played, sum.Scheduled)
+	fmt.Fprintln(out, sum.Stats.Line(cfg.SPRT))
+	if err != nil {
+		return fmt.Errorf("match stopped early: %w", err)
+	}
+	return nil
+}
+
+// barWriter prints lines above the progress bar.
+type barWriter struct {
+	bar *progressbar.ProgressBar
+	w   io.Writer
+}
+
+func (b *barWriter) Write(p []byte) (int, error) {
+	_ = b.bar.Clear()
+	n, err := b.w.Write(p)
+	_ = b.bar.RenderBlank()
+	return n, err
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func fmtSigned(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Sprint(x)
+	}
+	return fmt.Sprintf("%+.1f", x)
+}
+
+func fmtPlain(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Sprint(x)
+	}
+	return fmt.Sprintf("%.1f", x)
+}
+
+// writeMatchSummary writes the result block (not the last line).
+func writeMatchSummary(out io.Writer, a, b string, s bench.Stats, faults [2]map[string]int, terms map[string]int) {
+	pct := math.NaN()
+	if s.Games > 0 {
+		pct = 100 * s.Score() / float64(s.Games)
+	}
+	fmt.Fprintf(out, "score of %s vs %s: %d - %d - %d (wins - losses - draws) %.1f/%d = %.1f%%\n",
+		a, b, s.Wins, s.Losses, s.Draws, s.Score(), s.Games, pct)
+	fmt.Fprintf(out, "elo difference %s +/- %s (95%%), LOS %.1f%%\n", fmtSigned(s.Elo), fmtPlain(s.EloErr), 100*s.LOS)
+	fmt.Fprintf(out, "pentanomial [0, 0.5, 1, 1.5, 2] = %v over %d pairs: elo %s +/- %s\n",
+		s.Penta, s.Pairs(), fmtSigned(s.PentaElo), fmtPlain(s.PentaErr))
+	for i, name := range []string{a, b} {
+		fmt.Fprintf(out, "faults of %s: illegal=%d crash=%d hang=%d time=%d\n", name,
+			faults[i][bench.TermIllegal], faults[i][bench.TermCrash], faults[i][bench.TermHang], faults[i][bench.TermTime])
+	}
+	keys := make([]string, 0, len(terms))
+	for k := range terms {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%d", strings.ReplaceAll(k, " ", "_"), terms[k])
+	}
+	fmt.Fprintf(out, "terminations: %s\n", strings.Join(parts, " "))
+}
+
+func newMatchMergeCmd() *cobra.Command {
+	var variant, a, sprt string
+	cmd := &cobra.Command{
+		Use:   "merge FILE.pdn...",
+		Short: "recompute match statistics from PDN files (shards of one match)",
+		Long: `merge reads the games that damka match wrote to PDN files (for example one
+file per shard) and prints the same statistics as a single run: engine A is
+White of the first game whose Round tag is R.P.1 (or --a), games pair up by
+Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			// The parent parses its own flags; this command uses cobra's.
+			v, err := parseVariantFlag(variant)
+			if err != nil {
+				return err
+			}
+			var t *bench.SPRT
+			if sprt != "" {
+				s, err := bench.ParseSPRT(sprt)
+				if err != nil {
+					return badInput("--sprt: %v", err)
+				}
+				t = &s
+			}
+			var games []*engine.PDNGame
+			for _, name := range args {
+				fh, err := os.Open(name)
+				if err != nil {
+					return badInput("%v", err)
+				}
+				gs, err := bench.ReadMatchPDN(fh, v)
+				fh.Close()
+				if err != nil {
+					return badInput("%s: %v", name, err)
+				}
+				games = append(games, gs...)
+			}
+			ms, err := bench.MergeGames(games, a)
+			if err != nil {
+				return badInput("%v", err)
+			}
+			out := cmd.OutOrStdout()
+			if t != nil {
+				lo, hi := t.Bounds()
+				fmt.Fprintf(out, "SPRT %s: llr %.2f (bounds %.2f, %.2f): %s\n", t, t.LLR(ms.Stats.Penta), lo, hi, t.Decide(ms.Stats.Penta))
+			}
+			writeMatchSummary(out, ms.EngineA, ms.EngineB, ms.Stats, ms.Faults, ms.Terminations)
+			fmt.Fprintln(out, ms.Stats.Line(t))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&variant, "variant", "russian", "variant of games without a GameType tag")
+	cmd.Flags().StringVar(&a, "a", "", "engine A's name (default: White of the first game R.P.1)")
+	cmd.Flags().StringVar(&sprt, "sprt", "", "also compute the SPRT LLR: elo0=0,elo1=5,alpha=0.05,beta=0.05")
+	return cmd
+}
