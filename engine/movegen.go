@@ -34,18 +34,22 @@ func (p *Position) generate(list *MoveList, paths bool) {
 	list.N = 0
 	list.Overflow = false
 	if p.V == International {
-		if hasCapture10x10(p) {
-			generateCaptures10x10(p, list, paths)
-			return
+		n, ok := quickCaptures10x10(p, list, false)
+		switch {
+		case !ok: // some capture is more than a single man jump
+			slowCaptures10x10(p, list, paths, false)
+		case n == 0:
+			generateQuiet10x10(p, list)
 		}
-		generateQuiet10x10(p, list)
 		return
 	}
-	if hasCapture8x8(p) {
-		generateCaptures8x8(p, list, paths)
-		return
+	n, ok := quickCaptures8x8(p, list, false)
+	switch {
+	case !ok:
+		slowCaptures8x8(p, list, paths, false)
+	case n == 0:
+		generateQuiet8x8(p, list)
 	}
-	generateQuiet8x8(p, list)
 }
 
 // GenerateCaptures writes only the legal captures of p into list (empty
@@ -68,15 +72,23 @@ func (p *Position) CountMoves(list *MoveList, paths bool) int {
 	list.N = 0
 	list.Overflow = false
 	if p.V == International {
-		if !hasCapture10x10(p) {
+		n, ok := quickCaptures10x10(p, list, true)
+		switch {
+		case !ok:
+			return slowCaptures10x10(p, list, paths, true)
+		case n == 0:
 			return countQuiet10x10(p)
 		}
-		return countCaptures10x10(p, list, paths)
+		return n
 	}
-	if !hasCapture8x8(p) {
+	n, ok := quickCaptures8x8(p, list, true)
+	switch {
+	case !ok:
+		return slowCaptures8x8(p, list, paths, true)
+	case n == 0:
 		return countQuiet8x8(p)
 	}
-	return countCaptures8x8(p, list, paths)
+	return n
 }
 
 // HasCapture reports whether the side to move must capture.

@@ -277,6 +277,12 @@ func captures10x10(p *Position, list *MoveList, paths, count bool) int {
 	if n, ok := quickCaptures10x10(p, list, count); ok {
 		return n
 	}
+	return slowCaptures10x10(p, list, paths, count)
+}
+
+// slowCaptures10x10 is captures10x10 without the quick path: every sequence is
+// followed square by square.
+func slowCaptures10x10(p *Position, list *MoveList, paths, count bool) int {
 	us := p.Side & 1
 	own := p.Pieces[us]
 	g := genTemplate10x10[p.V&3][us] // rule switches, crowning row and man directions

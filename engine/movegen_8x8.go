@@ -275,6 +275,12 @@ func captures8x8(p *Position, list *MoveList, paths, count bool) int {
 	if n, ok := quickCaptures8x8(p, list, count); ok {
 		return n
 	}
+	return slowCaptures8x8(p, list, paths, count)
+}
+
+// slowCaptures8x8 is captures8x8 without the quick path: every sequence is
+// followed square by square.
+func slowCaptures8x8(p *Position, list *MoveList, paths, count bool) int {
 	us := p.Side & 1
 	own := p.Pieces[us]
 	g := genTemplate8x8[p.V&3][us] // rule switches, crowning row and man directions
