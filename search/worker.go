@@ -281,7 +281,7 @@ func (w *worker) report(fn func(Info), depth, score int) {
 // the table's move, then history; it keeps the order stable.
 func (w *worker) orderRoot() {
 	st := &w.stack[0]
-	w.scoreMoves(0, -1)
+	w.scoreMoves(0, 0)
 	// Insertion sort, stable and small.
 	for i := 1; i < st.moves.N; i++ {
 		m, s := st.moves.Moves[i], st.scores[i]
@@ -324,14 +324,14 @@ func (w *worker) hashIndex(ply int, e *ttEntry) int {
 	return -1
 }
 
-// scoreMoves gives each move at ply its ordering score; hash is the index
-// of the table's move or -1.
-func (w *worker) scoreMoves(ply, hash int) {
+// scoreMoves gives the moves at ply from index from on their ordering
+// scores.
+func (w *worker) scoreMoves(ply, from int) {
 	st := &w.stack[ply]
 	p := &st.pos
 	l := &st.moves
 	side := p.Side
-	for i := 0; i < l.N; i++ {
+	for i := from; i < l.N; i++ {
 		m := &l.Moves[i]
 		var s int32
 		switch {
@@ -350,9 +350,6 @@ func (w *worker) scoreMoves(ply, hash int) {
 			s = w.history[side][m.From][m.To]
 		}
 		st.scores[i] = s
-	}
-	if hash >= 0 {
-		st.scores[hash] = orderHash
 	}
 }
 
@@ -511,7 +508,14 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		if hit {
 			hash = w.hashIndex(ply, &e)
 		}
-		w.scoreMoves(ply, hash)
+		if hash > 0 {
+			// The table's move goes first; the others are scored only if
+			// it does not cut off (staged ordering).
+			st.moves.Moves[0], st.moves.Moves[hash] = st.moves.Moves[hash], st.moves.Moves[0]
+		}
+		if hash < 0 {
+			w.scoreMoves(ply, 0)
+		}
 		if n == 1 && ply < 2*w.rootDepth && !w.e.params.noSingleExt {
 			depth++ // forced move: look one ply further
 		}
@@ -529,7 +533,17 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	bestIdx := -1
 	child := &w.stack[ply+1]
 	for i := 0; i < n; i++ {
-		m := st.pick(i)
+		var m engine.Move
+		switch {
+		case i > 0 || ply == 0 || hash < 0:
+			if i == 1 && ply > 0 && hash >= 0 {
+				w.scoreMoves(ply, 1)
+			}
+			m = st.pick(i)
+		default:
+			m = st.moves.Moves[0]
+			st.scores[0] = orderHash
+		}
 		child.pos = p.Play(m)
 		child.draw = st.draw.Update(p, m)
 		quiet := m.Captured == 0 && m.Flags&engine.FlagCrown == 0
