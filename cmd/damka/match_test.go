@@ -1,0 +1,94 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestExtractEngines(t *testing.T) {
+	rest, engines, err := extractEngines([]string{
+		"--variant", "english",
+		"--engine", "name=A", "cmd=damka", "option.threads=1",
+		"--engine", `name=B cmd="/opt/scan hub" option.hash=64`,
+		"--depth", "3",
+		"--engine=cmd=/path/to/other --hub", "movetime=0.1",
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"--variant", "english", "--depth", "3"}, rest)
+	assert.Equal(t, [][]string{
+		{"name=A", "cmd=damka", "option.threads=1"},
+		{"name=B", "cmd=/opt/scan hub", "option.hash=64"},
+		{"cmd=/path/to/other --hub", "movetime=0.1"},
+	}, engines)
+
+	_, _, err = extractEngines([]string{"--engine", "--depth", "3"})
+	assert.Error(t, err)
+}
+
+// TestMatchCommand runs `damka match` in-process against two damka
+// processes, then `damka match merge` and `damka pdn check` on its PDN.
+func TestMatchCommand(t *testing.T) {
+	dir := t.TempDir()
+	bin := buildDamka(t, dir)
+	pdn := filepath.Join(dir, "m.pdn")
+	tsv := filepath.Join("..", "..", "..", "shared", "data", "draughts", "acf_3move_ballots.tsv")
+	out, errs, code := runCLI("match", "--variant", "english",
+		"--engine", "name=A", "cmd="+bin, "option.hash=8",
+		"--engine", "name=B cmd='"+bin+" hub' option.threads=1",
+		"--openings", tsv, "--shard", "1/78", "--depth", "2", "--concurrency", "2",
+		"--pdn", pdn, "--sprt", "elo0=0,elo1=5,alpha=0.05,beta=0.05", "--progress=false", "--log-level", "error")
+	require.Equal(t, 0, code, "%s\n%s", out, errs)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	lineRE := regexp.MustCompile(`^games=4 wins=(\d) draws=(\d) losses=(\d) elo=\S+ err=\S+ los=\d+\.\d% llr=-?\d+\.\d\d$`)
+	assert.Regexp(t, lineRE, last)
+	assert.Contains(t, out, "match english: A (depth=2) vs B (depth=2), 156 openings x 1 rounds, 4 games (shard 1/78)")
+	assert.Contains(t, out, "faults of A: illegal=0 crash=0 hang=0 time=0")
+	assert.Contains(t, out, "faults of B: illegal=0 crash=0 hang=0 time=0")
+	assert.Equal(t, 4, strings.Count(out, "\ngame "))
+
+	mout, errs, code := runCLI("match", "merge", pdn, "--variant", "english", "--sprt", "elo0=0,elo1=5")
+	require.Equal(t, 0, code, errs)
+	mlines := strings.Split(strings.TrimSpace(mout), "\n")
+	assert.Equal(t, last, mlines[len(mlines)-1], "merge recomputes the run's numbers")
+
+	cout, _, code := runCLI("pdn", "check", pdn)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "games=4 ok=4 bad=0\n", cout)
+
+	hout, _, code := runCLI("match", "--help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, hout, "--engine")
+	assert.Contains(t, hout, "games=N wins=W draws=D losses=L")
+}
+
+func TestMatchBadInput(t *testing.T) {
+	dir := t.TempDir()
+	fen := filepath.Join(dir, "o.fen")
+	require.NoError(t, os.WriteFile(fen, []byte("W:W21-32:B1-12\n"), 0o644))
+	eng := []string{"--engine", "name=A", "cmd=nothing", "--engine", "name=B", "cmd=nothing"}
+	cases := [][]string{
+		{"match", "--openings", fen, "--depth", "2"},
+		{"match", "--engine", "name=A", "cmd=x", "--openings", fen, "--depth", "2"},
+		append([]string{"match", "--openings", fen}, eng...),
+		append([]string{"match", "--openings", fen, "--depth", "2", "--movetime", "1"}, eng...),
+		append([]string{"match", "--openings", fen, "--tc", "40/x"}, eng...),
+		append([]string{"match", "--openings", fen, "--depth", "2", "--shard", "3/2"}, eng...),
+		append([]string{"match", "--openings", fen, "--depth", "2", "--sprt", "elo0=5,elo1=0"}, eng...),
+		append([]string{"match", "--openings", filepath.Join(dir, "none.fen"), "--depth", "2"}, eng...),
+		append([]string{"match", "--openings", fen, "--depth", "2", "--variant", "chess"}, eng...),
+		append([]string{"match", "--openings", fen, "--depth", "2", "stray"}, eng...),
+		{"match", "--engine", "name=A", "cmd=x", "bogus=1", "--engine", "cmd=y", "--openings", fen, "--depth", "2"},
+		{"match", "merge", filepath.Join(dir, "none.pdn")},
+	}
+	for _, args := range cases {
+		_, errs, code := runCLI(args...)
+		assert.Equal(t, exitBadInput, code, "%v: %s", args, errs)
+	}
+}
