@@ -104,8 +104,11 @@ type GameResult struct {
 	Loser        int    // engine index (0 = A, 1 = B) that lost by a fault; -1 when none
 	Plies        int    // plies played by the engines
 	Duration     time.Duration
-	PDN          *engine.PDNGame
-	aborted      bool // the match was cancelled during the game: not recorded
+	// Longest is each engine's (0 = A, 1 = B) longest answer to a go, as
+	// the runner measured it (from sending go to reading done).
+	Longest [2]time.Duration
+	PDN     *engine.PDNGame
+	aborted bool // the match was cancelled during the game: not recorded
 }
 
 // AScore returns engine A's score in the game: 1, 0.5 or 0.
@@ -125,6 +128,17 @@ func (r GameResult) AScore() float64 {
 	return 0
 }
 
+// Outcome says who won in words: "NAME wins" or "draw".
+func (r GameResult) Outcome() string {
+	switch r.Result {
+	case engine.WhiteWins:
+		return r.White + " wins"
+	case engine.BlackWins:
+		return r.Black + " wins"
+	}
+	return "draw"
+}
+
 // Summary is the outcome of a match.
 type Summary struct {
 	Stats     Stats
@@ -137,8 +151,10 @@ type Summary struct {
 	Faults [2]map[string]int
 	// Terminations counts every game by Termination.
 	Terminations map[string]int
-	Wall         time.Duration
-	Results      []GameResult // in the order the games ended
+	// Longest is each engine's longest answer to a go over the match.
+	Longest [2]time.Duration
+	Wall    time.Duration
+	Results []GameResult // in the order the games ended
 }
 
 // Run plays the match of cfg and returns its summary. It fails before any
@@ -230,6 +246,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		sum.Played++
 		sum.Results = append(sum.Results, r)
 		sum.Terminations[r.Termination]++
+		for e := range sum.Longest {
+			sum.Longest[e] = max(sum.Longest[e], r.Longest[e])
+		}
 		if r.Loser >= 0 {
 			sum.Faults[r.Loser][r.Termination]++
 		}
@@ -251,9 +270,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			}
 		}
 		if cfg.Out != nil {
-			fmt.Fprintf(cfg.Out, "game %d/%d %s %s - %s: %s (%s: %s) opening %q, %d plies\n",
+			fmt.Fprintf(cfg.Out, "game %d/%d %s %s (White) - %s (Black): %s %s (%s: %s), %d plies, opening %q\n",
 				sum.Played, sum.Scheduled, r.Job.RoundTag(), r.White, r.Black,
-				r.Result.PDN(cfg.Variant), r.Termination, r.Detail, r.Job.Opening.Name, r.Plies)
+				r.Result.PDN(cfg.Variant), r.Outcome(), r.Termination, r.Detail, r.Plies, r.Job.Opening.Name)
 		}
 		if cfg.Progress != nil {
 			cfg.Progress(Progress{Played: sum.Played, Total: sum.Scheduled, Stats: st, LLR: sum.LLR, Last: r})
@@ -510,6 +529,7 @@ func (w *worker) play(ctx context.Context, j GameJob) GameResult {
 		began := time.Now()
 		d, err := p.c.Think(ctx, deadline, nil)
 		used := time.Since(began)
+		r.Longest[e] = max(r.Longest[e], used)
 		if err != nil {
 			if ctx.Err() != nil {
 				w.players[e].kill()

@@ -337,6 +337,8 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		fmt.Fprintf(out, "SPRT %s: llr %.2f (bounds %.2f, %.2f): %s\n", cfg.SPRT, sum.LLR, lo, hi, sum.Decision)
 	}
 	writeMatchSummary(out, cfg.Engines[0].Name, cfg.Engines[1].Name, sum.Stats, sum.Faults, sum.Terminations)
+	fmt.Fprintf(out, "longest answer to go: %s %.3f s (%s), %s %.3f s (%s)\n",
+		cfg.Engines[0].Name, sum.Longest[0].Seconds(), cfg.EngineLimits(0), cfg.Engines[1].Name, sum.Longest[1].Seconds(), cfg.EngineLimits(1))
 	fmt.Fprintf(out, "wall time %s for %d of %d games\n", sum.Wall.Round(time.Millisecond), sum.Played, sum.Scheduled)
 	fmt.Fprintln(out, sum.Stats.Line(cfg.SPRT))
 	if err != nil {
