@@ -8,6 +8,7 @@
 package eval
 
 import (
+	"fmt"
 	"math/bits"
 
 	"damka/engine"
@@ -87,24 +88,25 @@ const DrawDivisor = 16
 // bridgeMask[v][c] are the back-rank squares colour c guards first: in
 // English the bridge (1 and 3 for Black, 30 and 32 for White); on the
 // other boards the middle back-rank squares.
-var bridgeMask [4][2]uint64
+var bridgeMask = makeBridgeMasks()
+
+func makeBridgeMasks() (m [4][2]uint64) {
+	sq := func(v engine.VariantID, s ...int) uint64 {
+		var b uint64
+		for _, x := range s {
+			b |= engine.SquareBit(v, engine.Square(x))
+		}
+		return b
+	}
+	m[engine.English] = [2]uint64{sq(engine.English, 30, 32), sq(engine.English, 1, 3)}
+	m[engine.Russian] = [2]uint64{sq(engine.Russian, 30, 31), sq(engine.Russian, 2, 3)}
+	m[engine.Brazilian] = m[engine.Russian]
+	m[engine.International] = [2]uint64{sq(engine.International, 47, 48, 49), sq(engine.International, 2, 3, 4)}
+	return m
+}
 
 // maxMen is the number of men each side starts with, by board (12 or 20).
 var maxMen = [2]int{12, 20}
-
-func init() {
-	sq := func(v engine.VariantID, s ...int) uint64 {
-		var m uint64
-		for _, x := range s {
-			m |= engine.SquareBit(v, engine.Square(x))
-		}
-		return m
-	}
-	bridgeMask[engine.English] = [2]uint64{sq(engine.English, 30, 32), sq(engine.English, 1, 3)}
-	bridgeMask[engine.Russian] = [2]uint64{sq(engine.Russian, 30, 31), sq(engine.Russian, 2, 3)}
-	bridgeMask[engine.Brazilian] = bridgeMask[engine.Russian]
-	bridgeMask[engine.International] = [2]uint64{sq(engine.International, 47, 48, 49), sq(engine.International, 2, 3, 4)}
-}
 
 // The per-square man table, bit-sliced: manPlanes[v][menLeft][c][back][k]
 // holds the squares whose value has bit k set, so a side's table sum is
@@ -116,61 +118,94 @@ const (
 	manOffset = 32
 )
 
-var manPlanes [4][41][2][2][planeBits]uint64
+type manPlaneSet [41][2][2][planeBits]uint64
 
-func init() {
+// Table is a full set of weights, one Weights per variant, with the man
+// tables derived from them. The package's own table (used by Evaluate) is
+// built from the weights above; NewTable makes others for experiments.
+type Table struct {
+	w      [4]Weights
+	planes [4]manPlaneSet
+}
+
+// std is the table Evaluate uses.
+var std = mustTable(weights)
+
+func mustTable(w [4]Weights) *Table {
+	t, err := NewTable(w)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// NewTable returns a table for the weights w (indexed by VariantID). It
+// fails when a man's per-square value (advancement, centre, edge, back
+// rank) falls outside 0..255 once offset by 32.
+func NewTable(w [4]Weights) (*Table, error) {
+	t := &Table{w: w}
 	for v := engine.VariantID(0); v < 4; v++ {
-		w := &weights[v]
-		g := geomOf(v)
-		mm := maxMen[0]
-		if v == engine.International {
-			mm = maxMen[1]
+		if err := buildPlanes(v, &t.w[v], &t.planes[v]); err != nil {
+			return nil, err
 		}
-		for left := 0; left <= 2*mm; left++ {
-			for c := engine.White; c <= engine.Black; c++ {
-				backRow := 0
-				if c == engine.White {
-					backRow = g.size - 1
-				}
-				for back := 0; back < 2; back++ {
-					for b := 0; b < 64; b++ {
-						if g.board&(1<<b) == 0 {
-							continue
+	}
+	return t, nil
+}
+
+// Weights returns the weights of variant v in t.
+func (t *Table) Weights(v engine.VariantID) Weights { return t.w[v] }
+
+func buildPlanes(v engine.VariantID, w *Weights, planes *manPlaneSet) error {
+	g := geomOf(v)
+	mm := maxMen[0]
+	if v == engine.International {
+		mm = maxMen[1]
+	}
+	for left := 0; left <= 2*mm; left++ {
+		for c := engine.White; c <= engine.Black; c++ {
+			backRow := 0
+			if c == engine.White {
+				backRow = g.size - 1
+			}
+			for back := 0; back < 2; back++ {
+				for b := 0; b < 64; b++ {
+					if g.board&(1<<b) == 0 {
+						continue
+					}
+					row := int(g.row[b])
+					adv := row
+					if c == engine.White {
+						adv = g.size - 1 - row
+					}
+					val := (w.AdvOpen[adv]*left + w.AdvEnd[adv]*(2*mm-left)) / (2 * mm)
+					if g.centre&(1<<b) != 0 {
+						val += w.Centre
+					}
+					if g.edge&(1<<b) != 0 {
+						val += w.Edge
+					}
+					if back == 1 {
+						if row == backRow {
+							val += w.BackRank
 						}
-						row := int(g.row[b])
-						adv := row
-						if c == engine.White {
-							adv = g.size - 1 - row
+						if bridgeMask[v][c]&(1<<b) != 0 {
+							val += w.Bridge
 						}
-						val := (w.AdvOpen[adv]*left + w.AdvEnd[adv]*(2*mm-left)) / (2 * mm)
-						if g.centre&(1<<b) != 0 {
-							val += w.Centre
-						}
-						if g.edge&(1<<b) != 0 {
-							val += w.Edge
-						}
-						if back == 1 {
-							if row == backRow {
-								val += w.BackRank
-							}
-							if bridgeMask[v][c]&(1<<b) != 0 {
-								val += w.Bridge
-							}
-						}
-						val += manOffset
-						if val < 0 || val >= 1<<planeBits {
-							panic("eval: man table value out of range")
-						}
-						for k := 0; k < planeBits; k++ {
-							if val&(1<<k) != 0 {
-								manPlanes[v][left][c][back][k] |= 1 << b
-							}
+					}
+					val += manOffset
+					if val < 0 || val >= 1<<planeBits {
+						return fmt.Errorf("eval: %v man value %d on bit %d out of range", v, val-manOffset, b)
+					}
+					for k := 0; k < planeBits; k++ {
+						if val&(1<<k) != 0 {
+							planes[left][c][back][k] |= 1 << b
 						}
 					}
 				}
 			}
 		}
 	}
+	return nil
 }
 
 // side is one colour's counts and masks gathered for the evaluation.
@@ -183,9 +218,12 @@ type side struct {
 // move's point of view: positive when the side to move stands better.
 // Positions without men and kings for a side are not expected (the search
 // scores them as lost first). It allocates nothing.
-func Evaluate(p *engine.Position) int {
+func Evaluate(p *engine.Position) int { return std.Evaluate(p) }
+
+// Evaluate is the package's Evaluate with t's weights.
+func (t *Table) Evaluate(p *engine.Position) int {
 	v := p.V
-	w := &weights[v]
+	w := &t.w[v]
 	g := geomOf(v)
 	flying := v != engine.English
 
@@ -212,7 +250,7 @@ func Evaluate(p *engine.Position) int {
 			if op.nKings == 0 {
 				back = 1
 			}
-			pl := &manPlanes[v][menLeft][c][back]
+			pl := &t.planes[v][menLeft][c][back]
 			sum := 0
 			for k := 0; k < planeBits; k++ {
 				sum += bits.OnesCount64(men&pl[k]) << k

@@ -195,3 +195,28 @@ func TestCanMoveMatchesRules(t *testing.T) {
 		assert.False(t, CanMove(&blocked))
 	}
 }
+
+func TestNewTable(t *testing.T) {
+	var ws [4]Weights
+	for _, v := range engine.AllVariants() {
+		ws[v] = For(v)
+	}
+	tab, err := NewTable(ws)
+	require.NoError(t, err)
+	for _, v := range engine.AllVariants() {
+		for _, p := range randomPositions(v, 3, 8) {
+			require.Equal(t, Evaluate(&p), tab.Evaluate(&p))
+		}
+	}
+	// Other weights give other scores.
+	ws[engine.Russian].King = 400
+	tab, err = NewTable(ws)
+	require.NoError(t, err)
+	assert.Equal(t, 400, tab.Weights(engine.Russian).King)
+	p := mustFEN(t, engine.Russian, "W:WK29,22:B1,2,3")
+	assert.Greater(t, tab.Evaluate(&p), Evaluate(&p))
+	// Values that do not fit the man table are refused.
+	ws[engine.English].Centre = 1000
+	_, err = NewTable(ws)
+	assert.ErrorContains(t, err, "out of range")
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/eval"
 )
 
 // Score bounds. A score above MateBound (or below -MateBound) is a forced
@@ -105,11 +106,12 @@ type Engine struct {
 // params are search switches whose zero value is the production setting;
 // tests flip them to measure a feature's worth (see match_test.go).
 type params struct {
-	noLMR       bool // no late move reductions
-	threatExt   bool // extend quiet leaves where the opponent threatens a capture
-	noFutility  bool // no futility pruning of quiet moves at depth 1-2
-	lmrMore     bool // stronger late move reductions
-	noSingleExt bool // no extension of single-reply positions
+	noLMR       bool        // no late move reductions
+	threatExt   bool        // extend quiet leaves where the opponent threatens a capture
+	noFutility  bool        // no futility pruning of quiet moves at depth 1-2
+	lmrMore     bool        // stronger late move reductions
+	noSingleExt bool        // no extension of single-reply positions
+	eval        *eval.Table // evaluation weights other than eval's own
 }
 
 // New returns an engine with the given options (Threads and HashMiB below

@@ -411,6 +411,15 @@ func tableKey(p *engine.Position, d engine.DrawState) uint64 {
 // the counters.
 const counterKeyFrom = 8
 
+// evaluate is the static evaluation (eval.Evaluate, or an experiment's
+// table).
+func (w *worker) evaluate(p *engine.Position) int {
+	if t := w.e.params.eval; t != nil {
+		return t.Evaluate(p)
+	}
+	return eval.Evaluate(p)
+}
+
 // ttScore converts a score for storing at ply (mate scores relative to the
 // node) and ttValue back.
 func ttScore(s, ply int) int {
@@ -463,7 +472,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		w.selDepth = ply
 	}
 	if ply >= MaxPly-1 {
-		return eval.Evaluate(p)
+		return w.evaluate(p)
 	}
 	if depth <= 0 {
 		if !w.e.params.threatExt || ply >= 2*w.rootDepth || p.HasCapture() {
@@ -525,7 +534,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	// static score above alpha.
 	futile := false
 	if !w.e.params.noFutility && !pvNode && depth <= 2 && ply > 0 && st.moves.Moves[0].Captured == 0 && alpha > -MateBound && alpha < MateBound {
-		futile = eval.Evaluate(p)+futilityMargin*depth <= alpha
+		futile = w.evaluate(p)+futilityMargin*depth <= alpha
 	}
 
 	origAlpha := alpha
@@ -648,13 +657,13 @@ func (w *worker) quiesce(alpha, beta, ply int) int {
 	}
 	p := &st.pos
 	if ply >= MaxPly-1 {
-		return eval.Evaluate(p)
+		return w.evaluate(p)
 	}
 	if !p.HasCapture() {
 		if !eval.CanMove(p) {
 			return -Mate + ply
 		}
-		return eval.Evaluate(p)
+		return w.evaluate(p)
 	}
 	p.GenerateCaptures(&st.moves)
 	n := st.moves.N
