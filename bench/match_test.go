@@ -73,12 +73,15 @@ func TestMatchFaults(t *testing.T) {
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s %s", c.mode, c.limits), func(t *testing.T) {
 			var specs [2]EngineSpec
-			specs[c.bad] = fakeEngine(fake, "bad", "-mode", c.mode, "-at", "2", "-seed", "7")
+			// The margin is wide enough that the good engine, which
+			// answers at once, never flags on a loaded machine; the slow
+			// one sleeps past its time by more than the margin.
+			specs[c.bad] = fakeEngine(fake, "bad", "-mode", c.mode, "-at", "2", "-seed", "7", "-over", "1200ms")
 			specs[1-c.bad] = fakeEngine(fake, "good", "-seed", "3")
 			var pdn, out bytes.Buffer
 			sum, err := Run(context.Background(), Config{
 				Variant: engine.Russian, Engines: specs, Openings: ops, Limits: c.limits,
-				TimeMargin: 100 * time.Millisecond, StopGrace: c.grace,
+				TimeMargin: 600 * time.Millisecond, StopGrace: c.grace,
 				HangTimeout: 400 * time.Millisecond, PDN: &pdn, Out: &out,
 			})
 			require.NoError(t, err)
