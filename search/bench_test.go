@@ -26,6 +26,9 @@ func TestBenchIsDeterministic(t *testing.T) {
 	if testing.Short() {
 		depth = 6
 	}
+	if raceEnabled {
+		depth = 4
+	}
 	n1, _ := Bench(depth)
 	n2, _ := Bench(depth)
 	assert.Equal(t, n1, n2)

@@ -24,6 +24,9 @@ func TestSelfPlay(t *testing.T) {
 	if testing.Short() {
 		games = 20
 	}
+	if raceEnabled {
+		games = 4
+	}
 	for _, v := range engine.AllVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			n := games
