@@ -5,6 +5,7 @@ package search
 import (
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"damka/engine"
 )
@@ -42,10 +43,19 @@ import (
 // per generation of age, is replaced (depth-preferred with aging). Bound 0
 // marks an empty slot.
 type table struct {
-	words    []atomic.Uint64
+	words    []uint64Word
 	nBuckets uint64
 	gen      atomic.Uint32 // current generation, 6 bits used
 }
+
+// uint64Word is one table word.
+type uint64Word = atomic.Uint64
+
+// hugePage is the size of a transparent huge page (x86-64 and arm64 Linux).
+const hugePage = 2 << 20
+
+// useHugePages switches the huge-page advice (an experiment switch).
+var useHugePages = true
 
 const (
 	ttWays = 4
@@ -83,7 +93,14 @@ func (t *table) resize(mib int) {
 		n = 1
 	}
 	t.nBuckets = n
-	t.words = make([]atomic.Uint64, n*ttWays*2)
+	// Over-allocate by one huge page and start the table on a huge-page
+	// boundary, so that huge pages can back all of it.
+	raw := make([]uint64Word, n*ttWays*2+hugePage/8)
+	off := (hugePage - uintptr(unsafe.Pointer(&raw[0]))%hugePage) % hugePage / 8
+	t.words = raw[off : off+uintptr(n*ttWays*2)]
+	if useHugePages {
+		adviseHugePages(t.words)
+	}
 	t.gen.Store(0)
 }
 
