@@ -49,6 +49,15 @@ var BenchPositions = []BenchPosition{
 // BenchHashMiB is the table size Bench uses.
 const BenchHashMiB = 16
 
+// BenchSignature is Bench(DefaultBenchDepth)'s node count for the current
+// search and evaluation. A functional change updates it (and its commit
+// message says "Bench: N"); a refactor must leave it alone.
+const BenchSignature = 3956587
+
+// DefaultBenchDepth is the depth `damka bench` searches when not told
+// otherwise: about two seconds on one core of the development machine.
+const DefaultBenchDepth = 12
+
 // Bench searches every BenchPositions entry to the given depth with one
 // thread and a cleared table, and returns the total node count (the
 // signature: the same for every run of the same code on any machine) and

@@ -35,6 +35,14 @@ func TestBenchIsDeterministic(t *testing.T) {
 	assert.Positive(t, n1)
 }
 
+func TestBenchSignature(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the signature run is too slow under the race detector")
+	}
+	n, _ := Bench(DefaultBenchDepth)
+	assert.Equal(t, uint64(BenchSignature), n, "search changed: update BenchSignature (and say Bench: N in the commit)")
+}
+
 // benchSearch searches the bench positions to depth with the given
 // threads and reports nodes per second.
 func benchSearch(b *testing.B, threads, depth int) {
