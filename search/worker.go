@@ -188,6 +188,11 @@ func (w *worker) iterate(report func(Info)) {
 		w.changes *= 0.6
 		w.published.Store(w.nodes)
 		if !w.main {
+			if depth == maxDepth && w.limits.Depth > 0 && !w.limits.Infinite && !w.limits.Ponder {
+				// A helper reached the depth asked for first: its result
+				// is taken (Search picks the deepest completed iteration).
+				w.e.stop.Store(true)
+			}
 			continue
 		}
 		if report != nil {
