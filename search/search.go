@@ -195,10 +195,14 @@ func (e *Engine) PonderHit() {
 // draw. report, if not nil, is called by the searching goroutine after each
 // completed iteration. The search stops at the limits, on Stop, or when ctx
 // is done. With exactly one legal move and a clock or move time (not
-// analysing or pondering) it returns at once after a shallow search.
+// analysing or pondering) it returns at once after a shallow search. A
+// position of an unknown variant gives a Result without a move.
 func (e *Engine) Search(ctx context.Context, pos engine.Position, history []uint64, limits Limits, report func(Info)) Result {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if int(pos.V) >= len(engine.AllVariants()) {
+		return Result{} // no rules to search by: no move
+	}
 	start := time.Now()
 	e.startNano.Store(start.UnixNano())
 	e.stop.Store(false)

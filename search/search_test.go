@@ -266,3 +266,11 @@ func TestOptionsAreClamped(t *testing.T) {
 	r := e.Search(context.Background(), p, nil, Limits{Depth: 4}, nil)
 	assert.True(t, isLegal(&p, r.Move))
 }
+
+func TestUnknownVariantGivesNoMove(t *testing.T) {
+	e := New(Options{Threads: 1, HashMiB: 1})
+	p := engine.StartPosition(engine.Russian)
+	p.V = 9
+	r := e.Search(context.Background(), p, nil, Limits{Depth: 3}, nil)
+	assert.False(t, r.HasMove)
+}
