@@ -164,9 +164,6 @@ is a forced end of the game in N plies. The opening book is not used.`,
 	return cmd
 }
 
-// defaultBenchDepth is the depth of `damka bench` without --depth.
-const defaultBenchDepth = 11
-
 func newBenchCmd() *cobra.Command {
 	var depth int
 	cmd := &cobra.Command{
@@ -207,7 +204,7 @@ the same code. Commits that change search behaviour end with "Bench: N".`,
 			return nil
 		},
 	}
-	cmd.Flags().IntVar(&depth, "depth", defaultBenchDepth, "search depth in plies")
+	cmd.Flags().IntVar(&depth, "depth", search.DefaultBenchDepth, "search depth in plies")
 	return cmd
 }
 

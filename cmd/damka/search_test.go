@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -88,4 +89,12 @@ B:WK3,K13,19,27,32:B7,11,K25,26 ; bm 25-21 ; id wrong
 	assert.Contains(t, lines[1], "id=shot ok=true move=26-31")
 	assert.Contains(t, lines[2], "id=wrong ok=false move=26-31")
 	assert.Equal(t, "solved=2 total=3", lines[3])
+}
+
+// TestBenchCommandSignature checks that `damka bench` without --depth prints
+// the signature recorded in search.BenchSignature.
+func TestBenchCommandSignature(t *testing.T) {
+	out, errs, code := runCLI("bench")
+	require.Equal(t, 0, code, errs)
+	assert.Regexp(t, fmt.Sprintf(`(?m)^nodes=%d nps=\d+$`, search.BenchSignature), out)
 }
