@@ -74,7 +74,7 @@ func newRootCmd() *cobra.Command {
 	root.PersistentFlags().StringVar(&gflags.logLevel, "log-level", "warn", "log level: trace, debug, info, warn, error")
 	root.PersistentFlags().StringVar(&gflags.logFile, "log-file", "", "write logs to this file instead of stderr")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return inputError{err} })
-	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newMatchCmd(),
+	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newBookCmd(), newMatchCmd(),
 		newAnalyseCmd(), newBenchCmd(), newSolveCmd())
 	return root
 }

@@ -1,0 +1,407 @@
+// book.go: the `damka book` subcommands: build, show and stats.
+
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"damka/book"
+	"damka/engine"
+	"damka/search"
+)
+
+func newBookCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "book",
+		Short: "opening book tools: build, show, stats",
+		Long: `book builds opening books by the engine's own analysis and shows the books
+embedded in the binary (or a book file given with --book).`,
+	}
+	cmd.AddCommand(newBookBuildCmd(), newBookShowCmd(), newBookStatsCmd())
+	return cmd
+}
+
+// bookSearcher is the book.Searcher of a build: a one-thread search.Engine
+// searching the position after each candidate move.
+type bookSearcher struct {
+	e      *search.Engine
+	limits search.Limits
+	list   engine.MoveList
+}
+
+// Clear empties the engine's table and history before each position.
+func (s *bookSearcher) Clear() { s.e.Clear() }
+
+// ScoreMove searches the position after m and returns its score from the
+// mover's side (a won or lost end one ply further away).
+func (s *bookSearcher) ScoreMove(ctx context.Context, p *engine.Position, m engine.Move) (int, error) {
+	child := p.Play(m)
+	if child.CountMoves(&s.list, false) == 0 {
+		return search.Mate - 1, nil // the opponent cannot move: won
+	}
+	r := s.e.Search(ctx, child, []uint64{p.Key}, s.limits, nil)
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	sc := -r.Score
+	switch {
+	case sc > search.MateBound:
+		sc--
+	case sc < -search.MateBound:
+		sc++
+	}
+	return sc, nil
+}
+
+// canonicalCommand writes the command line of cmd from its flags: "damka
+// book build" and every flag set, in name order, except those in skip.
+func canonicalCommand(cmd *cobra.Command, skip ...string) string {
+	var b strings.Builder
+	b.WriteString(cmd.CommandPath())
+	local := cmd.LocalFlags()
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if local.Lookup(f.Name) == nil {
+			return // --log-level and other flags of the root
+		}
+		for _, s := range skip {
+			if f.Name == s {
+				return
+			}
+		}
+		vals := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			vals = sv.GetSlice()
+		}
+		for _, v := range vals {
+			fmt.Fprintf(&b, " --%s", f.Name)
+			if f.Value.Type() != "bool" {
+				b.WriteString(" " + shellQuote(v))
+			}
+		}
+	})
+	return b.String()
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:,=+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func newBookBuildCmd() *cobra.Command {
+	var (
+		variant, out                              string
+		depth, plies, positions, margin, minCount int
+		threads, hashMiB                          int
+		moveTime                                  float64
+		games, seedFiles                          []string
+		resume, noProgress                        bool
+		checkpointEvery                           time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "build",
+		Short: "grow an opening book by the engine's own analysis",
+		Long: `build analyses positions best-first from the start position (and from the
+seed positions of --positions-file) and writes a book file.
+
+Each position's legal moves are scored by a one-thread search of the position
+after the move (--depth plies from the position, or --movetime seconds per
+move); the moves within --margin centi-men of the best are kept, with weights
+from 100 (best) down to 100/(margin+1). With --games, a move played at least
+--min-count times in those PDN games is kept whatever its score and weighs
+50 per game plus 50 per half-point its side scored. The tree grows where it
+is most likely to be played (likelihood of the most likely line: the product
+of the kept moves' shares of the weights) up to --plies plies from a root and
+--positions positions.
+
+--threads positions are analysed at the same time. With --depth the book
+depends only on the settings, not on --threads: building twice gives the same
+file. A progress bar with the time left goes to stderr. Ctrl-C stops the
+build after writing the checkpoint (OUT.checkpoint, also written every
+--checkpoint-every); --resume goes on from it.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := parseVariantFlag(variant)
+			if err != nil {
+				return err
+			}
+			switch {
+			case moveTime == 0 && (depth < 2 || depth > search.MaxDepth):
+				return badInput("--depth %d out of range 2..%d", depth, search.MaxDepth)
+			case moveTime < 0 || moveTime > 3600:
+				return badInput("--movetime %g out of range 0..3600 seconds", moveTime)
+			case plies < 0 || plies > 255:
+				return badInput("--plies %d out of range 0..255", plies)
+			case positions < 1 || positions > 10_000_000:
+				return badInput("--positions %d out of range 1..10000000", positions)
+			case margin < 0 || margin > 10000:
+				return badInput("--margin %d out of range 0..10000 centi-men", margin)
+			case minCount < 1:
+				return badInput("--min-count %d: want at least 1", minCount)
+			case threads < 1 || threads > 1024:
+				return badInput("--threads %d out of range 1..1024", threads)
+			case hashMiB < 1 || hashMiB > 1<<16:
+				return badInput("--hash %d out of range 1..65536 MiB", hashMiB)
+			}
+			if out == "" {
+				out = v.String() + ".book"
+			}
+			var seeds []book.Seed
+			for _, f := range seedFiles {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					return badInput("--positions-file: %v", err)
+				}
+				s, err := book.ParseSeeds(data, v, f)
+				if err != nil {
+					return badInput("--positions-file: %v", err)
+				}
+				logger.Info().Str("file", f).Int("positions", len(s)).Msg("book seeds")
+				seeds = append(seeds, s...)
+			}
+			var stats *book.GameStats
+			if len(games) > 0 {
+				stats = book.NewGameStats(v, plies)
+				for _, g := range games {
+					f, err := os.Open(g)
+					if err != nil {
+						return badInput("--games: %v", err)
+					}
+					err = stats.Read(f, g)
+					f.Close()
+					if err != nil {
+						return badInput("--games: %v", err)
+					}
+				}
+				logger.Info().Int("games", stats.Games).Int("skipped", stats.Skipped).Int("bad", stats.Bad).
+					Int("frequent_moves", stats.Frequent(minCount)).Msg("book games")
+			}
+			limits := search.Limits{Depth: depth - 1}
+			desc := fmt.Sprintf("depth=%d hash=%dMiB", depth, hashMiB)
+			if moveTime > 0 {
+				limits = search.Limits{MoveTime: time.Duration(moveTime * float64(time.Second))}
+				desc = fmt.Sprintf("movetime=%gs hash=%dMiB", moveTime, hashMiB)
+			}
+			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+
+			var bar *progressbar.ProgressBar
+			resumedAt := 0
+			progress := func(p book.Progress) {
+				if noProgress {
+					return
+				}
+				if bar == nil {
+					resumedAt = p.Resumed
+					bar = progressbar.NewOptions(max(p.Target-p.Resumed, 1),
+						progressbar.OptionSetWriter(cmd.ErrOrStderr()),
+						progressbar.OptionSetDescription(v.String()+" book"),
+						progressbar.OptionShowCount(),
+						progressbar.OptionShowIts(),
+						progressbar.OptionSetItsString("pos"),
+						progressbar.OptionSetPredictTime(true),
+						progressbar.OptionSetElapsedTime(true),
+						progressbar.OptionThrottle(200*time.Millisecond),
+						progressbar.OptionSetWidth(30))
+				}
+				_ = bar.Set(p.Done - resumedAt)
+			}
+			ckpt := out + ".checkpoint"
+			opts := book.BuildOptions{
+				Variant: v, Plies: plies, Positions: positions, Margin: margin,
+				Seeds: seeds, Games: stats, MinCount: minCount, Workers: threads,
+				NewSearcher: func() book.Searcher {
+					return &bookSearcher{e: search.New(search.Options{Threads: 1, HashMiB: hashMiB}), limits: limits}
+				},
+				Command: canonicalCommand(cmd, "resume", "no-progress", "checkpoint-every"),
+				Search:  desc, Checkpoint: ckpt, CheckpointEvery: checkpointEvery, Resume: resume,
+				Progress: progress,
+			}
+			logger.Info().Str("variant", v.String()).Str("settings", desc).Int("threads", threads).
+				Int("seeds", len(seeds)).Str("out", out).Bool("resume", resume).Msg("book build")
+			start := time.Now()
+			res, err := book.Build(ctx, opts)
+			if bar != nil {
+				_ = bar.Exit()
+				fmt.Fprintln(cmd.ErrOrStderr())
+			}
+			if err != nil {
+				if ctx.Err() != nil {
+					logger.Warn().Str("checkpoint", ckpt).Msg("book build stopped; go on with --resume")
+					return fmt.Errorf("book build stopped (checkpoint %s; go on with --resume): %w", ckpt, err)
+				}
+				return err
+			}
+			tmp := out + ".tmp"
+			if err := os.WriteFile(tmp, res.Data, 0o644); err != nil {
+				return err
+			}
+			if err := os.Rename(tmp, out); err != nil {
+				return err
+			}
+			if err := os.Remove(ckpt); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			st := res.Book.Stats()
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: variant=%s positions=%d moves=%d max-ply=%d bytes=%d resumed=%d time=%s\n",
+				out, st.Variant, st.Positions, st.Moves, st.MaxPly, st.Bytes, res.Resumed, time.Since(start).Round(time.Second))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	f.IntVar(&depth, "depth", 8, "search depth in plies from the analysed position (fixed depth: reproducible books)")
+	f.Float64Var(&moveTime, "movetime", 0, "seconds per candidate move instead of --depth (not reproducible)")
+	f.IntVar(&plies, "plies", 12, "analyse positions up to this many plies from the start (or from a seed)")
+	f.IntVar(&positions, "positions", 1000, "analyse at most this many positions (seeds always)")
+	f.IntVar(&margin, "margin", 10, "keep moves within this many centi-men of the best")
+	f.StringArrayVar(&games, "games", nil, "PDN file of games whose frequent moves are kept (repeatable)")
+	f.IntVar(&minCount, "min-count", 3, "ignore game moves played fewer times")
+	f.StringArrayVar(&seedFiles, "positions-file", nil, "seed positions analysed first: ballot JSON, TSV with a fen column, or FEN lines (repeatable)")
+	f.IntVar(&threads, "threads", runtime.NumCPU(), "positions analysed at the same time (one search thread each)")
+	f.IntVar(&hashMiB, "hash", 8, "transposition table of each worker, MiB")
+	f.StringVar(&out, "out", "", "book file to write (default VARIANT.book)")
+	f.BoolVar(&resume, "resume", false, "go on from OUT.checkpoint when it exists")
+	f.BoolVar(&noProgress, "no-progress", false, "no progress bar")
+	f.DurationVar(&checkpointEvery, "checkpoint-every", 30*time.Second, "write OUT.checkpoint this often")
+	return cmd
+}
+
+// cmdContext returns the command's context or a background one.
+func cmdContext(cmd *cobra.Command) context.Context {
+	if ctx := cmd.Context(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
+}
+
+// loadBook returns the book file at path, or the embedded book of v.
+func loadBook(v engine.VariantID, path string) (*book.Book, error) {
+	if path != "" {
+		b, err := book.ReadFile(path, v)
+		if err != nil {
+			return nil, badInput("--book: %v", err)
+		}
+		return b, nil
+	}
+	return book.Default(v)
+}
+
+func newBookShowCmd() *cobra.Command {
+	var variant, fen, moves, file string
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "print the book moves of a position with weights and scores",
+		Long: `show prints the book moves of a position (--fen, default the start position,
+then --moves played from it): move, weight, share of the weights, score in
+centi-men from the side to move, and games (times played in the seeding
+games). A position without book moves prints "not in book".`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := parseVariantFlag(variant)
+			if err != nil {
+				return err
+			}
+			p, err := positionFromFlags(v, fen)
+			if err != nil {
+				return err
+			}
+			for _, mt := range strings.Fields(moves) {
+				m, err := p.ParseMove(mt)
+				if err != nil {
+					return badInput("--moves: %v", err)
+				}
+				p = p.Play(m)
+			}
+			b, err := loadBook(v, file)
+			if err != nil {
+				return err
+			}
+			return printBookMoves(cmd.OutOrStdout(), b, &p)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	f.StringVar(&fen, "fen", "", "position as PDN FEN or Hub string (default: the start position)")
+	f.StringVar(&moves, "moves", "", "moves played from the position first, space-separated")
+	f.StringVar(&file, "book", "", "book file instead of the embedded book")
+	return cmd
+}
+
+// printBookMoves writes the book moves of p, one per line.
+func printBookMoves(w io.Writer, b *book.Book, p *engine.Position) error {
+	fmt.Fprintf(w, "position %s\n", p.FENStyle(p.V.Rules().Notation))
+	es := b.Probe(p)
+	if len(es) == 0 {
+		fmt.Fprintln(w, "not in book")
+		return nil
+	}
+	total := 0
+	for _, e := range es {
+		total += e.Weight
+	}
+	fmt.Fprintf(w, "%-12s %6s %6s %6s %5s\n", "move", "weight", "share", "score", "games")
+	for _, e := range es {
+		fmt.Fprintf(w, "%-12s %6d %5.1f%% %+6d %5d\n", p.FormatMove(e.Move, engine.FormatShort),
+			e.Weight, 100*float64(e.Weight)/float64(total), e.Score, e.Games)
+	}
+	return nil
+}
+
+func newBookStatsCmd() *cobra.Command {
+	var variant, file string
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "print positions, depth and size of the books",
+		Long: `stats prints, for the embedded book of --variant (default: every variant)
+or for the file --book, one line variant=V positions=N moves=M max-ply=P
+bytes=B, then the build text recorded in the book (command and settings).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			vs := engine.AllVariants()
+			if variant != "" || file != "" {
+				v, err := parseVariantFlag(cmp.Or(variant, "russian"))
+				if err != nil {
+					return err
+				}
+				vs = []engine.VariantID{v}
+			}
+			w := cmd.OutOrStdout()
+			for _, v := range vs {
+				b, err := loadBook(v, file)
+				if err != nil {
+					return err
+				}
+				st := b.Stats()
+				fmt.Fprintf(w, "variant=%s positions=%d moves=%d max-ply=%d bytes=%d\n",
+					st.Variant, st.Positions, st.Moves, st.MaxPly, st.Bytes)
+				lines := strings.Split(strings.TrimSpace(st.BuildInfo), "\n")
+				for _, l := range lines {
+					fmt.Fprintf(w, "  %s\n", l)
+				}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&variant, "variant", "", "variant (default: every variant)")
+	f.StringVar(&file, "book", "", "book file instead of the embedded book (with --variant, default russian)")
+	return cmd
+}

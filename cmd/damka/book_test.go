@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/book"
+	"damka/engine"
+	"damka/search"
+)
+
+func TestBookBuildReproducible(t *testing.T) {
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "seeds.txt")
+	require.NoError(t, os.WriteFile(seeds, []byte("# one ballot\nW:W17,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,9,10,11,12,13 3\n"), 0o644))
+	games := filepath.Join("..", "..", "..", "shared", "data", "draughts", "english_tinsley_checkerboard.pdn")
+	build := func(name string, extra ...string) []byte {
+		out := filepath.Join(dir, name)
+		args := append([]string{"book", "build", "--variant", "english", "--depth", "4", "--plies", "6",
+			"--positions", "30", "--margin", "5", "--games", games, "--min-count", "5", "--hash", "1",
+			"--positions-file", seeds, "--threads", "1", "--out", out}, extra...)
+		stdout, stderr, code := runCLI(args...)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "wrote "+out+": variant=english positions=")
+		assert.Contains(t, stderr, "english book", "progress bar on stderr")
+		data, err := os.ReadFile(out)
+		require.NoError(t, err)
+		_, err = os.Stat(out + ".checkpoint")
+		assert.ErrorIs(t, err, os.ErrNotExist, "checkpoint left behind")
+		return data
+	}
+	a := build("a.book")
+	b := build("b.book")
+	// The command line recorded differs only in --out: compare the books
+	// after the build text.
+	ba, err := book.Load(a)
+	require.NoError(t, err)
+	bb, err := book.Load(b)
+	require.NoError(t, err)
+	assert.Equal(t, ba.Records(), bb.Records())
+	assert.Equal(t, len(a), len(b))
+	assert.Equal(t, "command: damka book build --depth 4 --games "+games+" --hash 1 --margin 5 --min-count 5 --out "+
+		filepath.Join(dir, "a.book")+" --plies 6 --positions 30 --positions-file "+seeds+" --threads 1 --variant english",
+		strings.Split(ba.BuildInfo(), "\n")[0])
+	c := build("a.book") // same out: byte for byte the same file
+	assert.Equal(t, a, c)
+
+	// The seed and the first game moves are in the book.
+	seed, err := engine.ParseFEN(engine.English, "W:W17,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,9,10,11,12,13")
+	require.NoError(t, err)
+	assert.NotEmpty(t, ba.Probe(&seed))
+	start := engine.StartPosition(engine.English)
+	es := ba.Probe(&start)
+	require.NotEmpty(t, es)
+	played := false
+	for _, e := range es {
+		played = played || e.Games > 0
+	}
+	assert.True(t, played, "no Tinsley move at the start")
+
+	// show and stats read the file.
+	out, stderr, code := runCLI("book", "show", "--variant", "english", "--book", filepath.Join(dir, "a.book"))
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "position B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\n")
+	assert.Contains(t, out, "move         weight  share  score games\n")
+	out, _, code = runCLI("book", "stats", "--variant", "english", "--book", filepath.Join(dir, "a.book"))
+	require.Equal(t, 0, code)
+	st := ba.Stats()
+	assert.True(t, strings.HasPrefix(out, "variant=english positions="), out)
+	assert.Contains(t, out, " bytes="+strconv.Itoa(st.Bytes)+"\n")
+	assert.Contains(t, out, "  command: damka book build --depth 4")
+	assert.Contains(t, out, "  settings: variant=english plies=6 positions=30 margin=5 min-count=5")
+}
+
+func TestBookBuildResume(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.book")
+	ckpt := out + ".checkpoint"
+	// A checkpoint of the same settings, as a stopped build leaves it:
+	// made by the library with the command's searcher.
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err := book.Build(ctx, book.BuildOptions{
+		Variant: engine.Russian, Plies: 12, Positions: 40, Margin: 5, MinCount: 3, Workers: 1,
+		NewSearcher: func() book.Searcher {
+			return &bookSearcher{e: search.New(search.Options{Threads: 1, HashMiB: 1}), limits: search.Limits{Depth: 3}}
+		},
+		Search: "depth=4 hash=1MiB", Command: "damka book build (stopped)", Checkpoint: ckpt,
+		Progress: func(p book.Progress) {
+			if p.Done == 10 {
+				cancel()
+			}
+		},
+	})
+	require.ErrorIs(t, err, context.Canceled)
+	args := []string{"book", "build", "--variant", "russian", "--depth", "4", "--plies", "12", "--positions", "40",
+		"--margin", "5", "--threads", "2", "--hash", "1", "--out", out, "--no-progress"}
+	stdout, stderr, code := runCLI(append(args, "--resume")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "positions=40 ")
+	assert.NotContains(t, stdout, "resumed=0 ")
+	assert.NotContains(t, stderr, "russian book", "--no-progress")
+	resumed, err := os.ReadFile(out)
+	require.NoError(t, err)
+	// Straight through gives the same book (the build text aside: a
+	// resumed build keeps the command of the run that started it).
+	stdout, stderr, code = runCLI(args...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "resumed=0 ")
+	straight, err := os.ReadFile(out)
+	require.NoError(t, err)
+	br, err := book.Load(resumed)
+	require.NoError(t, err)
+	bs, err := book.Load(straight)
+	require.NoError(t, err)
+	assert.Equal(t, bs.Records(), br.Records())
+	assert.Contains(t, br.BuildInfo(), "command: damka book build (stopped)")
+
+	// A checkpoint of other settings is refused.
+	require.NoError(t, os.WriteFile(ckpt, resumed, 0o644))
+	_, stderr, code = runCLI("book", "build", "--variant", "russian", "--depth", "5", "--plies", "12", "--positions", "40",
+		"--out", out, "--resume", "--no-progress")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "other settings")
+}
+
+func TestBookShowEmbedded(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		out, stderr, code := runCLI("book", "show", "--variant", v.String())
+		require.Equal(t, 0, code, stderr)
+		assert.NotContains(t, out, "not in book", v)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		require.GreaterOrEqual(t, len(lines), 3, out)
+	}
+	out, _, code := runCLI("book", "show", "--variant", "russian", "--moves", "c3-d4 f6-g5")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "position W:")
+	out, _, code = runCLI("book", "show", "--variant", "english", "--fen", "W:WK1:BK32")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "not in book\n")
+
+	out, _, code = runCLI("book", "stats")
+	require.Equal(t, 0, code)
+	for _, v := range engine.AllVariants() {
+		assert.Contains(t, out, "variant="+v.String()+" positions=")
+		assert.Contains(t, out, "--variant "+v.String())
+	}
+}
+
+func TestBookBadInput(t *testing.T) {
+	dir := t.TempDir()
+	corrupt := filepath.Join(dir, "c.book")
+	require.NoError(t, os.WriteFile(corrupt, []byte("DMKBOOK\x1a and then rubbish"), 0o644))
+	cases := [][]string{
+		{"book", "build", "--variant", "chess"},
+		{"book", "build", "--depth", "1"},
+		{"book", "build", "--plies", "-1"},
+		{"book", "build", "--positions", "0"},
+		{"book", "build", "--margin", "-3"},
+		{"book", "build", "--threads", "0"},
+		{"book", "build", "--min-count", "0"},
+		{"book", "build", "--movetime", "-1"},
+		{"book", "build", "--positions-file", filepath.Join(dir, "none")},
+		{"book", "build", "--games", filepath.Join(dir, "none.pdn")},
+		{"book", "show", "--fen", "X:W1"},
+		{"book", "show", "--moves", "a1-h8"},
+		{"book", "show", "--variant", "english", "--book", corrupt},
+		{"book", "stats", "--book", filepath.Join(dir, "none.book")},
+	}
+	for _, args := range cases {
+		_, stderr, code := runCLI(args...)
+		assert.Equal(t, exitBadInput, code, "%v: %s", args, stderr)
+		assert.True(t, strings.HasPrefix(stderr, "damka: "), "%v: %q", args, stderr)
+	}
+	_, stderr, _ := runCLI("book", "show", "--variant", "english", "--book", corrupt)
+	assert.Contains(t, stderr, "truncated")
+}
+
+func TestBookSearcherScoresFromTheMover(t *testing.T) {
+	// White's king must take Black's last man: a win at once, scored from
+	// White's side one ply away (Mate-1).
+	s := &bookSearcher{e: search.New(search.Options{Threads: 1, HashMiB: 1}), limits: search.Limits{Depth: 3}}
+	var l engine.MoveList
+	q, err := engine.ParseFEN(engine.English, "W:WK18:B14")
+	require.NoError(t, err)
+	q.Generate(&l)
+	require.Equal(t, 1, l.N)
+	require.True(t, l.Moves[0].IsCapture())
+	sc, err := s.ScoreMove(context.Background(), &q, l.Moves[0])
+	require.NoError(t, err)
+	assert.Equal(t, search.Mate-1, sc)
+
+	// Three men against one: some move scores above a man from White's
+	// side.
+	w, err := engine.ParseFEN(engine.Russian, "W:W25,26,27:B5")
+	require.NoError(t, err)
+	s.Clear()
+	w.Generate(&l)
+	best := -search.Mate
+	for _, m := range l.Slice() {
+		sc, err := s.ScoreMove(context.Background(), &w, m)
+		require.NoError(t, err)
+		best = max(best, sc)
+	}
+	assert.Greater(t, best, 100)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := engine.StartPosition(engine.Russian)
+	start.Generate(&l)
+	_, err = s.ScoreMove(ctx, &start, l.Moves[0])
+	assert.ErrorIs(t, err, context.Canceled)
+}
