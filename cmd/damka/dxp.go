@@ -15,8 +15,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"damka/book"
 	"damka/engine"
 	"damka/protocol/dxp"
+	"damka/protocol/hub"
 	"damka/search"
 )
 
@@ -39,6 +41,8 @@ type dxpOptions struct {
 	pdn                 string
 	name                string
 	takeback            bool
+	book                bool
+	bookMargin          int
 	sessions            int
 	ackTimeout, timeout time.Duration
 }
@@ -89,6 +93,8 @@ message sent and received.`,
 	f.Float64Var(&o.movetime, "movetime", 0, "fixed time per move in seconds (0: use the clock)")
 	f.StringVar(&o.pdn, "pdn", "", "append every game to this PDN file as soon as it ends")
 	f.StringVar(&o.name, "name", dxp.DefaultName, "name sent to the peer (at most 32 characters)")
+	f.BoolVar(&o.book, "book", true, "play from the embedded opening book")
+	f.IntVar(&o.bookMargin, "book-margin", hub.DefaultBookMargin, "book variety: moves within this many centi-men of the best")
 	f.BoolVar(&o.takeback, "takeback", false, "accept BACKREQ (play against a human); refused by default")
 	f.IntVar(&o.sessions, "sessions", 0, "listening follower: stop after this many connections (0: until interrupted)")
 	f.DurationVar(&o.ackTimeout, "ack-timeout", dxp.DefaultAckTimeout, "how long to wait for GAMEACC and GAMEEND acknowledgements")
@@ -158,6 +164,14 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 			Nodes:    o.nodes,
 			MoveTime: time.Duration(o.movetime * float64(time.Second)),
 		},
+	}
+	if o.book {
+		b, err := book.Default(v)
+		if err != nil {
+			logger.Warn().Err(err).Msg("dxp: playing without a book")
+		} else {
+			cfg.Book, cfg.BookMargin = b, o.bookMargin
+		}
 	}
 	if o.initiator {
 		cfg.Role = dxp.Initiator

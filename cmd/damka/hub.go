@@ -22,9 +22,11 @@ var version = "dev"
 
 // engineFlags are the search settings shared by hub and the text mode.
 type engineFlags struct {
-	variant string
-	threads int
-	hashMiB int
+	variant    string
+	threads    int
+	hashMiB    int
+	book       bool
+	bookMargin int
 }
 
 func (f *engineFlags) register(cmd *cobra.Command) {
@@ -32,6 +34,8 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.variant, "variant", "russian", "initial variant: russian, english (american), brazilian, international")
 	fl.IntVar(&f.threads, "threads", 1, "search threads (Hub parameter threads)")
 	fl.IntVar(&f.hashMiB, "hash", hub.DefaultHashMiB, "transposition table in MiB (Hub parameter hash)")
+	fl.BoolVar(&f.book, "book", true, "play from the embedded opening book (Hub parameter book)")
+	fl.IntVar(&f.bookMargin, "book-margin", hub.DefaultBookMargin, "book variety in centi-men (Hub parameter book-margin)")
 }
 
 // check validates the flags and returns the variant.
@@ -45,6 +49,9 @@ func (f *engineFlags) check() (engine.VariantID, error) {
 	}
 	if f.hashMiB < 1 || f.hashMiB > hub.MaxHashMiB {
 		return 0, badInput("--hash %d out of range 1..%d MiB", f.hashMiB, hub.MaxHashMiB)
+	}
+	if f.bookMargin < 0 || f.bookMargin > hub.MaxBookMargin {
+		return 0, badInput("--book-margin %d out of range 0..%d", f.bookMargin, hub.MaxBookMargin)
 	}
 	return v, nil
 }
@@ -84,7 +91,11 @@ func runHub(ctx context.Context, in io.Reader, out io.Writer, v engine.VariantID
 		Variant: v,
 		Threads: ef.threads,
 		HashMiB: ef.hashMiB,
-		Log:     logger,
+		NoBook:  !ef.book,
+		// A margin of 0 is a valid setting (only the best book moves);
+		// Config treats 0 as "default", so pass at least 1 centi-man.
+		BookMargin: max(ef.bookMargin, 1),
+		Log:        logger,
 	})
 	logger.Info().Err(err).Msg("hub session end")
 	return err
@@ -103,7 +114,7 @@ func isTerminal(r io.Reader) bool {
 // terminal (a GUI started it), the text mode when it is.
 func runDefault(cmd *cobra.Command, args []string) error {
 	in, out := cmd.InOrStdin(), cmd.OutOrStdout()
-	ef := engineFlags{variant: "russian", threads: 1, hashMiB: hub.DefaultHashMiB}
+	ef := engineFlags{variant: "russian", threads: 1, hashMiB: hub.DefaultHashMiB, book: true, bookMargin: hub.DefaultBookMargin}
 	if isTerminal(in) {
 		return runTextMode(cmd.Context(), in, out, textOptions{variant: engine.Russian, threads: ef.threads, hashMiB: ef.hashMiB})
 	}

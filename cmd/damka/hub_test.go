@@ -36,9 +36,10 @@ func TestDefaultIsHubWithoutTerminal(t *testing.T) {
 	out, err := rootWithInput(t, "hub\ninit\nping\nquit\n")
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	require.Len(t, lines, 9, out)
+	require.Len(t, lines, 10, out)
 	assert.True(t, strings.HasPrefix(lines[0], "id name=damka version="), lines[0])
-	assert.Equal(t, []string{"wait", "ready", "pong"}, lines[6:])
+	assert.Equal(t, []string{"wait", "ready", "pong"}, lines[7:])
+	assert.Contains(t, out, "param name=book value=true type=bool\n", "the book is on by default")
 	assert.False(t, isTerminal(strings.NewReader("")))
 }
 
@@ -106,7 +107,7 @@ func TestHubProcess(t *testing.T) {
 		id, params, err := c.Handshake(ctx, hub.Setting{Name: "variant", Value: "brazilian"})
 		require.NoError(t, err)
 		assert.Equal(t, "damka", id.Name)
-		assert.Len(t, params, 5)
+		assert.Len(t, params, 6)
 		require.NoError(t, c.SetPosition(ctx, "", []string{"c3-d4"}))
 		require.NoError(t, c.SetLevel(hub.Level{Depth: 4}))
 		d, err := c.Think(ctx, 30*time.Second, nil)

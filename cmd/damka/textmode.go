@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"damka/book"
 	"damka/engine"
 	"damka/protocol/hub"
 	"damka/search"
@@ -256,6 +257,15 @@ func (tm *textMode) engineMove() {
 	}
 	p := tm.game.Position()
 	keys := tm.game.Keys()
+	if b, err := book.Default(p.V); err == nil {
+		if m, ok := b.Pick(&p, hub.DefaultBookMargin, nil); ok {
+			tm.game.Play(m)
+			tm.printf("damka plays %s (book)\n", p.FormatMove(m, engine.FormatFull))
+			tm.draw()
+			tm.over()
+			return
+		}
+	}
 	lim := tm.opt.limits
 	lim.Draw = tm.game.DrawState()
 	r := tm.eng.Search(tm.ctx, p, keys[:len(keys)-1], lim, nil)

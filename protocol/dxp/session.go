@@ -7,6 +7,7 @@ package dxp
 
 import (
 	"context"
+	"damka/book"
 	"errors"
 	"fmt"
 	"io"
@@ -67,6 +68,12 @@ type Config struct {
 	Role    Role
 	Name    string // our name in GAMEREQ/GAMEACC (default DefaultName; cut to 32 ASCII characters)
 	Engine  Engine // required
+
+	// Book, when not nil, gives damka's moves in book positions (chosen
+	// among moves within BookMargin centi-men of the best, weighted); the
+	// engine searches the others.
+	Book       *book.Book
+	BookMargin int
 
 	// Limits are extra per-move limits (Depth, Nodes, MoveTime) for quick
 	// games. The session fills in the clock fields (Time, MovesToGo) from
@@ -877,6 +884,13 @@ func (s *session) think(ctx context.Context) (req *GameReq, over bool, err error
 	s.searches.Add(1)
 	go func() {
 		defer s.searches.Done()
+		if p := sg.Position(); s.cfg.Book != nil {
+			if m, ok := s.cfg.Book.Pick(&p, s.cfg.BookMargin, nil); ok {
+				s.log.Debug().Str("move", p.FormatMove(m, engine.FormatNumeric)).Msg("dxp: book move")
+				ch <- search.Result{Move: m, HasMove: true, PV: []engine.Move{m}}
+				return
+			}
+		}
 		ch <- s.cfg.Engine.SearchGame(sctx, sg, limits, nil)
 	}()
 	stop := func() {

@@ -5,6 +5,7 @@ package hub
 
 import (
 	"context"
+	"damka/book"
 	"fmt"
 	"math"
 	"strconv"
@@ -104,6 +105,18 @@ func (s *session) level(l Line) {
 	}
 }
 
+// bookMove picks a move for pos from the embedded book of its variant,
+// among the moves within the book-margin of the best, weighted. A variant
+// without a usable book gives no move (the search plays instead).
+func (s *session) bookMove(pos *engine.Position) (engine.Move, bool) {
+	b, err := book.Default(pos.V)
+	if err != nil {
+		s.log.Warn().Err(err).Msg("hub: no opening book")
+		return engine.Move{}, false
+	}
+	return b.Pick(pos, s.bookMargin, s.rng)
+}
+
 // goSearch handles a go line and the lines that arrive during its search.
 // Every go line is answered by exactly one done line. It returns a line
 // that ended the search, to be handled next, and whether to quit (ctx
@@ -158,6 +171,14 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 		limits.Ponder = true
 	case "analyze":
 		limits.Infinite = true
+	}
+	if mode != "analyze" && s.book {
+		// Book move: answered at once, in think and ponder mode alike.
+		if m, ok := s.bookMove(&pos); ok {
+			s.log.Info().Str("pos", pos.HubPosition()).Str("move", pos.FormatMove(m, engine.FormatHub)).Msg("hub: book move")
+			s.out.send(NewLine("done").With("move", pos.FormatMove(m, engine.FormatHub)))
+			return nil, false
+		}
 	}
 	keys := s.game.Keys()
 	history := keys[:len(keys)-1]

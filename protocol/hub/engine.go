@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -42,6 +44,15 @@ type Config struct {
 	Threads int              // search threads; 0 means 1
 	HashMiB int              // transposition table in MiB; 0 means DefaultHashMiB
 
+	// NoBook starts the session with the book parameter off (it is on by
+	// default). BookMargin is book-margin's default in centi-men (0 means
+	// DefaultBookMargin; use NoBook rather than a margin to disable the
+	// book). BookSeed seeds the choice among book moves; 0 seeds from the
+	// clock, so games vary.
+	NoBook     bool
+	BookMargin int
+	BookSeed   uint64
+
 	// NewSearcher makes the searcher at init (or at the first go when the
 	// GUI never sends init). nil means search.New.
 	NewSearcher func(search.Options) Searcher
@@ -54,8 +65,12 @@ type Config struct {
 // Parameter ranges and defaults.
 const (
 	DefaultHashMiB = 64
-	MaxHashMiB     = 16384 // 16 GiB: larger requests are refused, not attempted
-	MaxThreads     = 256
+	// DefaultBookMargin is book-margin's default, in centi-men.
+	DefaultBookMargin = 10
+	// MaxBookMargin bounds book-margin.
+	MaxBookMargin = 1000
+	MaxHashMiB    = 16384 // 16 GiB: larger requests are refused, not attempted
+	MaxThreads    = 256
 	// MaxLineBytes bounds one input line; a longer line is discarded with
 	// error message="line too long ...".
 	MaxLineBytes = 1 << 20
@@ -141,11 +156,13 @@ type session struct {
 	log zerolog.Logger
 	out *lineWriter
 
-	variant engine.VariantID
-	threads int
-	hashMiB int
-	book    bool
-	ponder  bool
+	variant    engine.VariantID
+	threads    int
+	hashMiB    int
+	book       bool // play from the opening book (go think, go ponder)
+	bookMargin int  // centi-men: book moves within this of the best are candidates
+	rng        *rand.Rand
+	ponder     bool
 
 	searcher Searcher // nil until init (or the first go)
 	game     *engine.Game
@@ -165,7 +182,17 @@ func newSession(cfg Config, out io.Writer) *session {
 		variant: cfg.Variant,
 		threads: max(cfg.Threads, 1),
 		hashMiB: cfg.HashMiB,
+		book:    !cfg.NoBook,
 	}
+	s.bookMargin = cfg.BookMargin
+	if s.bookMargin <= 0 {
+		s.bookMargin = DefaultBookMargin
+	}
+	seed := cfg.BookSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	s.rng = rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
 	if s.hashMiB <= 0 {
 		s.hashMiB = DefaultHashMiB
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"damka/book"
 	"damka/engine"
 	"damka/search"
 )
@@ -52,6 +53,7 @@ var transcripts = []struct{ name, script string }{
 > set-param name=threads value=2
 > set-param name=hash value=8
 > set-param name=book value=true
+> set-param name=book-margin value=25
 > set-param name=ponder value=on
 > hub
 < id name=damka version=test author="the damka authors"
@@ -59,10 +61,12 @@ var transcripts = []struct{ name, script string }{
 < param name=threads value=2 type=int min=1 max=256
 < param name=hash value=8 type=int min=1 max=16384
 < param name=book value=true type=bool
+< param name=book-margin value=25 type=int min=0 max=1000
 < param name=ponder value=true type=bool
 < wait
 > init
 < ready
+> set-param name=book value=false
 > pos pos=` + startEnglish + `
 > level depth=2
 > go think
@@ -303,7 +307,7 @@ var transcripts = []struct{ name, script string }{
 `},
 	{"set-param errors keep the old values", `
 > set-param name=nosuch value=1
-< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, ponder)"
+< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, book-margin, ponder)"
 > set-param name=hash value=abc
 < error message="set-param hash: value 'abc' is not an integer (want 1..16384) (kept 4)"
 > set-param name=hash value=0
@@ -332,7 +336,7 @@ var transcripts = []struct{ name, script string }{
 > Set-Param name=hash value=8
 < error message="bad command"
 > set-param name=Hash value=8
-< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, ponder)"
+< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, book-margin, ponder)"
 > hub` + helloRussian + `
 `},
 	{"level errors keep the old limits", `
@@ -787,4 +791,47 @@ func TestSearchResultGuards(t *testing.T) {
 	// A ponder move that is not legal after the move is left out.
 	out = run(func(r *search.Result) { r.PV = []engine.Move{r.Move, {From: 1, To: 2}} })
 	assert.Regexp(t, `(?m)^done move=\S+$`, out)
+}
+
+// TestBookMoves checks the book parameter: with the book on (the default)
+// go think and go ponder answer a book position at once with a legal book
+// move and no search; go analyze and book off search.
+func TestBookMoves(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		t.Run(v.String(), func(t *testing.T) {
+			cfg := testConfig()
+			cfg.NoBook = false
+			cfg.BookSeed = 7
+			sp := &spy{}
+			cfg.NewSearcher = func(o search.Options) Searcher { sp.Engine = search.New(o); return sp }
+			in := fmt.Sprintf("hub\nset-param name=variant value=%s\ninit\npos\nlevel depth=2\ngo think\npos\nlevel depth=2\ngo ponder\n"+
+				"pos\nlevel depth=2\ngo analyze\nstop\nset-param name=book value=false\npos\nlevel depth=2\ngo think\nquit\n", v)
+			var out bytes.Buffer
+			require.NoError(t, Run(context.Background(), strings.NewReader(in), &out, cfg))
+			var dones []string
+			for _, line := range strings.Split(out.String(), "\n") {
+				if strings.HasPrefix(line, "done") {
+					dones = append(dones, line)
+				}
+			}
+			require.Len(t, dones, 4, out.String())
+			start := engine.StartPosition(v)
+			b, err := book.Default(v)
+			require.NoError(t, err)
+			for _, d := range dones[:2] { // think and ponder: a book move, no ponder move
+				f := strings.Fields(d)
+				require.Len(t, f, 2, d)
+				m, err := start.ParseMove(strings.TrimPrefix(f[1], "move="))
+				require.NoError(t, err, d)
+				found := false
+				for _, e := range b.Probe(&start) {
+					found = found || e.Move == m
+				}
+				assert.True(t, found, "%s is not a book move", d)
+			}
+			sp.mu.Lock()
+			defer sp.mu.Unlock()
+			assert.Len(t, sp.calls, 2, "only analyze and the book-off think search")
+		})
+	}
 }

@@ -121,13 +121,28 @@ func (s *session) declareParams() []param {
 			},
 		},
 		{
-			// Stored only: damka has no opening book yet (issue 6).
+			// The embedded opening book (book.Default) for go think and go
+			// ponder; go analyze never uses it.
 			name: "book", typ: "bool",
 			get: func(s *session) string { return boolText(s.book) },
 			set: func(s *session, v string) error {
 				b, err := parseBool(v)
 				if err == nil {
 					s.book = b
+				}
+				return err
+			},
+		},
+		{
+			// Variety: the book chooses among moves scoring within this many
+			// centi-men of its best, weighted by how often they were played
+			// or kept.
+			name: "book-margin", typ: "int", min: 0, max: MaxBookMargin,
+			get: func(s *session) string { return strconv.Itoa(s.bookMargin) },
+			set: func(s *session, v string) error {
+				n, err := parseInt(v, 0, MaxBookMargin)
+				if err == nil {
+					s.bookMargin = n
 				}
 				return err
 			},

@@ -17,10 +17,11 @@ import (
 	"damka/search"
 )
 
-// testConfig is the session configuration of the tests: one thread and a
-// small table so that searches are reproducible and sessions start fast.
+// testConfig is the session configuration of the tests: one thread, a
+// small table and no book, so that searches are reproducible and sessions
+// start fast (TestBookMoves covers the book).
 func testConfig() Config {
-	return Config{Name: "damka", Version: "test", Author: "the damka authors", Threads: 1, HashMiB: 4}
+	return Config{Name: "damka", Version: "test", Author: "the damka authors", Threads: 1, HashMiB: 4, NoBook: true}
 }
 
 // spy wraps a real search engine and records what each search was given.
@@ -289,6 +290,7 @@ const helloRussian = `
 < param name=threads value=1 type=int min=1 max=256
 < param name=hash value=4 type=int min=1 max=16384
 < param name=book value=false type=bool
+< param name=book-margin value=10 type=int min=0 max=1000
 < param name=ponder value=false type=bool
 < wait
 `
