@@ -19,6 +19,7 @@ const sharedData = "../../shared/data/draughts"
 // crossboard + 12 mailplay, the 18 barred left out), each replayed from
 // the start and checked against the file's FEN.
 func TestACFDeck(t *testing.T) {
+	skipWithoutSharedData(t)
 	ops, err := LoadOpenings(filepath.Join(sharedData, "acf_3move_ballots.tsv"), engine.English)
 	require.NoError(t, err)
 	require.Len(t, ops, 156)
@@ -42,6 +43,7 @@ func TestACFDeck(t *testing.T) {
 // TestBallotJSON: the pydraughts ballot files, with algebraic FENs for
 // Russian and Brazilian.
 func TestBallotJSON(t *testing.T) {
+	skipWithoutSharedData(t)
 	ops, err := LoadOpenings(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	require.Len(t, ops, 150)

@@ -24,6 +24,7 @@ func readShared(t *testing.T, name string) []byte {
 }
 
 func TestParseSeedsACFDeck(t *testing.T) {
+	skipWithoutSharedData(t)
 	seeds, err := book.ParseSeeds(readShared(t, "acf_3move_ballots.tsv"), engine.English, "acf")
 	require.NoError(t, err)
 	// 174 openings, 18 barred: the 156-opening deck.
@@ -37,6 +38,7 @@ func TestParseSeedsACFDeck(t *testing.T) {
 }
 
 func TestParseSeedsBallotJSON(t *testing.T) {
+	skipWithoutSharedData(t)
 	seeds, err := book.ParseSeeds(readShared(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian, "150")
 	require.NoError(t, err)
 	require.Len(t, seeds, 150)
@@ -88,6 +90,7 @@ func TestParseSeedsErrors(t *testing.T) {
 }
 
 func TestGameStats(t *testing.T) {
+	skipWithoutSharedData(t)
 	f, err := os.Open(filepath.Join(sharedData, "english_tinsley_checkerboard.pdn"))
 	require.NoError(t, err)
 	defer f.Close()

@@ -67,6 +67,7 @@ func TestReadOpeningsPDN(t *testing.T) {
 // TestReadOpeningsSharedData reads the FEN-tagged English problem file of
 // shared/data.
 func TestReadOpeningsSharedData(t *testing.T) {
+	skipWithoutSharedData(t)
 	f, err := os.Open(filepath.Join(sharedData, "english_boland_border_classics_fen.pdn"))
 	require.NoError(t, err)
 	defer f.Close()
