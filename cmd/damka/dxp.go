@@ -126,11 +126,11 @@ func checkDXPOptions(cmd *cobra.Command, o *dxpOptions) error {
 		return badInput("--moves %d out of range 0..999", o.moves)
 	case o.threads < 1 || o.threads > 1024:
 		return badInput("--threads %d out of range 1..1024", o.threads)
-	case o.hash < 1 || o.hash > 1<<16:
+	case o.hash < 1 || o.hash > hub.MaxHashMiB:
 		return badInput("--hash %d out of range 1..65536 MiB", o.hash)
 	case o.depth < 0 || o.depth > search.MaxDepth:
 		return badInput("--depth %d out of range 0..%d", o.depth, search.MaxDepth)
-	case o.movetime < 0 || o.movetime > 3600:
+	case !(o.movetime >= 0 && o.movetime <= 3600): // also NaN
 		return badInput("--movetime %g out of range 0..3600 seconds", o.movetime)
 	case o.sessions < 0:
 		return badInput("--sessions %d is negative", o.sessions)

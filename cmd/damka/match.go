@@ -21,6 +21,7 @@ import (
 
 	"damka/bench"
 	"damka/engine"
+	"damka/search"
 )
 
 const matchLong = `match plays engine against engine over the Hub protocol and reports the
@@ -220,8 +221,8 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 			return cfg, badInput("--movetime: %v", err)
 		}
 	}
-	if f.depth < 0 {
-		return cfg, badInput("--depth %d: want 1 or more", f.depth)
+	if f.depth < 0 || f.depth > search.MaxDepth {
+		return cfg, badInput("--depth %d: out of range 1..%d", f.depth, search.MaxDepth)
 	}
 	cfg.Limits.Depth, cfg.Limits.Nodes = f.depth, f.nodes
 	for i := range cfg.Engines {

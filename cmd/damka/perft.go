@@ -11,6 +11,10 @@ import (
 	"damka/engine"
 )
 
+// maxPerftHashMiB bounds --hash: a table is allocated up front, and a
+// request beyond the machine's memory would end the process.
+const maxPerftHashMiB = 16384
+
 func newPerftCmd() *cobra.Command {
 	var (
 		variant, fen        string
@@ -40,8 +44,8 @@ column of the classic 8x8 tables) instead of distinct moves.`,
 			if threads < 1 || threads > 1024 {
 				return badInput("--threads %d out of range 1..1024", threads)
 			}
-			if mib < 0 || mib > 1<<16 {
-				return badInput("--hash %d out of range 0..65536 MiB", mib)
+			if mib < 0 || mib > maxPerftHashMiB {
+				return badInput("--hash %d out of range 0..%d MiB", mib, maxPerftHashMiB)
 			}
 			logger.Debug().Str("variant", v.String()).Str("fen", p.FEN()).Int("depth", depth).Msg("perft")
 			return bench.RunPerft(cmd.OutOrStdout(), bench.PerftConfig{

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"damka/engine"
+	"damka/protocol/hub"
 	"damka/search"
 )
 
@@ -52,7 +53,7 @@ func (f *searchFlags) limits() (search.Limits, error) {
 		set++
 	}
 	if f.movetime != 0 {
-		if f.movetime < 0 || f.movetime > 1e6 {
+		if !(f.movetime > 0 && f.movetime <= 1e6) { // also NaN
 			return l, badInput("--movetime %g out of range (0, 1e6] seconds", f.movetime)
 		}
 		l.MoveTime = time.Duration(f.movetime * float64(time.Second))
@@ -64,8 +65,8 @@ func (f *searchFlags) limits() (search.Limits, error) {
 	if f.threads < 1 || f.threads > 256 {
 		return l, badInput("--threads %d out of range 1..256", f.threads)
 	}
-	if f.hashMiB < 1 || f.hashMiB > 1<<16 {
-		return l, badInput("--hash %d out of range 1..65536 MiB", f.hashMiB)
+	if f.hashMiB < 1 || f.hashMiB > hub.MaxHashMiB {
+		return l, badInput("--hash %d out of range 1..%d MiB", f.hashMiB, hub.MaxHashMiB)
 	}
 	return l, nil
 }

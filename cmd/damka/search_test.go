@@ -53,6 +53,10 @@ func TestAnalyseBadInput(t *testing.T) {
 		{"analyse", "--variant", "english", "--depth", "3", "--fen", "W:W5:B1"},
 		{"solve", "--depth", "3", "/nonexistent.epd"},
 		{"bench", "--depth", "0"},
+		{"analyse", "--movetime", "NaN"},
+		{"analyse", "--movetime", "-1"},
+		{"analyse", "--depth", "3", "--hash", "65536"},
+		{"perft", "--depth", "2", "--hash", "65536"},
 	} {
 		out, errs, code := runCLI(args...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", args, errs)
