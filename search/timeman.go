@@ -8,7 +8,7 @@ import "time"
 const (
 	// moveOverhead is kept back from every allotment for the protocol
 	// round trip and scheduling delays.
-	moveOverhead = 30 * time.Millisecond
+	moveOverhead = 50 * time.Millisecond
 	// defaultMovesToGo is the number of moves a sudden-death clock is
 	// assumed to be shared over.
 	defaultMovesToGo = 30

@@ -132,7 +132,7 @@ func TestHubProcess(t *testing.T) {
 		// (other test binaries run in parallel) starves an engine past its
 		// reserve: the test asserts no time loss.
 		{engine.Russian, 0, 2 * time.Second, 40 * time.Millisecond},
-		{engine.English, 20, 2500 * time.Millisecond, 0},
+		{engine.English, 20, 4 * time.Second, 0},
 		{engine.Brazilian, 0, 1500 * time.Millisecond, 100 * time.Millisecond},
 		{engine.International, 30, 3 * time.Second, 20 * time.Millisecond},
 	}
