@@ -315,11 +315,7 @@ centi-men from the side to move, and games (times played in the seeding
 games). A position without book moves prints "not in book".`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
-			if err != nil {
-				return err
-			}
-			p, err := positionFromFlags(v, fen)
+			v, p, err := variantPosition(variant, fen)
 			if err != nil {
 				return err
 			}

@@ -125,6 +125,16 @@ func parseVariantFlag(s string) (engine.VariantID, error) {
 	return v, nil
 }
 
+// variantPosition reads --variant and --fen together (see positionFromFlags).
+func variantPosition(variant, fen string) (engine.VariantID, engine.Position, error) {
+	v, err := parseVariantFlag(variant)
+	if err != nil {
+		return 0, engine.Position{}, err
+	}
+	p, err := positionFromFlags(v, fen)
+	return v, p, err
+}
+
 // positionFromFlags returns the position given by --fen (PDN FEN or a Hub
 // position string), or the variant's start position when fen is empty.
 func positionFromFlags(v engine.VariantID, fen string) (engine.Position, error) {

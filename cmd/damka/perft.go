@@ -30,11 +30,7 @@ with its count. --paths counts every capture path (the "keep duplicates"
 column of the classic 8x8 tables) instead of distinct moves.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
-			if err != nil {
-				return err
-			}
-			p, err := positionFromFlags(v, fen)
+			v, p, err := variantPosition(variant, fen)
 			if err != nil {
 				return err
 			}
@@ -71,11 +67,7 @@ func newMovesCmd() *cobra.Command {
 		Short: "list every legal move of a position in full-path notation",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
-			if err != nil {
-				return err
-			}
-			p, err := positionFromFlags(v, fen)
+			_, p, err := variantPosition(variant, fen)
 			if err != nil {
 				return err
 			}
