@@ -56,6 +56,7 @@ func TestBadInputExitStatus(t *testing.T) {
 		{"moves", "--fen", "X:W1"},
 		{"nosuchcommand"},
 		{"pdn", "check", "/nonexistent/file.pdn"},
+		{"pdn", "bogus"},
 	}
 	for _, args := range cases {
 		out, errs, code := runCLI(args...)

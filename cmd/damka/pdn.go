@@ -18,6 +18,13 @@ func newPDNCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "pdn",
 		Short: "PDN tools",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return badInput("pdn: unknown subcommand %q (want: check)", args[0])
+			}
+			return cmd.Help()
+		},
 	}
 	var variant string
 	check := &cobra.Command{
