@@ -78,7 +78,7 @@ func (g *gen10x10) add(to uint8, capt uint64, n uint8, crown bool) {
 		g.cnt++
 		return
 	}
-	m := Move{Captured: capt, From: g.from, To: to, Flags: FlagCapture, NCapt: n}
+	m := Move{Captured: capt, From: g.from, To: to, NCapt: n}
 	if crown {
 		m.Flags |= FlagCrown
 	}
@@ -514,7 +514,7 @@ func quickCaptures10x10(p *Position, list *MoveList, count bool) (n int, ok bool
 				Captured: uint64(1) << uint(to-dl),
 				From:     uint8(to - 2*dl),
 				To:       uint8(to),
-				Flags:    FlagCapture | crownFlag(uint8(to), t.promo),
+				Flags:    crownFlag(uint8(to), t.promo),
 				NCapt:    1,
 			}
 			k++

@@ -76,7 +76,7 @@ func (g *gen8x8) add(to uint8, capt uint64, n uint8, crown bool) {
 		g.cnt++
 		return
 	}
-	m := Move{Captured: capt, From: g.from, To: to, Flags: FlagCapture, NCapt: n}
+	m := Move{Captured: capt, From: g.from, To: to, NCapt: n}
 	if crown {
 		m.Flags |= FlagCrown
 	}
@@ -512,7 +512,7 @@ func quickCaptures8x8(p *Position, list *MoveList, count bool) (n int, ok bool) 
 				Captured: uint64(1) << uint(to-dl),
 				From:     uint8(to - 2*dl),
 				To:       uint8(to),
-				Flags:    FlagCapture | crownFlag(uint8(to), t.promo),
+				Flags:    crownFlag(uint8(to), t.promo),
 				NCapt:    1,
 			}
 			k++

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -130,7 +131,6 @@ func (cp *capturePath) move(v VariantID) Move {
 		Captured: cp.capt,
 		From:     bitAt(v, cp.squares[0]),
 		To:       bitAt(v, cp.squares[len(cp.squares)-1]),
-		Flags:    FlagCapture,
 		NCapt:    uint8(cp.ncapt),
 	}
 	if cp.crown {
@@ -715,7 +715,7 @@ func (p *Position) resolveMove(text string, sqs []Square) (Move, error) {
 		}
 		if hasCapture {
 			for _, cp := range p.piecePaths(sqs[0]) {
-				if !equalSquares(cp.squares, sqs) {
+				if !slices.Equal(cp.squares, sqs) {
 					continue
 				}
 				pm := cp.move(p.V)
@@ -783,18 +783,6 @@ func hasCrowningTwin(m Move, ms []Move) bool {
 		}
 	}
 	return false
-}
-
-func equalSquares(a, b []Square) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // illegalReason explains why no legal move of p matches the squares sqs.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -642,34 +643,10 @@ func FuzzPDNReader(f *testing.F) {
 				t.Fatalf("re-read: %v\n%s", err, out.String())
 			}
 			if back.Variant != g.Variant || !samePlacement(&back.Start, &g.Start) ||
-				!equalMoves(back.Moves, g.Moves) || back.Result != g.Result ||
-				back.Intro != g.Intro || !equalStrings(back.Comments, g.Comments) {
+				!slices.Equal(back.Moves, g.Moves) || back.Result != g.Result ||
+				back.Intro != g.Intro || !slices.Equal(back.Comments, g.Comments) {
 				t.Fatalf("round trip differs:\n%s\nfirst:  %+v\nsecond: %+v", out.String(), g, back)
 			}
 		}
 	})
-}
-
-func equalMoves(a, b []Move) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

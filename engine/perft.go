@@ -12,7 +12,7 @@ type perftStack struct {
 	pos   [MaxPerftDepth + 1]Position
 }
 
-func perftRec(st *perftStack, t *perftTable, ply, depth int, paths bool) uint64 {
+func perftRec(st *perftStack, t *PerftTable, ply, depth int, paths bool) uint64 {
 	p := &st.pos[ply]
 	list := &st.lists[ply]
 	if depth == 1 {
@@ -85,10 +85,4 @@ func PerftDivide(p Position, depth int, paths bool) []DivideEntry {
 		out = append(out, DivideEntry{Move: m, Nodes: Perft(p.Play(m), depth-1, paths)})
 	}
 	return out
-}
-
-// PerftParallel is Perft spread over threads goroutines (no hash table);
-// the result equals Perft's.
-func PerftParallel(p Position, depth int, paths bool, threads int) uint64 {
-	return PerftWith(p, depth, PerftOptions{Paths: paths, Threads: threads})
 }

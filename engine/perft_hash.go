@@ -20,18 +20,11 @@ type PerftOptions struct {
 	Table *PerftTable
 }
 
-// PerftTable is a perft hash table that can be kept across PerftWith
-// calls (see PerftOptions.Table). Safe for concurrent use.
-type PerftTable = perftTable
-
-// NewPerftTable returns an empty perft hash table of about mib MiB (rounded
-// down to a power of two entries of 16 bytes; at least one entry).
-func NewPerftTable(mib int) *PerftTable { return newPerftTable(mib) }
-
-// perftTable is a lockless hash table of subtree counts. Each entry is two
-// atomic words: check = key ^ depthKey ^ count and count, so a torn pair from
+// PerftTable is a lockless hash table of subtree counts that can be kept
+// across PerftWith calls (see PerftOptions.Table); safe for concurrent use.
+// Each entry is two atomic words: check = key ^ depthKey ^ count and count, so a torn pair from
 // two writers fails the key check instead of returning a wrong count.
-type perftTable struct {
+type PerftTable struct {
 	entries []perftEntry
 	mask    uint64
 }
@@ -54,16 +47,18 @@ func init() {
 	}
 }
 
-func newPerftTable(mib int) *perftTable {
+// NewPerftTable returns an empty perft hash table of about mib MiB (rounded
+// down to a power of two entries of 16 bytes; at least one entry).
+func NewPerftTable(mib int) *PerftTable {
 	n := uint64(mib) << 20 / 16
 	size := uint64(1)
 	for size*2 <= n {
 		size *= 2
 	}
-	return &perftTable{entries: make([]perftEntry, size), mask: size - 1}
+	return &PerftTable{entries: make([]perftEntry, size), mask: size - 1}
 }
 
-func (t *perftTable) probe(key uint64, depth int) (uint64, bool) {
+func (t *PerftTable) probe(key uint64, depth int) (uint64, bool) {
 	k := key ^ perftDepthKey[depth]
 	e := &t.entries[k&t.mask]
 	c := e.count.Load()
@@ -73,7 +68,7 @@ func (t *perftTable) probe(key uint64, depth int) (uint64, bool) {
 	return 0, false
 }
 
-func (t *perftTable) store(key uint64, depth int, count uint64) {
+func (t *PerftTable) store(key uint64, depth int, count uint64) {
 	k := key ^ perftDepthKey[depth]
 	e := &t.entries[k&t.mask]
 	e.count.Store(count)
@@ -97,7 +92,7 @@ func PerftWith(p Position, depth int, opts PerftOptions) uint64 {
 	threads = min(threads, 4*runtime.NumCPU()+64)
 	table := opts.Table
 	if table == nil && opts.HashMiB > 0 {
-		table = newPerftTable(opts.HashMiB)
+		table = NewPerftTable(opts.HashMiB)
 	}
 	walk := func(st *perftStack, q Position, d int) uint64 {
 		st.pos[0] = q

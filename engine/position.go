@@ -22,10 +22,9 @@ type Position struct {
 type MoveFlags uint8
 
 const (
-	// FlagCrown marks a move after which the moving man is a king.
+	// FlagCrown marks a move after which the moving man is a king. (A
+	// capture needs no flag: its Captured set is not empty.)
 	FlagCrown MoveFlags = 1 << iota
-	// FlagCapture marks a capture (the captured set is non-empty).
-	FlagCapture
 )
 
 // Move is one legal move: origin and destination as internal bit indexes,
@@ -36,7 +35,7 @@ type Move struct {
 	Captured uint64    // internal bits of the captured pieces
 	From     uint8     // internal bit of the origin
 	To       uint8     // internal bit of the destination
-	Flags    MoveFlags // FlagCrown, FlagCapture
+	Flags    MoveFlags // FlagCrown
 	NCapt    uint8     // number of pieces captured
 }
 

@@ -41,16 +41,20 @@ type Weights struct {
 	KingChase int // winning king endings: per step that the strong kings are closer to the weak king
 }
 
+// flyingKing8x8 are the numbers of the 8x8 flying-king variants (Russian
+// and Brazilian).
+var flyingKing8x8 = Weights{
+	Man: 100, King: 260,
+	AdvOpen: [10]int{0, 0, 1, 3, 6, 10, 18, 0},
+	AdvEnd:  [10]int{0, 2, 6, 12, 20, 30, 45, 0},
+	Centre:  6, Edge: -4, BackRank: 6, Bridge: 6,
+	ManMob: 2, KingMob: 2, Blocked: -4,
+	Runaway: 120, RunStep: 12, Trade: 40, KingDiag: 20, KingChase: 4,
+}
+
 // weights is the one place holding every variant's numbers.
 var weights = [4]Weights{
-	engine.Russian: {
-		Man: 100, King: 260,
-		AdvOpen: [10]int{0, 0, 1, 3, 6, 10, 18, 0},
-		AdvEnd:  [10]int{0, 2, 6, 12, 20, 30, 45, 0},
-		Centre:  6, Edge: -4, BackRank: 6, Bridge: 6,
-		ManMob: 2, KingMob: 2, Blocked: -4,
-		Runaway: 120, RunStep: 12, Trade: 40, KingDiag: 20, KingChase: 4,
-	},
+	engine.Russian: flyingKing8x8,
 	engine.English: {
 		Man: 100, King: 140,
 		AdvOpen: [10]int{0, 0, 1, 2, 4, 7, 12, 0},
@@ -59,14 +63,7 @@ var weights = [4]Weights{
 		ManMob: 2, KingMob: 3, Blocked: -3,
 		Runaway: 30, RunStep: 3, Trade: 40, KingDiag: 0, KingChase: 5,
 	},
-	engine.Brazilian: {
-		Man: 100, King: 260,
-		AdvOpen: [10]int{0, 0, 1, 3, 6, 10, 18, 0},
-		AdvEnd:  [10]int{0, 2, 6, 12, 20, 30, 45, 0},
-		Centre:  6, Edge: -4, BackRank: 6, Bridge: 6,
-		ManMob: 2, KingMob: 2, Blocked: -4,
-		Runaway: 120, RunStep: 12, Trade: 40, KingDiag: 20, KingChase: 4,
-	},
+	engine.Brazilian: flyingKing8x8, // same board and pieces as Russian; the rules differ in movegen
 	engine.International: {
 		Man: 100, King: 300,
 		AdvOpen: [10]int{0, 0, 1, 2, 4, 6, 9, 13, 20, 0},
