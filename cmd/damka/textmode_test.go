@@ -87,7 +87,17 @@ func TestTextModeEnglishAndCommands(t *testing.T) {
 func TestTextModeGameOver(t *testing.T) {
 	// Black's last man is captured: the game is over and damka does not move.
 	out := textSession(t, engine.English, "fen W:W22:B18\n22x15\n13-17\nundo\nmoves\nquit\n")
-	assert.Contains(t, out, "you played 22x15\ngame over: 0-1 (no pieces left)")
-	assert.Contains(t, out, "game over: 0-1 (no pieces left). Type new, undo or quit.")
+	// The line names the winner; English PDN puts Black's score first.
+	assert.Contains(t, out, "you played 22x15\n")
+	assert.Contains(t, out, "moves: 1... 22x15\ngame over: White (you) wins, black has no pieces left (0-1). Type new, undo or quit.\n")
+	assert.Equal(t, 2, strings.Count(out, "game over: White (you) wins, black has no pieces left (0-1). Type new, undo or quit."))
+	assert.NotContains(t, out, "damka plays")
 	assert.Contains(t, out, "22x15\n") // the capture is listed again after undo
+
+	// Russian: White's score first.
+	out = textSession(t, engine.Russian, "fen W:Wc3:Bd4\nc3:e5\n")
+	assert.Contains(t, out, "game over: White (you) wins, black has no pieces left (1-0).")
+	// damka wins: the person's last man is taken.
+	out = textSession(t, engine.Russian, "fen W:Wd4:Bd6\nd4-e5\n")
+	assert.Contains(t, out, "game over: Black (damka) wins, white has no pieces left (0-1).")
 }
