@@ -678,16 +678,21 @@ func (tm *textMode) clockLine() string {
 	return line + " used (no time control: level clock M+I sets one)"
 }
 
-// formatClock writes d as m:ss, h:mm:ss from an hour on, with tenths under
-// ten seconds when tenths is set (a clock running out); a negative d (a
-// fallen flag) gets a minus sign.
-func formatClock(d time.Duration, tenths bool) string {
+// formatClock writes d as m:ss, h:mm:ss from an hour on. A countdown (time
+// left) is rounded up, with tenths under ten seconds, so that a clock just
+// set shows all its time and 0:00.0 only once it has run out; a negative d
+// (a fallen flag) gets a minus sign. Time used is rounded down.
+func formatClock(d time.Duration, countdown bool) string {
 	sign := ""
 	if d < 0 {
 		sign, d = "-", -d
 	}
-	if tenths && d < 10*time.Second {
-		return fmt.Sprintf("%s0:%04.1f", sign, float64(d.Truncate(100*time.Millisecond))/float64(time.Second))
+	if countdown && d < 10*time.Second {
+		d = (d + 100*time.Millisecond - 1).Truncate(100 * time.Millisecond)
+		return fmt.Sprintf("%s0:%04.1f", sign, d.Seconds())
+	}
+	if countdown {
+		d += time.Second - 1
 	}
 	s := int64(d / time.Second)
 	if s >= 3600 {

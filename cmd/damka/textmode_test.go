@@ -300,20 +300,24 @@ func TestTextModeDrawAndResultText(t *testing.T) {
 
 func TestFormatClock(t *testing.T) {
 	for _, c := range []struct {
-		d      time.Duration
-		tenths bool
-		want   string
+		d         time.Duration
+		countdown bool
+		want      string
 	}{
 		{0, false, "0:00"},
 		{0, true, "0:00.0"},
-		{9*time.Second + 990*time.Millisecond, true, "0:09.9"},
-		{9*time.Second + 990*time.Millisecond, false, "0:09"},
+		{9*time.Second + 910*time.Millisecond, true, "0:10.0"}, // time left rounds up
+		{9*time.Second + 900*time.Millisecond, true, "0:09.9"},
+		{9*time.Second + 990*time.Millisecond, false, "0:09"}, // time used rounds down
+		{time.Millisecond, true, "0:00.1"},
 		{10 * time.Second, true, "0:10"},
+		{29*time.Second + 999*time.Millisecond, true, "0:30"},
 		{5*time.Minute + 3*time.Second, true, "5:03"},
 		{time.Hour + 2*time.Minute + 3*time.Second, false, "1:02:03"},
 		{-1500 * time.Millisecond, true, "-0:01.5"},
+		{-30 * time.Millisecond, true, "-0:00.1"},
 		{-75 * time.Second, true, "-1:15"},
 	} {
-		assert.Equal(t, c.want, formatClock(c.d, c.tenths), "%v", c.d)
+		assert.Equal(t, c.want, formatClock(c.d, c.countdown), "%v", c.d)
 	}
 }
