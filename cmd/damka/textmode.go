@@ -1,10 +1,12 @@
 // textmode.go: damka for a person at a terminal: the board drawn in text,
-// moves typed in the variant's notation, the engine answering.
+// moves typed in the variant's notation, the engine answering, with a game
+// clock, the move list, damka's thinking and the result of the game.
 
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -25,27 +27,42 @@ type textOptions struct {
 	threads int
 	hashMiB int
 	limits  search.Limits // the engine's limits per move; zero means textDefaultMoveTime
+	// now reads the game clock; nil means time.Now (tests pass a fake).
+	now func() time.Time
 }
 
 // textDefaultMoveTime is the engine's thinking time per move by default.
 const textDefaultMoveTime = time.Second
 
+// textBoardPlies is how many of the last plies the move line under the
+// board shows (history shows them all).
+const textBoardPlies = 8
+
 const textHelp = `Type a move in the variant's notation (russian, brazilian: c3-d4, c3:e5;
 english, international: 11-15, 15x24; captures may list every landing square)
-and damka answers. Commands:
+and damka answers. While it thinks, damka prints a line per finished search
+depth: depth, score in men (+ is good for damka), nodes, time, main line.
+Commands:
   help              this text
-  board             draw the board again
+  board             draw the board again, with the clock and the last moves
   moves             list the legal moves
+  history           the moves of the game so far, numbered as in PDN
+  pdn               the game as a PDN file (tags and moves), to save or paste
+  clock             show both clocks
   new               a new game (you move first, damka answers)
-  undo              take back your last move and damka's answer
+  undo              take back your last move and damka's answer (and the time
+                    spent on them)
   go                damka moves now for the side to move (you take the other side)
   fen [FEN]         show the position as a PDN FEN in the variant's notation, or
                     set it (PDN FEN, numeric or algebraic, or a Hub position)
   variant [NAME]    show the variant, or start a new game of russian, english
                     (american), brazilian or international
-  level [depth N | nodes N | time S]
-                    show or set how damka thinks: a depth, a node count or
-                    seconds per move
+  level [depth N | nodes N | time S | clock M[+I]]
+                    show or set how damka thinks: a depth, a node count,
+                    seconds per move, or a game clock of M minutes each with
+                    I seconds added after every move (the clocks restart; a
+                    side whose time runs out loses)
+  thinking [on|off] show or hide damka's line per search depth
   quit              leave (end of input does the same)
 `
 
@@ -57,6 +74,19 @@ type textMode struct {
 	eng        *search.Engine
 	game       *engine.Game
 	engineSide engine.Color // the side damka plays
+	quiet      bool         // thinking off: no line per search depth
+	clock      textClock
+}
+
+// textClock is the game clock: a time control (none when base and inc are
+// zero) and the time each ply of the game took, so that undo takes the time
+// back with the moves.
+type textClock struct {
+	base, inc time.Duration   // time control: base per side, increment per move
+	fromPly   int             // the ply the clocks (re)started at
+	spent     []time.Duration // spent[i]: the time ply i took
+	turnStart time.Time       // when the side to move began its turn
+	stopped   time.Time       // when the side to move lost on time; zero while its clock runs
 }
 
 // runTextMode runs the text mode on in and out until quit or the end of
@@ -68,6 +98,9 @@ func runTextMode(ctx context.Context, in io.Reader, out io.Writer, opt textOptio
 	}
 	if opt.limits == (search.Limits{}) {
 		opt.limits = search.Limits{MoveTime: textDefaultMoveTime}
+	}
+	if opt.now == nil {
+		opt.now = time.Now
 	}
 	tm := &textMode{ctx: ctx, out: out, opt: opt,
 		eng: search.New(search.Options{Threads: opt.threads, HashMiB: opt.hashMiB})}
@@ -103,6 +136,9 @@ func (tm *textMode) setPosition(p engine.Position) {
 	tm.game = engine.NewGame(p)
 	tm.engineSide = p.Side.Opp()
 	tm.eng.Clear()
+	tm.clock.spent = tm.clock.spent[:0]
+	tm.clock.fromPly = 0
+	tm.clock.turnStart, tm.clock.stopped = tm.opt.now(), time.Time{}
 }
 
 func (tm *textMode) variant() engine.VariantID { return tm.game.Start().V }
@@ -114,8 +150,20 @@ func colourWord(c engine.Color) string {
 	return "black"
 }
 
+// player names who plays c: "you" or "damka".
+func (tm *textMode) player(c engine.Color) string {
+	if c == tm.engineSide {
+		return "damka"
+	}
+	return "you"
+}
+
 func (tm *textMode) prompt() {
 	p := tm.game.Position()
+	if tm.timed() {
+		tm.printf("%s, %s to move (%s)> ", tm.variant(), colourWord(p.Side), formatClock(tm.remaining(p.Side), true))
+		return
+	}
 	tm.printf("%s, %s to move> ", tm.variant(), colourWord(p.Side))
 }
 
@@ -134,6 +182,12 @@ func (tm *textMode) command(line string) bool {
 		tm.draw()
 	case "moves":
 		tm.listMoves()
+	case "history":
+		tm.history()
+	case "pdn":
+		tm.pdn()
+	case "clock":
+		tm.printf("%s\n", tm.clockLine())
 	case "new":
 		tm.newGame(tm.variant())
 		tm.draw()
@@ -148,6 +202,8 @@ func (tm *textMode) command(line string) bool {
 		tm.setVariant(f[1:])
 	case "level":
 		tm.level(f[1:])
+	case "thinking":
+		tm.thinking(f[1:])
 	default:
 		tm.playerMove(line)
 	}
@@ -155,7 +211,7 @@ func (tm *textMode) command(line string) bool {
 }
 
 // draw prints the board, White at the bottom, with the square names of the
-// variant's notation beside it.
+// variant's notation beside it, then the clock and the last moves.
 func (tm *textMode) draw() {
 	p := tm.game.Position()
 	v := p.V
@@ -201,6 +257,19 @@ func (tm *textMode) draw() {
 		b.WriteByte('\n')
 	}
 	b.WriteString("w/b: white/black man, W/B: king\n")
+	b.WriteString(tm.clockLine() + "\n")
+	if ply := tm.game.Ply(); ply > 0 {
+		from := max(ply-textBoardPlies, 0)
+		// Start the line at a move of the first mover, as PDN numbers them.
+		for from > 0 && tm.game.PositionAt(from).Side != r.FirstToMove {
+			from--
+		}
+		words := moveWords(tm.game, from)
+		if from > 0 {
+			words = append([]string{"..."}, words...)
+		}
+		b.WriteString("moves: " + strings.Join(words, " ") + "\n")
+	}
 	tm.printf("%s", b.String())
 }
 
@@ -220,14 +289,149 @@ func (tm *textMode) listMoves() {
 	tm.printf("%s\n", strings.Join(ms, " "))
 }
 
-// over reports (and prints) whether the game has ended.
-func (tm *textMode) over() bool {
+// moveWords writes the moves of g from ply from on as PDN movetext words
+// in the variant's notation, as engine.WritePDN numbers them: "1. c3-d4"
+// before each move of the side that moves first, "1... f6-g5" when a
+// move of the other side starts the list, a bare move otherwise.
+func moveWords(g *engine.Game, from int) []string {
+	first := g.Start().V.Rules().FirstToMove
+	// The number of the first move: one more for every pair of plies
+	// (a pair ends with a move of the second player).
+	num := 1
+	for i := 0; i < from; i++ {
+		if g.PositionAt(i).Side != first {
+			num++
+		}
+	}
+	moves := g.Moves()
+	words := make([]string, 0, len(moves)-from)
+	for i := from; i < len(moves); i++ {
+		p := g.PositionAt(i)
+		text := p.FormatMove(moves[i], engine.FormatFull)
+		switch {
+		case p.Side == first:
+			text = strconv.Itoa(num) + ". " + text
+		case i == from:
+			text = strconv.Itoa(num) + "... " + text
+		}
+		if p.Side != first {
+			num++
+		}
+		words = append(words, text)
+	}
+	return words
+}
+
+// history prints the moves of the game, numbered, in lines of at most 80
+// columns, with the result token when the game is over.
+func (tm *textMode) history() {
+	words := moveWords(tm.game, 0)
+	if res, _ := tm.ended(); res != engine.Ongoing {
+		words = append(words, res.PDN(tm.variant()))
+	}
+	if len(words) == 0 {
+		tm.printf("no moves yet\n")
+		return
+	}
+	var b strings.Builder
+	col := 0
+	for _, w := range words {
+		if col > 0 && col+1+len(w) > 80 {
+			b.WriteByte('\n')
+			col = 0
+		}
+		if col > 0 {
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(w)
+		col += len(w)
+	}
+	tm.printf("%s\n", b.String())
+}
+
+// pdn prints the game as a PDN file: the seven-tag roster (White and Black
+// say who plays which side now), GameType and FEN where needed, the moves.
+func (tm *textMode) pdn() {
+	v := tm.variant()
+	g := engine.NewPDNGame(v, tm.game.Start())
+	g.SetTag("Event", "damka text mode")
+	g.SetTag("Date", tm.opt.now().Format("2006.01.02"))
+	g.SetTag("White", tm.player(engine.White))
+	g.SetTag("Black", tm.player(engine.Black))
+	for _, m := range tm.game.Moves() {
+		g.AppendMove(m)
+	}
+	res, _ := tm.ended()
+	g.Result = res.PDN(v)
+	var b bytes.Buffer
+	if err := engine.WritePDN(&b, g); err != nil {
+		tm.printf("cannot write the game: %v\n", err)
+		return
+	}
+	tm.printf("%s", b.String())
+}
+
+// ended returns the game's result and why: by the rules, or a loss on time
+// (recorded in the game) when the side to move has run out of time.
+func (tm *textMode) ended() (engine.Result, engine.Reason) {
 	res, why := tm.game.Result()
+	if res != engine.Ongoing {
+		return res, why
+	}
+	side := tm.game.Position().Side
+	if !tm.timed() || tm.remaining(side) >= 0 {
+		return engine.Ongoing, engine.ReasonNone
+	}
+	res, why = engine.WhiteWins, engine.TimeForfeit
+	if side == engine.White {
+		res = engine.BlackWins
+	}
+	tm.game.SetResult(res, why)
+	tm.clock.stopped = tm.opt.now()
+	return res, why
+}
+
+// over reports whether the game has ended (see ended) and if so prints who
+// won and why.
+func (tm *textMode) over() bool {
+	res, why := tm.ended()
 	if res == engine.Ongoing {
 		return false
 	}
-	tm.printf("game over: %s (%s). Type new, undo or quit.\n", res.PDN(tm.variant()), why)
+	tm.printf("game over: %s (%s). Type new, undo or quit.\n", tm.resultText(res, why), res.PDN(tm.variant()))
 	return true
+}
+
+// resultText says who won and why, or what drew: "Black (damka) wins,
+// white has no pieces left", "draw by threefold repetition".
+func (tm *textMode) resultText(res engine.Result, why engine.Reason) string {
+	if res == engine.Draw {
+		if why == engine.Repetition {
+			return "draw by threefold repetition"
+		}
+		return "draw: " + why.String()
+	}
+	winner := engine.White
+	if res == engine.BlackWins {
+		winner = engine.Black
+	}
+	loser := colourWord(winner.Opp())
+	var because string
+	switch why {
+	case engine.NoPieces:
+		because = loser + " has no pieces left"
+	case engine.NoLegalMove:
+		because = loser + " has no legal move"
+	case engine.TimeForfeit:
+		because = loser + " ran out of time"
+	case engine.Resignation:
+		because = loser + " resigned"
+	default:
+		because = why.String()
+	}
+	name := colourWord(winner)
+	return fmt.Sprintf("%s%s (%s) wins, %s", strings.ToUpper(name[:1]), name[1:], tm.player(winner), because)
 }
 
 // playerMove plays the person's move text, then damka's answer.
@@ -241,46 +445,116 @@ func (tm *textMode) playerMove(text string) {
 		tm.printf("%v (type help for the commands, moves for the legal moves)\n", err)
 		return
 	}
-	tm.game.Play(m)
+	tm.play(m)
 	tm.printf("you played %s\n", p.FormatMove(m, engine.FormatFull))
-	if tm.game.Position().Side == tm.engineSide && !tm.over() {
+	if res, _ := tm.ended(); res == engine.Ongoing && tm.game.Position().Side == tm.engineSide {
 		tm.engineMove()
 		return
 	}
 	tm.draw()
+	tm.over()
 }
 
-// engineMove lets damka search and play for the side to move.
+// play plays m and charges the time since the turn began to the mover.
+func (tm *textMode) play(m engine.Move) {
+	now := tm.opt.now()
+	tm.clock.spent = append(tm.clock.spent[:tm.game.Ply()], now.Sub(tm.clock.turnStart))
+	tm.clock.turnStart, tm.clock.stopped = now, time.Time{}
+	tm.game.Play(m)
+}
+
+// engineMove lets damka search and play for the side to move, printing a
+// line per completed iteration unless thinking is off, then the move with
+// its score and main line.
 func (tm *textMode) engineMove() {
 	if tm.over() {
 		return
 	}
 	p := tm.game.Position()
-	keys := tm.game.Keys()
-	if b, err := book.Default(p.V); err == nil {
-		if m, ok := b.Pick(&p, hub.DefaultBookMargin, nil); ok {
-			tm.game.Play(m)
-			tm.printf("damka plays %s (book)\n", p.FormatMove(m, engine.FormatFull))
-			tm.draw()
-			tm.over()
-			return
+	lim := tm.opt.limits
+	if tm.timed() {
+		lim = search.Limits{Time: max(tm.remaining(p.Side), time.Millisecond), Inc: tm.clock.inc}
+	}
+	var report func(search.Info)
+	if !tm.quiet {
+		header := true
+		report = func(info search.Info) {
+			if header {
+				tm.printf("damka thinks (%s):\n", tm.levelText())
+				header = false
+			}
+			tm.printf("  depth %2d  score %6s  nodes %10d  time %6.2f s  pv %s\n", info.Depth,
+				hub.FormatScore(info.Score), info.Nodes, info.Time.Seconds(), formatLine(&p, info.PV))
 		}
 	}
-	lim := tm.opt.limits
-	lim.Draw = tm.game.DrawState()
-	r := tm.eng.Search(tm.ctx, p, keys[:len(keys)-1], lim, nil)
-	if !r.HasMove {
+	c := tm.chooseMove(lim, report)
+	if !c.res.HasMove {
 		tm.printf("damka has no legal move\n")
 		return
 	}
-	tm.game.Play(r.Move)
-	tm.printf("damka plays %s (depth %d, score %s, %d nodes, %.2f s)\n",
-		p.FormatMove(r.Move, engine.FormatFull), r.Depth, hub.FormatScore(r.Score), r.Nodes, r.Time.Seconds())
+	if tm.timed() && tm.remaining(p.Side) < 0 {
+		// The flag fell before the move was made: it is not played.
+		tm.over()
+		return
+	}
+	tm.play(c.res.Move)
+	mv := p.FormatMove(c.res.Move, engine.FormatFull)
+	if c.book {
+		tm.printf("damka plays %s (book)\n", mv)
+	} else {
+		r := c.res
+		tm.printf("damka plays %s (depth %d, score %s, %d nodes, %.2f s) pv %s\n", mv,
+			r.Depth, hub.FormatScore(r.Score), r.Nodes, r.Time.Seconds(), formatLine(&p, r.PV))
+	}
 	tm.draw()
 	tm.over()
 }
 
-// undo takes back moves until it is the person's turn again, at least one.
+// engineChoice is damka's move choice: a book move (res has only Move and
+// HasMove) or a search's result.
+type engineChoice struct {
+	book bool
+	res  search.Result
+}
+
+// chooseMove picks damka's move in the game's current position: a book
+// move when the embedded book has one, else a search under lim; report,
+// if not nil, gets each completed iteration.
+func (tm *textMode) chooseMove(lim search.Limits, report func(search.Info)) engineChoice {
+	p := tm.game.Position()
+	keys := tm.game.Keys()
+	if b, err := book.Default(p.V); err == nil {
+		if m, ok := b.Pick(&p, hub.DefaultBookMargin, nil); ok {
+			return engineChoice{book: true, res: search.Result{Move: m, HasMove: true}}
+		}
+	}
+	lim.Draw = tm.game.DrawState()
+	return engineChoice{res: tm.eng.Search(tm.ctx, p, keys[:len(keys)-1], lim, report)}
+}
+
+// formatLine writes the legal prefix of line from root in the variant's
+// notation, space separated.
+func formatLine(root *engine.Position, line []engine.Move) string {
+	words := make([]string, 0, len(line))
+	p := *root
+	var list engine.MoveList
+	for _, m := range line {
+		p.Generate(&list)
+		legal := false
+		for _, lm := range list.Slice() {
+			legal = legal || lm == m
+		}
+		if !legal {
+			break
+		}
+		words = append(words, p.FormatMove(m, engine.FormatFull))
+		p = p.Play(m)
+	}
+	return strings.Join(words, " ")
+}
+
+// undo takes back moves until it is the person's turn again, at least one,
+// with the time they took.
 func (tm *textMode) undo() {
 	if !tm.game.Undo() {
 		tm.printf("nothing to undo\n")
@@ -290,6 +564,9 @@ func (tm *textMode) undo() {
 		tm.game.Undo()
 	}
 	tm.engineSide = tm.game.Position().Side.Opp()
+	tm.clock.spent = tm.clock.spent[:tm.game.Ply()]
+	tm.clock.fromPly = min(tm.clock.fromPly, tm.game.Ply())
+	tm.clock.turnStart, tm.clock.stopped = tm.opt.now(), time.Time{}
 	tm.draw()
 }
 
@@ -329,11 +606,125 @@ func (tm *textMode) setVariant(args []string) {
 	tm.draw()
 }
 
-// level shows or sets the engine's limit per move.
+// thinking shows or sets whether damka prints a line per search depth.
+func (tm *textMode) thinking(args []string) {
+	switch {
+	case len(args) == 0:
+	case len(args) == 1 && strings.EqualFold(args[0], "on"):
+		tm.quiet = false
+	case len(args) == 1 && strings.EqualFold(args[0], "off"):
+		tm.quiet = true
+	default:
+		tm.printf("want thinking, thinking on or thinking off\n")
+		return
+	}
+	if tm.quiet {
+		tm.printf("thinking off\n")
+	} else {
+		tm.printf("thinking on\n")
+	}
+}
+
+// timed reports whether a time control is set.
+func (tm *textMode) timed() bool { return tm.clock.base > 0 || tm.clock.inc > 0 }
+
+// used returns the time c has spent since the clocks started, its running
+// turn included.
+func (tm *textMode) used(c engine.Color) time.Duration {
+	var d time.Duration
+	for i := tm.clock.fromPly; i < tm.game.Ply(); i++ {
+		if tm.game.PositionAt(i).Side == c {
+			d += tm.clock.spent[i]
+		}
+	}
+	if tm.game.Position().Side == c {
+		if !tm.clock.stopped.IsZero() {
+			d += tm.clock.stopped.Sub(tm.clock.turnStart)
+		} else if res, _ := tm.game.Result(); res == engine.Ongoing {
+			d += tm.opt.now().Sub(tm.clock.turnStart)
+		}
+	}
+	return d
+}
+
+// remaining returns c's time left under the time control: the base, plus
+// the increment for each move c has completed since the clocks started,
+// minus the time used. It is negative once c's time has run out.
+func (tm *textMode) remaining(c engine.Color) time.Duration {
+	moves := 0
+	for i := tm.clock.fromPly; i < tm.game.Ply(); i++ {
+		if tm.game.PositionAt(i).Side == c {
+			moves++
+		}
+	}
+	return tm.clock.base + time.Duration(moves)*tm.clock.inc - tm.used(c)
+}
+
+// clockLine shows both clocks: time left under a time control, else the
+// time used.
+func (tm *textMode) clockLine() string {
+	side := func(c engine.Color) string {
+		s := fmt.Sprintf("%s (%s) ", colourWord(c), tm.player(c))
+		if tm.timed() {
+			return s + formatClock(tm.remaining(c), true)
+		}
+		return s + formatClock(tm.used(c), false)
+	}
+	first := tm.variant().Rules().FirstToMove
+	line := "clock: " + side(first) + ", " + side(first.Opp())
+	if tm.timed() {
+		return line + " left (" + tm.levelText() + ")"
+	}
+	return line + " used (no time control: level clock M+I sets one)"
+}
+
+// formatClock writes d as m:ss, h:mm:ss from an hour on. A countdown (time
+// left) is rounded up, with tenths under ten seconds, so that a clock just
+// set shows all its time and 0:00.0 only once it has run out; a negative d
+// (a fallen flag) gets a minus sign. Time used is rounded down.
+func formatClock(d time.Duration, countdown bool) string {
+	sign := ""
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	if countdown && d < 10*time.Second {
+		d = (d + 100*time.Millisecond - 1).Truncate(100 * time.Millisecond)
+		return fmt.Sprintf("%s0:%04.1f", sign, d.Seconds())
+	}
+	if countdown {
+		d += time.Second - 1
+	}
+	s := int64(d / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%s%d:%02d:%02d", sign, s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%s%d:%02d", sign, s/60, s%60)
+}
+
+// levelText describes how damka thinks: "depth 8", "1 s a move", "5 min + 3 s".
+func (tm *textMode) levelText() string {
+	if tm.timed() {
+		return fmt.Sprintf("clock %s min + %s s a move", strconv.FormatFloat(tm.clock.base.Minutes(), 'g', -1, 64),
+			strconv.FormatFloat(tm.clock.inc.Seconds(), 'g', -1, 64))
+	}
+	l := tm.opt.limits
+	switch {
+	case l.Depth > 0:
+		return fmt.Sprintf("depth %d", l.Depth)
+	case l.Nodes > 0:
+		return fmt.Sprintf("%d nodes", l.Nodes)
+	}
+	return fmt.Sprintf("%g s a move", l.MoveTime.Seconds())
+}
+
+// level shows or sets the engine's limit per move or the game clock.
 func (tm *textMode) level(args []string) {
 	l := tm.opt.limits
 	if len(args) == 0 {
 		switch {
+		case tm.timed():
+			tm.printf("level clock %s+%s (%s)\n", strconv.FormatFloat(tm.clock.base.Minutes(), 'g', -1, 64),
+				strconv.FormatFloat(tm.clock.inc.Seconds(), 'g', -1, 64), tm.levelText())
 		case l.Depth > 0:
 			tm.printf("level depth %d\n", l.Depth)
 		case l.Nodes > 0:
@@ -343,7 +734,7 @@ func (tm *textMode) level(args []string) {
 		}
 		return
 	}
-	usage := "want level depth N (1..%d), level nodes N or level time S (seconds)\n"
+	usage := "want level depth N (1..%d), level nodes N, level time S (seconds a move) or level clock M+I (minutes each, seconds added a move)\n"
 	if len(args) != 2 {
 		tm.printf(usage, search.MaxDepth)
 		return
@@ -370,9 +761,40 @@ func (tm *textMode) level(args []string) {
 			return
 		}
 		tm.opt.limits = search.Limits{MoveTime: time.Duration(s * float64(time.Second))}
+	case "clock":
+		base, inc, err := parseTextClock(args[1])
+		if err != nil {
+			tm.printf("bad clock %q (%v): "+usage, args[1], err, search.MaxDepth)
+			return
+		}
+		tm.clock.base, tm.clock.inc = base, inc
+		// Both clocks restart: the time control counts from now.
+		tm.clock.fromPly = tm.game.Ply()
+		tm.clock.turnStart, tm.clock.stopped = tm.opt.now(), time.Time{}
+		tm.printf("ok, %s\n", tm.clockLine())
+		return
 	default:
 		tm.printf(usage, search.MaxDepth)
 		return
 	}
+	tm.clock.base, tm.clock.inc = 0, 0
 	tm.printf("ok\n")
+}
+
+// parseTextClock reads a time control M[+I]: M minutes each (more than 0,
+// at most 600), I seconds added after each move (0 to 600).
+func parseTextClock(s string) (base, inc time.Duration, err error) {
+	ms, is, hasInc := strings.Cut(s, "+")
+	m, err := strconv.ParseFloat(ms, 64)
+	if err != nil || !(m > 0 && m <= 600) {
+		return 0, 0, fmt.Errorf("minutes %q: want a number more than 0 and at most 600", ms)
+	}
+	i := 0.0
+	if hasInc {
+		i, err = strconv.ParseFloat(is, 64)
+		if err != nil || !(i >= 0 && i <= 600) {
+			return 0, 0, fmt.Errorf("increment %q: want seconds from 0 to 600", is)
+		}
+	}
+	return time.Duration(m * float64(time.Minute)), time.Duration(i * float64(time.Second)), nil
 }

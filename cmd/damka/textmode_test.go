@@ -2,8 +2,12 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -87,7 +91,233 @@ func TestTextModeEnglishAndCommands(t *testing.T) {
 func TestTextModeGameOver(t *testing.T) {
 	// Black's last man is captured: the game is over and damka does not move.
 	out := textSession(t, engine.English, "fen W:W22:B18\n22x15\n13-17\nundo\nmoves\nquit\n")
-	assert.Contains(t, out, "you played 22x15\ngame over: 0-1 (no pieces left)")
-	assert.Contains(t, out, "game over: 0-1 (no pieces left). Type new, undo or quit.")
+	// The line names the winner; English PDN puts Black's score first.
+	assert.Contains(t, out, "you played 22x15\n")
+	assert.Contains(t, out, "moves: 1... 22x15\ngame over: White (you) wins, black has no pieces left (0-1). Type new, undo or quit.\n")
+	assert.Equal(t, 2, strings.Count(out, "game over: White (you) wins, black has no pieces left (0-1). Type new, undo or quit."))
+	assert.NotContains(t, out, "damka plays")
 	assert.Contains(t, out, "22x15\n") // the capture is listed again after undo
+
+	// Russian: White's score first.
+	out = textSession(t, engine.Russian, "fen W:Wc3:Bd4\nc3:e5\n")
+	assert.Contains(t, out, "game over: White (you) wins, black has no pieces left (1-0).")
+	// damka wins: the person's last man is taken.
+	out = textSession(t, engine.Russian, "fen W:Wd4:Bd6\nd4-e5\n")
+	assert.Contains(t, out, "game over: Black (damka) wins, white has no pieces left (0-1).")
+}
+
+// fakeClock is a game clock the test moves by hand.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time { return c.t }
+
+// timedLine is a line the person types after thinking for wait.
+type timedLine struct {
+	wait time.Duration
+	text string
+}
+
+// timedScript gives the text mode one line per Read, first moving the
+// clock on by the line's wait.
+type timedScript struct {
+	clock *fakeClock
+	lines []timedLine
+}
+
+func (s *timedScript) Read(b []byte) (int, error) {
+	if len(s.lines) == 0 {
+		return 0, io.EOF
+	}
+	l := s.lines[0]
+	s.lines = s.lines[1:]
+	s.clock.t = s.clock.t.Add(l.wait)
+	return copy(b, l.text+"\n"), nil
+}
+
+// timedSession runs the text mode on lines under a fake clock.
+func timedSession(t *testing.T, v engine.VariantID, lines ...timedLine) string {
+	t.Helper()
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	var out strings.Builder
+	err := runTextMode(context.Background(), &timedScript{clock: clock, lines: lines}, &out,
+		textOptions{variant: v, threads: 1, hashMiB: 4, limits: search.Limits{Depth: 2}, now: clock.now})
+	require.NoError(t, err)
+	return out.String()
+}
+
+func TestTextModeClock(t *testing.T) {
+	out := timedSession(t, engine.Russian,
+		timedLine{0, "level clock 5+3x"},
+		timedLine{0, "level clock 0"},
+		timedLine{0, "level clock 0.05+1"}, // 3 s each, 1 s a move
+		timedLine{0, "level"},
+		timedLine{500 * time.Millisecond, "c3-d4"}, // damka answers at once on the fake clock
+		timedLine{0, "clock"},
+		timedLine{4 * time.Second, "clock"}, // the person's clock runs: 3.5 s - 4 s
+		timedLine{0, "a3-b4"},               // too late: the flag has fallen
+		timedLine{time.Minute, "clock"},     // the clocks stopped at the end of the game
+		timedLine{0, "history"},
+		timedLine{0, "undo"}, // both moves and their time taken back
+		timedLine{0, "clock"},
+		timedLine{0, "level depth 2"}, // no time control: the clock shows the time used
+		timedLine{7 * time.Second, "clock"},
+	)
+	assert.Contains(t, out, `bad clock "5+3x" (increment "3x": want seconds from 0 to 600)`)
+	assert.Contains(t, out, `bad clock "0" (minutes "0": want a number more than 0 and at most 600)`)
+	assert.Contains(t, out, "ok, clock: white (you) 0:03.0, black (damka) 0:03.0 left (clock 0.05 min + 1 s a move)\n")
+	assert.Contains(t, out, "level clock 0.05+1 (")
+	// White used 0.5 s and got 1 s; damka used none and got 1 s.
+	assert.Contains(t, out, "russian, white to move (0:03.5)> clock: white (you) 0:03.5, black (damka) 0:04.0 left")
+	assert.Contains(t, out, "clock: white (you) -0:00.5, black (damka) 0:04.0 left")
+	assert.Contains(t, out, "game over: Black (damka) wins, white ran out of time (0-1). Type new, undo or quit.\n")
+	assert.NotContains(t, out, "you played a3-b4")
+	assert.Equal(t, 2, strings.Count(out, "clock: white (you) -0:00.5, black (damka) 0:04.0 left"), "stopped: %s", out)
+	assert.Regexp(t, `> 1\. c3-d4 [a-h][1-8]-[a-h][1-8] 0-1\n`, out)
+	assert.Contains(t, out, "russian, white to move (0:03.0)> clock: white (you) 0:03.0, black (damka) 0:03.0 left")
+	assert.Contains(t, out, "clock: white (you) 0:07, black (damka) 0:00 used (no time control")
+}
+
+func TestTextModeEngineLosesOnTime(t *testing.T) {
+	// A clock 100 times faster than real time: damka's search (timed in
+	// the clock's seconds, so about 100 times too long) oversteps it.
+	realStart := time.Now()
+	fast := func() time.Time { return realStart.Add(100 * time.Since(realStart)) }
+	var out strings.Builder
+	err := runTextMode(context.Background(), strings.NewReader("fen W:Wa1,c1,e1,g1,b2,d2:Bb8,d8,f8,h8,a7,c7\nlevel clock 0.5\ngo\nclock\n"), &out,
+		textOptions{variant: engine.Russian, threads: 1, hashMiB: 4, now: fast})
+	require.NoError(t, err)
+	assert.Contains(t, out.String(), "game over: Black (you) wins, white ran out of time (0-1).")
+	assert.NotContains(t, out.String(), "damka plays")
+}
+
+func TestTextModeThinking(t *testing.T) {
+	// Out of the book: damka searches to depth 3 and says so at each depth.
+	out := textSession(t, engine.Russian, strings.Join([]string{
+		"fen W:Wa1,c1,e1,g1,b2,d2:Bb8,d8,f8,h8,a7,c7",
+		"level depth 3",
+		"go",
+		"thinking",
+		"thinking off",
+		"undo",
+		"go",
+		"thinking maybe",
+		"thinking on",
+	}, "\n"))
+	assert.Contains(t, out, "damka thinks (depth 3):\n")
+	for d := 1; d <= 3; d++ {
+		assert.Regexp(t, fmt.Sprintf(`\n  depth  %d  score +-?\d+\.\d\d  nodes +\d+  time +\d+\.\d\d s  pv [a-h][1-8]-[a-h][1-8]`, d), out)
+	}
+	// The move played with its search and main line, in the variant's
+	// notation, the move first.
+	re := regexp.MustCompile(`damka plays ([a-h][1-8]-[a-h][1-8]) \(depth 3, score -?\d+\.\d\d, \d+ nodes, \d+\.\d\d s\) pv ((?:[a-h][1-8][-:][a-h][1-8] ?)+)\n`)
+	m := re.FindAllStringSubmatch(out, -1)
+	require.Len(t, m, 2, out)
+	assert.True(t, strings.HasPrefix(m[0][2], m[0][1]+" "), "pv %q starts with the move %q", m[0][2], m[0][1])
+	assert.Equal(t, 3, len(strings.Fields(m[0][2])), "a depth 3 line")
+	assert.Contains(t, out, "> thinking on\n")
+	assert.Contains(t, out, "> thinking off\n")
+	assert.Equal(t, 1, strings.Count(out, "damka thinks"), "no lines while thinking is off")
+	assert.Contains(t, out, "want thinking, thinking on or thinking off\n")
+	// A book move says so and has no thinking lines.
+	out = textSession(t, engine.Russian, "c3-d4\n")
+	assert.Contains(t, out, " (book)\n")
+	assert.NotContains(t, out, "damka thinks")
+}
+
+func TestTextModeMoveList(t *testing.T) {
+	// damka plays both sides (go, go, ...): 12 plies at depth 2.
+	out := textSession(t, engine.Russian, strings.Repeat("go\n", 12)+"history\npdn\n")
+	// The board shows the last moves from a move of White, numbered.
+	assert.Contains(t, out, "\nmoves: 1. ")
+	assert.Regexp(t, `\nmoves: \.\.\. 3\. \S+ \S+ 4\. \S+ \S+ 5\. \S+ \S+ 6\. \S+ \S+\n`, out)
+	// history: all the moves, as the PDN writer numbers them (wrapped at
+	// 80 columns); pdn: the whole game.
+	m := regexp.MustCompile(`(?s)> (1\. [^>]*)\nrussian, white to move> (\[Event.*)`).FindStringSubmatch(out)
+	require.Len(t, m, 3, out)
+	hist, pdn := m[1], m[2]
+	assert.Regexp(t, `^1\. \S+ \S+ 2\. \S+ \S+ 3\. \S+ \S+ 4\. \S+ \S+ 5\. \S+ \S+ 6\. \S+ \S+$`, strings.Join(strings.Fields(hist), " "))
+	assert.Contains(t, pdn, "[Event \"damka text mode\"]\n")
+	assert.Contains(t, pdn, "[White \"you\"]\n[Black \"damka\"]\n[Result \"*\"]\n\n")
+	movetext := pdn[strings.Index(pdn, "\n\n")+2:]
+	movetext = movetext[:strings.Index(movetext, "\n\n")]
+	assert.Equal(t, strings.Fields(hist+" *"), strings.Fields(movetext))
+	// The game reads back.
+	g, err := engine.NewPDNReader(strings.NewReader(pdn), engine.Russian).Next()
+	require.NoError(t, err)
+	assert.Len(t, g.Moves, 12)
+
+	// A game from a position with the second player to move, and an
+	// English game (Black first, GameType 21).
+	out = textSession(t, engine.Russian, "history\nfen B:Wc3,a1:Bf6,h8\nf6-e5\nhistory\n")
+	assert.Contains(t, out, "> no moves yet\n")
+	assert.Regexp(t, `> 1\.\.\. f6-e5 2\. [a-h][1-8]-[a-h][1-8]\n`, out)
+	assert.Regexp(t, `\nmoves: 1\.\.\. f6-e5 2\. [a-h][1-8]-[a-h][1-8]\n`, out)
+	out = textSession(t, engine.English, "11-15\npdn\n")
+	assert.Contains(t, out, "[GameType \"21\"]\n")
+	assert.Regexp(t, `\n1\. 11-15 \d+-\d+ \*\n`, out)
+}
+
+func TestTextModeHelpListsCommands(t *testing.T) {
+	out := textSession(t, engine.Russian, "help\n")
+	for _, c := range []string{"help", "board", "moves", "history", "pdn", "clock", "new", "undo", "go", "fen [FEN]",
+		"variant [NAME]", "level [depth N | nodes N | time S | clock M[+I]]", "thinking [on|off]", "quit"} {
+		assert.Contains(t, out, "\n  "+c, c)
+	}
+}
+
+func TestTextModeDrawAndResultText(t *testing.T) {
+	var out strings.Builder
+	tm := &textMode{out: &out, opt: textOptions{now: time.Now}, eng: search.New(search.Options{HashMiB: 1})}
+	p, err := engine.ParseFEN(engine.English, "W:WK29:BK4")
+	require.NoError(t, err)
+	tm.setPosition(p)
+	for _, mv := range strings.Fields("29-25 4-8 25-29 8-4 29-25 4-8 25-29") {
+		pos := tm.game.Position()
+		m, err := pos.ParseMove(mv)
+		require.NoError(t, err, mv)
+		tm.play(m)
+		require.False(t, tm.over(), mv)
+	}
+	tm.playerMove("8-4") // the third time: a draw, and damka does not move
+	assert.Contains(t, out.String(), "game over: draw by threefold repetition (1/2-1/2). Type new, undo or quit.\n")
+
+	tm.engineSide = engine.Black
+	for _, c := range []struct {
+		res  engine.Result
+		why  engine.Reason
+		want string
+	}{
+		{engine.WhiteWins, engine.NoLegalMove, "White (you) wins, black has no legal move"},
+		{engine.BlackWins, engine.NoPieces, "Black (damka) wins, white has no pieces left"},
+		{engine.BlackWins, engine.TimeForfeit, "Black (damka) wins, white ran out of time"},
+		{engine.WhiteWins, engine.Resignation, "White (you) wins, black resigned"},
+		{engine.Draw, engine.NoProgress, "draw: no man move and no capture"},
+		{engine.Draw, engine.ThreeKingsVsOne, "draw: three kings against a lone king"},
+	} {
+		assert.Equal(t, c.want, tm.resultText(c.res, c.why))
+	}
+}
+
+func TestFormatClock(t *testing.T) {
+	for _, c := range []struct {
+		d         time.Duration
+		countdown bool
+		want      string
+	}{
+		{0, false, "0:00"},
+		{0, true, "0:00.0"},
+		{9*time.Second + 910*time.Millisecond, true, "0:10.0"}, // time left rounds up
+		{9*time.Second + 900*time.Millisecond, true, "0:09.9"},
+		{9*time.Second + 990*time.Millisecond, false, "0:09"}, // time used rounds down
+		{time.Millisecond, true, "0:00.1"},
+		{10 * time.Second, true, "0:10"},
+		{29*time.Second + 999*time.Millisecond, true, "0:30"},
+		{5*time.Minute + 3*time.Second, true, "5:03"},
+		{time.Hour + 2*time.Minute + 3*time.Second, false, "1:02:03"},
+		{-1500 * time.Millisecond, true, "-0:01.5"},
+		{-30 * time.Millisecond, true, "-0:00.1"},
+		{-75 * time.Second, true, "-1:15"},
+	} {
+		assert.Equal(t, c.want, formatClock(c.d, c.countdown), "%v", c.d)
+	}
 }
