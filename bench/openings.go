@@ -329,13 +329,9 @@ func ParseFENLines(r io.Reader, v engine.VariantID) ([]Opening, error) {
 			}
 			text = strings.TrimSpace(text[:i])
 		}
-		p, err := engine.ParseFEN(v, text)
+		p, err := engine.ParsePosition(v, text)
 		if err != nil {
-			hp, herr := engine.ParseHubPosition(v, text)
-			if herr != nil {
-				return nil, fmt.Errorf("line %d: %w", line, err)
-			}
-			p = hp
+			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
 		ops = append(ops, Opening{Name: name, Start: p})
 	}

@@ -56,14 +56,7 @@ func (s *bookSearcher) ScoreMove(ctx context.Context, p *engine.Position, m engi
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	sc := -r.Score
-	switch {
-	case sc > search.MateBound:
-		sc--
-	case sc < -search.MateBound:
-		sc++
-	}
-	return sc, nil
+	return search.ScoreAfterMove(r.Score), nil
 }
 
 // canonicalCommand writes the command line of cmd from its flags: "damka
@@ -292,16 +285,25 @@ func cmdContext(cmd *cobra.Command) context.Context {
 	return context.Background()
 }
 
-// loadBook returns the book file at path, or the embedded book of v.
-func loadBook(v engine.VariantID, path string) (*book.Book, error) {
-	if path != "" {
-		b, err := book.ReadFile(path, v)
-		if err != nil {
-			return nil, badInput("--book: %v", err)
-		}
-		return b, nil
+// loadBook returns the book file at path, or the embedded book of v. A
+// file's variant is read from its header: v (given with --variant, so
+// variantSet) must match it; without --variant the header decides.
+func loadBook(v engine.VariantID, variantSet bool, path string) (*book.Book, error) {
+	if path == "" {
+		return book.Default(v)
 	}
-	return book.Default(v)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, badInput("--book: %v", err)
+	}
+	b, err := book.Load(data)
+	if err != nil {
+		return nil, badInput("--book %s: %v", path, err)
+	}
+	if variantSet && b.Variant() != v {
+		return nil, badInput("--book %s: a %s book, not %s (leave out --variant to use the book's own)", path, b.Variant(), v)
+	}
+	return b, nil
 }
 
 func newBookShowCmd() *cobra.Command {
@@ -310,34 +312,39 @@ func newBookShowCmd() *cobra.Command {
 		Use:   "show",
 		Short: "print the book moves of a position with weights and scores",
 		Long: `show prints the book moves of a position (--fen, default the start position,
-then --moves played from it): move, weight, share of the weights, score in
-centi-men from the side to move, and games (times played in the seeding
-games). A position without book moves prints "not in book".`,
+then --moves played from it): move, weight, share of the weights in percent,
+score in men from the side to move with two decimals (1.00 = one man, a win
+in n plies 100 - n/100), and games (times played in the seeding games). A
+position without book moves prints "not in book". With --book the variant is
+the book file's own unless --variant is given.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, p, err := variantPosition(variant, fen)
+			v, err := parseVariantFlag(variant)
 			if err != nil {
 				return err
 			}
-			for _, mt := range strings.Fields(moves) {
-				m, err := p.ParseMove(mt)
-				if err != nil {
-					return badInput("--moves: %v", err)
-				}
-				p = p.Play(m)
-			}
-			b, err := loadBook(v, file)
+			b, err := loadBook(v, cmd.Flags().Changed("variant"), file)
 			if err != nil {
 				return err
 			}
+			v = b.Variant() // a book file's own variant when --variant is not given
+			start, err := positionFromFlags(v, fen)
+			if err != nil {
+				return err
+			}
+			g := engine.NewGame(start)
+			if err := playMoves(g, moves); err != nil {
+				return err
+			}
+			p := g.Position()
 			return printBookMoves(cmd.OutOrStdout(), b, &p)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	f.StringVar(&fen, "fen", "", "position as PDN FEN or Hub string (default: the start position)")
-	f.StringVar(&moves, "moves", "", "moves played from the position first, space-separated")
-	f.StringVar(&file, "book", "", "book file instead of the embedded book")
+	f.StringVar(&moves, "moves", "", "moves played from the position first, space-separated (PDN move numbers allowed)")
+	f.StringVar(&file, "book", "", "book file instead of the embedded book (its variant is read from the file)")
 	return cmd
 }
 
@@ -355,8 +362,8 @@ func printBookMoves(w io.Writer, b *book.Book, p *engine.Position) error {
 	}
 	fmt.Fprintf(w, "%-12s %6s %6s %6s %5s\n", "move", "weight", "share", "score", "games")
 	for _, e := range es {
-		fmt.Fprintf(w, "%-12s %6d %5.1f%% %+6d %5d\n", p.FormatMove(e.Move, engine.FormatShort),
-			e.Weight, 100*float64(e.Weight)/float64(total), e.Score, e.Games)
+		fmt.Fprintf(w, "%-12s %6d %5.1f%% %6s %5d\n", p.FormatMove(e.Move, engine.FormatShort),
+			e.Weight, 100*float64(e.Weight)/float64(total), search.FormatScore(e.Score), e.Games)
 	}
 	return nil
 }
@@ -381,7 +388,7 @@ bytes=B, then the build text recorded in the book (command and settings).`,
 			}
 			w := cmd.OutOrStdout()
 			for _, v := range vs {
-				b, err := loadBook(v, file)
+				b, err := loadBook(v, variant != "", file)
 				if err != nil {
 					return err
 				}
@@ -398,6 +405,6 @@ bytes=B, then the build text recorded in the book (command and settings).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "", "variant (default: every variant)")
-	f.StringVar(&file, "book", "", "book file instead of the embedded book (with --variant, default russian)")
+	f.StringVar(&file, "book", "", "book file instead of the embedded book (its variant is read from the file)")
 	return cmd
 }

@@ -67,12 +67,14 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE:          runDefault,
+		Version:       version,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			return setupLogging()
 		},
 	}
 	root.PersistentFlags().StringVar(&gflags.logLevel, "log-level", "warn", "log level: trace, debug, info, warn, error")
 	root.PersistentFlags().StringVar(&gflags.logFile, "log-file", "", "write logs to this file instead of stderr")
+	root.SetVersionTemplate("damka {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return inputError{err} })
 	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newBookCmd(), newMatchCmd(),
 		newAnalyseCmd(), newBenchCmd(), newSolveCmd())
@@ -141,12 +143,52 @@ func positionFromFlags(v engine.VariantID, fen string) (engine.Position, error) 
 	if strings.TrimSpace(fen) == "" {
 		return engine.StartPosition(v), nil
 	}
-	p, err := engine.ParseFEN(v, fen)
+	p, err := engine.ParsePosition(v, fen)
 	if err != nil {
-		if hp, herr := engine.ParseHubPosition(v, fen); herr == nil {
-			return hp, nil
-		}
 		return p, badInput("bad --fen: %v", err)
 	}
 	return p, nil
+}
+
+// moveTokens splits a --moves text into move words: white space separated,
+// with PDN move numbers ("1.", "12...", or glued as "1.c3-d4") dropped and
+// a game result ("1-0", "0-1", "2-0", "0-2", "1-1", "1/2-1/2", "*") at the
+// end ignored, so that a move list copied from a PDN file reads as typed.
+func moveTokens(text string) []string {
+	var out []string
+	for _, w := range strings.Fields(text) {
+		i := 0
+		for i < len(w) && w[i] >= '0' && w[i] <= '9' {
+			i++
+		}
+		if i > 0 && i < len(w) && w[i] == '.' {
+			w = strings.TrimLeft(w[i:], ".")
+			if w == "" {
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	if n := len(out); n > 0 {
+		switch out[n-1] {
+		case "1-0", "0-1", "2-0", "0-2", "1-1", "1/2-1/2", "*":
+			out = out[:n-1]
+		}
+	}
+	return out
+}
+
+// playMoves plays the moves of a --moves text on g (see moveTokens). An
+// error names the move's number in the list, its text and why it was
+// refused.
+func playMoves(g *engine.Game, text string) error {
+	for i, w := range moveTokens(text) {
+		p := g.Position()
+		m, err := p.ParseMove(w)
+		if err != nil {
+			return badInput("--moves: move %d %q: %v", i+1, w, err)
+		}
+		g.Play(m)
+	}
+	return nil
 }
