@@ -59,6 +59,7 @@ func TestBadInputExitStatus(t *testing.T) {
 		{"moves", "--fen", "X:W1"},
 		{"nosuchcommand"},
 		{"pdn", "check", "/nonexistent/file.pdn"},
+		{"pdn", "check", os.TempDir()},
 		{"pdn", "bogus"},
 	}
 	for _, args := range cases {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -205,13 +206,15 @@ with S in men from the side to move (1.00 = one man, a win in n plies
 			if err != nil {
 				return err
 			}
-			f, err := os.Open(args[0])
-			if err != nil {
-				return badInput("%v", err)
+			suite, err := readSuiteFile(args[0], v)
+			var in inputError
+			if errors.As(err, &in) {
+				return err // the file cannot be opened
 			}
-			defer f.Close()
-			suite, err := bench.ReadSuite(f, v)
 			if err != nil {
+				if !cmd.Flags().Changed("variant") {
+					return badInput("%s: %v%s", args[0], err, suiteVariantHint(args[0], v))
+				}
 				return badInput("%s: %v", args[0], err)
 			}
 			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB})
@@ -220,9 +223,42 @@ with S in men from the side to move (1.00 = one man, a win in n plies
 			return solveSuite(ctx, cmd.OutOrStdout(), e, suite, lim)
 		},
 	}
-	cmd.Flags().StringVar(&variant, "variant", "russian", "variant of the suite's positions")
+	cmd.Flags().StringVar(&variant, "variant", "russian", "variant of the suite's positions (without it, a suite of another variant is named in the error)")
 	sf.register(cmd)
 	return cmd
+}
+
+// readSuiteFile reads the suite file name as variant v.
+func readSuiteFile(name string, v engine.VariantID) ([]bench.SuiteEntry, error) {
+	f, err := openRegular(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return bench.ReadSuite(f, v)
+}
+
+// suiteVariantHint is added to the error of a suite that the default
+// variant v cannot read: which other variants read the whole file. It
+// names a variant to use only when exactly one does.
+func suiteVariantHint(name string, v engine.VariantID) string {
+	var fits []string
+	for _, o := range engine.AllVariants() {
+		if o == v {
+			continue
+		}
+		if s, err := readSuiteFile(name, o); err == nil && len(s) > 0 {
+			fits = append(fits, o.String())
+		}
+	}
+	head := fmt.Sprintf(" (read as %s, the default variant: no --variant given)", v)
+	switch len(fits) {
+	case 0:
+		return head + "; no other variant reads it either"
+	case 1:
+		return fmt.Sprintf("%s; it reads as %s: use --variant %s", head, fits[0], fits[0])
+	}
+	return fmt.Sprintf("%s; it reads as any of %s: choose one with --variant", head, strings.Join(fits, ", "))
 }
 
 // solveSuite searches every entry and prints the per-position lines and

@@ -128,3 +128,47 @@ func TestBenchCommandSignature(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	assert.Regexp(t, fmt.Sprintf(`(?m)^nodes=%d mnps=\d+\.\d\d$`, bench.BenchSignature), out)
 }
+
+// TestWrongVariantHint: a suite the default variant cannot read names the
+// variant that reads it; --variant stays the authority.
+func TestWrongVariantHint(t *testing.T) {
+	suite := filepath.Join("..", "..", "bench", "testdata", "solve_english.epd")
+	out, errs, code := runCLI("solve", suite, "--depth", "3")
+	assert.Equal(t, exitBadInput, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errs, "read as russian, the default variant")
+	assert.Contains(t, errs, "it reads as english: use --variant english")
+	// Given --variant, the error is the plain one.
+	_, errs, code = runCLI("solve", suite, "--depth", "3", "--variant", "russian")
+	assert.Equal(t, exitBadInput, code)
+	assert.NotContains(t, errs, "use --variant")
+	out, errs, code = runCLI("solve", suite, "--depth", "1", "--variant", "english")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "solved=")
+
+	// A PDN game of another variant: one line names it.
+	dir := t.TempDir()
+	pdn := filepath.Join(dir, "english.pdn")
+	require.NoError(t, os.WriteFile(pdn, []byte("[Event \"a\"]\n1. 11-15 23-19 2. 8-11 22-17 *\n\n[Event \"b\"]\n1. 9-13 22-18 *\n"), 0o644))
+	out, _, code = runCLI("pdn", "check", pdn)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "2 of the games fail at their first move as russian, the default variant")
+	assert.Contains(t, out, "2 read as english: use --variant english")
+	out, _, code = runCLI("pdn", "check", "--variant", "russian", pdn)
+	assert.Equal(t, 1, code)
+	assert.NotContains(t, out, "use --variant")
+	out, _, code = runCLI("pdn", "check", "--variant", "english", pdn)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "games=2 ok=2 bad=0\n", out)
+	// An ambiguous one is never guessed: c3-d4 reads as russian and brazilian.
+	amb := filepath.Join(dir, "amb.pdn")
+	require.NoError(t, os.WriteFile(amb, []byte("1. c3-d4 f6-g5 *\n"), 0o644))
+	hint := variantHint(amb, engine.English, []int{1})
+	assert.Contains(t, hint, "1 read as any of russian, brazilian: choose one with --variant")
+	assert.NotContains(t, hint, "use --variant")
+
+	skipWithoutSharedData(t)
+	out, _, code = runCLI("pdn", "check", filepath.Join(sharedDataDir, "english_tinsley_checkerboard.pdn"))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "read as english: use --variant english")
+}
