@@ -343,3 +343,24 @@ func ParsePosition(v VariantID, s string) (Position, error) {
 	}
 	return p, nil
 }
+
+// Within8x8 reports whether p is a 10x10 position with at least one piece
+// whose pieces all stand on the squares a1 to h8: what an 8x8 position
+// written with algebraic squares ("W:Wa1,c1,...") reads as on the 10x10
+// board, where those are valid squares too. A file of such positions given
+// for international is an 8x8 file. It is false for every 8x8 variant.
+func (p *Position) Within8x8() bool {
+	if p.V >= numVariants || p.V.Is8x8() || p.Pieces[White]|p.Pieces[Black] == 0 {
+		return false
+	}
+	for sq := 1; sq <= variants[p.V].Squares; sq++ {
+		if (p.Pieces[White]|p.Pieces[Black])&SquareBit(p.V, Square(sq)) == 0 {
+			continue
+		}
+		name := SquareName(p.V, Square(sq), Algebraic) // "a1" .. "j10"
+		if name[0] > 'h' || len(name) > 2 || name[1] > '8' {
+			return false
+		}
+	}
+	return true
+}

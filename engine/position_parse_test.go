@@ -42,3 +42,16 @@ func TestParsePosition(t *testing.T) {
 	_, err = ParsePosition(Russian, "X:W21")
 	assert.ErrorContains(t, err, "want W or B")
 }
+
+func TestWithin8x8(t *testing.T) {
+	// A Brazilian ballot read as international: every piece on a1..h8.
+	ballot := "W:Wc3,e3,g3,b4,c1,e1,g1,b2,d2,f2,h2,a3:Ba5,c5,b6,f6,h6,c7,e7,g7,b8,d8,f8,h8"
+	p, err := ParseFEN(International, ballot)
+	require.NoError(t, err)
+	assert.True(t, p.Within8x8())
+	s := StartPosition(International)
+	assert.False(t, s.Within8x8())
+	b, err := ParseFEN(Brazilian, ballot)
+	require.NoError(t, err)
+	assert.False(t, b.Within8x8())
+}

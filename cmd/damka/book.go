@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -29,6 +30,13 @@ func newBookCmd() *cobra.Command {
 		Short: "opening book tools: build, show, stats",
 		Long: `book builds opening books by the engine's own analysis and shows the books
 embedded in the binary (or a book file given with --book).`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return badInput("book: unknown subcommand %q (want: build, show, stats)", args[0])
+			}
+			return cmd.Help()
+		},
 	}
 	cmd.AddCommand(newBookBuildCmd(), newBookShowCmd(), newBookStatsCmd())
 	return cmd
@@ -135,6 +143,9 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 			if err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("depth") && cmd.Flags().Changed("movetime") {
+				return badInput("give one of --depth and --movetime, not both")
+			}
 			switch {
 			case moveTime == 0 && (depth < 2 || depth > search.MaxDepth):
 				return badInput("--depth %d out of range 2..%d", depth, search.MaxDepth)
@@ -156,6 +167,10 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 			if out == "" {
 				out = v.String() + ".book"
 			}
+			// The output must be writable before hours of analysis, not after.
+			if err := checkOutputPath(out); err != nil {
+				return err
+			}
 			var seeds []book.Seed
 			for _, f := range seedFiles {
 				data, err := os.ReadFile(f)
@@ -173,14 +188,21 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 			if len(games) > 0 {
 				stats = book.NewGameStats(v, plies)
 				for _, g := range games {
-					f, err := os.Open(g)
+					f, err := openRegular(g)
 					if err != nil {
 						return badInput("--games: %v", err)
 					}
-					err = stats.Read(f, g)
+					skipped := stats.Skipped
+					good, err := stats.ReadReport(f, g, func(err error) {
+						fmt.Fprintf(cmd.ErrOrStderr(), "damka: --games %s: %v\n", g, err)
+					})
 					f.Close()
 					if err != nil {
 						return badInput("--games: %v", err)
+					}
+					if good == 0 {
+						return badInput("--games %s: no %s game with moves read without a fault (%d of another variant; check the file with damka pdn check)",
+							g, v, stats.Skipped-skipped)
 					}
 				}
 				logger.Info().Int("games", stats.Games).Int("skipped", stats.Skipped).Int("bad", stats.Bad).
@@ -261,10 +283,10 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	f.IntVar(&depth, "depth", 8, "search depth in plies from the analysed position (fixed depth: reproducible books)")
-	f.Float64Var(&moveTime, "movetime", 0, "seconds per candidate move instead of --depth (not reproducible)")
+	f.Float64Var(&moveTime, "movetime", 0, "seconds per candidate move instead of --depth (not reproducible; not with --depth)")
 	f.IntVar(&plies, "plies", 12, "analyse positions up to this many plies from the start (or from a seed)")
 	f.IntVar(&positions, "positions", 1000, "analyse at most this many positions (seeds always)")
-	f.IntVar(&margin, "margin", 10, "keep moves within this many centi-men of the best")
+	f.IntVar(&margin, "margin", 10, "keep moves within this many centi-men (hundredths of a man) of the best")
 	f.StringArrayVar(&games, "games", nil, "PDN file of games whose frequent moves are kept (repeatable)")
 	f.IntVar(&minCount, "min-count", 3, "ignore game moves played fewer times")
 	f.StringArrayVar(&seedFiles, "positions-file", nil, "seed positions analysed first: ballot JSON, TSV with a fen column, or FEN lines (repeatable)")
@@ -275,6 +297,30 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 	f.BoolVar(&noProgress, "no-progress", false, "no progress bar")
 	f.DurationVar(&checkpointEvery, "checkpoint-every", 30*time.Second, "write OUT.checkpoint this often")
 	return cmd
+}
+
+// checkOutputPath reports, as bad input, an output file that cannot be
+// written: its folder missing or not a folder, or the path a folder.
+func checkOutputPath(out string) error {
+	dir := filepath.Dir(out)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return badInput("--out %s: folder %s: %v", out, dir, err)
+	}
+	if !st.IsDir() {
+		return badInput("--out %s: %s is not a folder", out, dir)
+	}
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		return badInput("--out %s is a folder, not a file", out)
+	}
+	f, err := os.CreateTemp(dir, ".damka-write-test-*")
+	if err != nil {
+		return badInput("--out %s: cannot write in %s: %v", out, dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
 }
 
 // cmdContext returns the command's context or a background one.
@@ -301,7 +347,7 @@ func loadBook(v engine.VariantID, variantSet bool, path string) (*book.Book, err
 		return nil, badInput("--book %s: %v", path, err)
 	}
 	if variantSet && b.Variant() != v {
-		return nil, badInput("--book %s: a %s book, not %s (leave out --variant to use the book's own)", path, b.Variant(), v)
+		return nil, badInput("--book %s: the book is %s, not %s (leave out --variant to use the book's own)", path, b.Variant(), v)
 	}
 	return b, nil
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/rs/zerolog"
@@ -27,6 +29,27 @@ func (e inputError) Unwrap() error { return e.err }
 
 // badInput wraps err as an input error (exit status 2).
 func badInput(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
+
+// pflagNumberError matches pflag's message for a number flag that did not
+// parse: the value, the flag and strconv's verdict.
+var pflagNumberError = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: strconv\.Parse(Int|Uint|Float): parsing ".*": (invalid syntax|value out of range)$`)
+
+// flagError turns a flag parsing error into bad input, saying in words
+// what strconv's raw message means: "--nodes -5: out of range (want a
+// whole number, 0 or more)" or "--depth x: not a number".
+func flagError(err error) error {
+	m := pflagNumberError.FindStringSubmatch(err.Error())
+	if m == nil {
+		return inputError{err}
+	}
+	val, flag, kind, verdict := m[1], m[2], m[3], m[4]
+	want := map[string]string{"Int": "a whole number", "Uint": "a whole number, 0 or more", "Float": "a number"}[kind]
+	_, ferr := strconv.ParseFloat(strings.TrimSpace(val), 64)
+	if verdict == "value out of range" || ferr == nil || errors.Is(ferr, strconv.ErrRange) {
+		return badInput("%s %s: out of range (want %s)", flag, val, want)
+	}
+	return badInput("%s %q: not a number (want %s)", flag, val, want)
+}
 
 // globalFlags are the flags every subcommand shares.
 type globalFlags struct {
@@ -75,7 +98,18 @@ func newRootCmd() *cobra.Command {
 	root.PersistentFlags().StringVar(&gflags.logLevel, "log-level", "warn", "log level: trace, debug, info, warn, error")
 	root.PersistentFlags().StringVar(&gflags.logFile, "log-file", "", "write logs to this file instead of stderr")
 	root.SetVersionTemplate("damka {{.Version}}\n")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return inputError{err} })
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				return badInput("help: unknown command %q (damka --help lists them)", strings.Join(args, " "))
+			}
+			return target.Help()
+		},
+	})
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(err) })
 	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newBookCmd(), newMatchCmd(),
 		newAnalyseCmd(), newBenchCmd(), newSolveCmd())
 	return root

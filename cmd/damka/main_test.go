@@ -61,6 +61,13 @@ func TestBadInputExitStatus(t *testing.T) {
 		{"pdn", "check", "/nonexistent/file.pdn"},
 		{"pdn", "check", os.TempDir()},
 		{"pdn", "bogus"},
+		{"book", "frob"},
+		{"help", "frob"},
+		{"analyse", "--depth", "0"},
+		{"analyse", "--nodes", "0"},
+		{"analyse", "--movetime", "0"},
+		{"analyse", "--nodes", "-5"},
+		{"analyse", "--depth", "99999999999999999999"},
 	}
 	for _, args := range cases {
 		out, errs, code := runCLI(args...)
@@ -139,4 +146,26 @@ func TestMovesSortedWithPDNNumbers(t *testing.T) {
 	out, errs, code = runCLI("moves", "--variant", "english", "--moves", "1. 11-15 23-19 2.")
 	require.Equal(t, 0, code, errs)
 	assert.Equal(t, "10-14\n12-16\n15-18\n7-11\n8-11\n9-13\n9-14\n", out)
+}
+
+// TestOutOfRangeMessages: a limit given as 0, a negative count and a
+// number too large say "out of range", not "give exactly one" or strconv's
+// raw text.
+func TestOutOfRangeMessages(t *testing.T) {
+	for args, want := range map[string]string{
+		"analyse --depth 0":                    "--depth 0 out of range 1..",
+		"analyse --nodes 0":                    "--nodes 0 out of range",
+		"analyse --movetime 0":                 "--movetime 0 out of range",
+		"analyse --nodes -5":                   "--nodes -5: out of range",
+		"analyse --depth 99999999999999999999": "--depth 99999999999999999999: out of range",
+		"analyse --depth x":                    `--depth "x": not a number`,
+		"help frob":                            `help: unknown command "frob"`,
+		"book frob":                            `book: unknown subcommand "frob"`,
+	} {
+		_, errs, code := runCLI(strings.Fields(args)...)
+		assert.Equal(t, exitBadInput, code, args)
+		assert.Contains(t, errs, want, args)
+		assert.NotContains(t, errs, "give exactly one", args)
+		assert.NotContains(t, errs, "strconv", args)
+	}
 }

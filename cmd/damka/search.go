@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"damka/bench"
 	"damka/engine"
@@ -32,18 +33,22 @@ type searchFlags struct {
 
 func (f *searchFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.IntVar(&f.depth, "depth", 0, "search to this depth in plies")
-	fl.Uint64Var(&f.nodes, "nodes", 0, "stop after about this many nodes")
-	fl.Float64Var(&f.movetime, "movetime", 0, "search this many seconds")
+	fl.IntVar(&f.depth, "depth", 0, fmt.Sprintf("search to this depth in plies (1..%d)", search.MaxDepth))
+	fl.Uint64Var(&f.nodes, "nodes", 0, "stop after about this many nodes (1 or more)")
+	fl.Float64Var(&f.movetime, "movetime", 0, "search this many seconds (more than 0)")
 	fl.IntVar(&f.threads, "threads", 1, "search threads (Lazy SMP)")
 	fl.IntVar(&f.hashMiB, "hash", 64, "transposition table size in MiB")
 }
 
-// limits checks the flags: exactly one of depth, nodes and movetime.
-func (f *searchFlags) limits() (search.Limits, error) {
+// limits checks the flags: exactly one of depth, nodes and movetime, each
+// in its range (a flag given as 0 is out of range, not missing).
+func (f *searchFlags) limits(fs *pflag.FlagSet) (search.Limits, error) {
 	var l search.Limits
 	set := 0
-	if f.depth != 0 {
+	if fs.Changed("nodes") && f.nodes == 0 {
+		return l, badInput("--nodes 0 out of range: want 1 or more")
+	}
+	if fs.Changed("depth") || f.depth != 0 {
 		if f.depth < 1 || f.depth > search.MaxDepth {
 			return l, badInput("--depth %d out of range 1..%d", f.depth, search.MaxDepth)
 		}
@@ -54,7 +59,7 @@ func (f *searchFlags) limits() (search.Limits, error) {
 		l.Nodes = f.nodes
 		set++
 	}
-	if f.movetime != 0 {
+	if fs.Changed("movetime") || f.movetime != 0 {
 		if !(f.movetime > 0 && f.movetime <= 1e6) { // also NaN
 			return l, badInput("--movetime %g out of range (0, 1e6] seconds", f.movetime)
 		}
@@ -111,7 +116,7 @@ move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 			if err != nil {
 				return err
 			}
-			lim, err := sf.limits()
+			lim, err := sf.limits(cmd.Flags())
 			if err != nil {
 				return err
 			}
@@ -202,7 +207,7 @@ with S in men from the side to move (1.00 = one man, a win in n plies
 			if err != nil {
 				return err
 			}
-			lim, err := sf.limits()
+			lim, err := sf.limits(cmd.Flags())
 			if err != nil {
 				return err
 			}
