@@ -169,3 +169,22 @@ func TestOutOfRangeMessages(t *testing.T) {
 		assert.NotContains(t, errs, "strconv", args)
 	}
 }
+
+// TestREADMEOneBinaryLocation: the README names one binary, the one `make
+// build` writes, uses it in its examples (match's cmd= included), says
+// make is needed for the make targets and gives a go install line.
+func TestREADMEOneBinaryLocation(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	makefile, err := os.ReadFile(filepath.Join("..", "..", "Makefile"))
+	require.NoError(t, err)
+	require.Contains(t, string(makefile), "-o bin/damka ./cmd/damka")
+	text := string(readme)
+	assert.NotContains(t, text, "./damka ", "a second binary location")
+	assert.NotContains(t, text, "cmd=./damka")
+	assert.NotContains(t, text, "go build -o damka")
+	assert.Contains(t, text, "cmd=bin/damka")
+	assert.Contains(t, text, "go install ./cmd/damka")
+	assert.NotContains(t, text, "is the only requirement")
+	assert.Regexp(t, "`make`", text)
+}
