@@ -26,7 +26,7 @@ bench:
 
 # Search speed: nodes/s with 1 and 2 threads (ns/op is time-to-depth 11 on the bench positions).
 bench-search:
-	$(GO) test -run '^$$' -bench 'NPS' ./search/
+	$(GO) test -run '^$$' -bench 'NPS' ./bench/
 
 # Each fuzzer for FUZZTIME (default 30s); seeds live in each package's testdata/fuzz/.
 FUZZTIME ?= 30s

@@ -5,6 +5,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,19 @@ const (
 	DefaultStartTimeout = 20 * time.Second
 )
 
+// ErrStart is wrapped by Run's error when an engine could not be started or
+// handshaken before the first game: the engine description is wrong (no
+// such program, not a Hub engine), not the match.
+var ErrStart = errors.New("the engine did not start as a Hub engine")
+
+// startError is an engine start or handshake failure: errors.Is(err,
+// ErrStart) holds, and its text is the cause's.
+type startError struct{ err error }
+
+func (e startError) Error() string        { return e.err.Error() }
+func (e startError) Unwrap() error        { return e.err }
+func (e startError) Is(target error) bool { return target == ErrStart }
+
 // The Termination tag values of a match game.
 const (
 	TermNormal       = "normal"       // the rules ended the game (TerminationDetail says how)
@@ -70,7 +84,10 @@ type Config struct {
 	TimeMargin  time.Duration // 0: DefaultTimeMargin
 	HangTimeout time.Duration // 0: DefaultHangTimeout
 	StopGrace   time.Duration // 0: hub.DefaultStopGrace
-	Event       string        // PDN Event tag; "" gives "damka match"
+	// HandshakeTimeout bounds an engine's start and handshake (hub ...
+	// wait); 0: DefaultStartTimeout.
+	HandshakeTimeout time.Duration
+	Event            string // PDN Event tag; "" gives "damka match"
 
 	// PDN receives each game, written with engine.WritePDN as soon as it
 	// ends (one Write per game); nil writes none. A match runner writing
@@ -126,6 +143,17 @@ func (r GameResult) AScore() float64 {
 		}
 	}
 	return 0
+}
+
+// Players names the two players in the order of the PDN score of variant
+// v (the first mover's score first, see engine.Result.PDN): "A (White) -
+// B (Black)" where White moves first, "B (Black) - A (White)" in English
+// draughts, where Black does, so that "1-0" is the first-named player's win.
+func (r GameResult) Players(v engine.VariantID) string {
+	if engine.StartPosition(v).Side == engine.Black {
+		return r.Black + " (Black) - " + r.White + " (White)"
+	}
+	return r.White + " (White) - " + r.Black + " (Black)"
 }
 
 // Outcome says who won in words: "NAME wins" or "draw".
@@ -270,8 +298,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			}
 		}
 		if cfg.Out != nil {
-			fmt.Fprintf(cfg.Out, "game %d/%d %s %s (White) - %s (Black): %s %s (%s: %s), %d plies, opening %q\n",
-				sum.Played, sum.Scheduled, r.Job.RoundTag(), r.White, r.Black,
+			fmt.Fprintf(cfg.Out, "game %d/%d %s %s: %s %s (%s: %s), %d plies, opening %q\n",
+				sum.Played, sum.Scheduled, r.Job.RoundTag(), r.Players(cfg.Variant),
 				r.Result.PDN(cfg.Variant), r.Outcome(), r.Termination, r.Detail, r.Plies, r.Job.Opening.Name)
 		}
 		if cfg.Progress != nil {
@@ -380,7 +408,7 @@ func (p *player) ensure(ctx context.Context) error {
 		Log: cfg.Log.With().Str("engine", p.spec.Name).Logger(),
 	})
 	if err != nil {
-		return err
+		return startError{err}
 	}
 	settings := []hub.Setting{{Name: "variant", Value: cfg.Variant.String()}}
 	for _, o := range p.spec.Options {
@@ -390,11 +418,15 @@ func (p *player) ensure(ctx context.Context) error {
 		}
 	}
 	settings = append(settings, p.spec.Options...)
-	hctx, cancel := context.WithTimeout(ctx, DefaultStartTimeout)
+	timeout := cmp.Or(cfg.HandshakeTimeout, DefaultStartTimeout)
+	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if _, _, err := c.Handshake(hctx, settings...); err != nil {
 		c.Kill()
-		return err
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			return startError{fmt.Errorf("no `wait` from the engine within %s (--handshake-timeout): is it a Hub engine?", timeout)}
+		}
+		return startError{err}
 	}
 	p.c = c
 	return nil

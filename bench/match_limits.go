@@ -57,8 +57,11 @@ func ParseTC(s string) (Limits, error) {
 // parseSeconds reads a non-negative number of seconds.
 func parseSeconds(s string) (time.Duration, error) {
 	x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || x < 0 || math.IsNaN(x) || x > 1e6 {
+	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(x) {
 		return 0, fmt.Errorf("%q is not a number of seconds", s)
+	}
+	if err != nil || x < 0 || x > 1e6 {
+		return 0, fmt.Errorf("%s seconds out of range 0..1000000", strings.TrimSpace(s))
 	}
 	return time.Duration(x * float64(time.Second)), nil
 }
@@ -67,7 +70,7 @@ func parseSeconds(s string) (time.Duration, error) {
 func ParseMoveTime(s string) (time.Duration, error) {
 	d, err := parseSeconds(s)
 	if err == nil && d <= 0 {
-		err = fmt.Errorf("%q: want more than 0 seconds", s)
+		err = fmt.Errorf("%s seconds out of range: want more than 0", strings.TrimSpace(s))
 	}
 	return d, err
 }

@@ -314,3 +314,14 @@ func TestSPRTStopsMatch(t *testing.T) {
 	assert.Equal(t, sum.Played, progress[len(progress)-1].Played)
 	assert.Equal(t, 20, progress[0].Total)
 }
+
+// TestGameLinePlayersInScoreOrder: the player named first is the one whose
+// score the PDN result gives first (Black in English draughts).
+func TestGameLinePlayersInScoreOrder(t *testing.T) {
+	r := GameResult{White: "A", Black: "B", Result: engine.BlackWins}
+	assert.Equal(t, "1-0", r.Result.PDN(engine.English))
+	assert.Equal(t, "B (Black) - A (White)", r.Players(engine.English))
+	assert.Equal(t, "B wins", r.Outcome())
+	assert.Equal(t, "0-1", r.Result.PDN(engine.Russian))
+	assert.Equal(t, "A (White) - B (Black)", r.Players(engine.Russian))
+}

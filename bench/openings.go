@@ -83,10 +83,24 @@ func LoadOpenings(file string, v engine.VariantID) ([]Opening, error) {
 	if len(ops) == 0 {
 		return nil, fmt.Errorf("openings %s: no openings", file)
 	}
+	if all8x8(ops) {
+		return nil, fmt.Errorf("openings %s: every position stands on a1-h8: an 8x8 file, not %s", file, v)
+	}
 	if err := checkOpenings(ops); err != nil {
 		return nil, fmt.Errorf("openings %s: %w", file, err)
 	}
 	return ops, nil
+}
+
+// all8x8 reports whether every opening of a 10x10 variant is an 8x8
+// position read on the larger board (see engine.Position.Within8x8).
+func all8x8(ops []Opening) bool {
+	for i := range ops {
+		if !ops[i].Start.Within8x8() {
+			return false
+		}
+	}
+	return len(ops) > 0
 }
 
 // checkOpenings rejects finished openings and makes names unique by
@@ -329,13 +343,9 @@ func ParseFENLines(r io.Reader, v engine.VariantID) ([]Opening, error) {
 			}
 			text = strings.TrimSpace(text[:i])
 		}
-		p, err := engine.ParseFEN(v, text)
+		p, err := engine.ParsePosition(v, text)
 		if err != nil {
-			hp, herr := engine.ParseHubPosition(v, text)
-			if herr != nil {
-				return nil, fmt.Errorf("line %d: %w", line, err)
-			}
-			p = hp
+			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
 		ops = append(ops, Opening{Name: name, Start: p})
 	}

@@ -130,3 +130,15 @@ func TestPDNAndFENOpenings(t *testing.T) {
 	_, err = LoadOpenings(filepath.Join(dir, "missing.pdn"), engine.English)
 	assert.Error(t, err)
 }
+
+// TestLoadOpenings8x8FileForInternational: an 8x8 ballot file's algebraic
+// squares are valid 10x10 squares; given for international it is refused.
+func TestLoadOpenings8x8FileForInternational(t *testing.T) {
+	skipWithoutSharedData(t)
+	file := filepath.Join(sharedDataDir, "pydraughts_ballots_brazilian.json")
+	_, err := LoadOpenings(file, engine.International)
+	assert.ErrorContains(t, err, "an 8x8 file, not international")
+	ops, err := LoadOpenings(file, engine.Brazilian)
+	require.NoError(t, err)
+	assert.NotEmpty(t, ops)
+}

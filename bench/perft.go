@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/search"
 )
 
 // PerftConfig describes one `damka perft` run.
@@ -25,7 +26,8 @@ type PerftConfig struct {
 // (moves in the variant's full-path notation, sorted) and a line
 // "divide total=N", then one line per depth 1..Depth:
 // "depth=D nodes=N time=S mnps=X" with S in seconds and X in millions of
-// leaves per second. It returns an error only for a bad configuration or a
+// leaves per second with two decimals (search.FormatMNPS, the unit of every
+// speed on the command line). It returns an error only for a bad configuration or a
 // failed write.
 func RunPerft(w io.Writer, c PerftConfig) error {
 	if c.Depth < 1 || c.Depth > engine.MaxPerftDepth {
@@ -67,11 +69,7 @@ func RunPerft(w io.Writer, c PerftConfig) error {
 		start := time.Now()
 		n := engine.PerftWith(c.Position, d, opts)
 		el := time.Since(start).Seconds()
-		mnps := 0.0
-		if el > 0 {
-			mnps = float64(n) / el / 1e6
-		}
-		if _, err := fmt.Fprintf(w, "depth=%d nodes=%d time=%.3f mnps=%.1f\n", d, n, el, mnps); err != nil {
+		if _, err := fmt.Fprintf(w, "depth=%d nodes=%d time=%.3f mnps=%s\n", d, n, el, search.FormatMNPS(n, el)); err != nil {
 			return err
 		}
 	}

@@ -20,7 +20,7 @@ func TestRunPerftLines(t *testing.T) {
 	require.Len(t, lines, 7+1+4)
 	assert.Equal(t, "a3-b4 237", lines[0]) // moves in Russian algebraic notation, sorted
 	assert.Equal(t, "divide moves=7 total=1469", lines[7])
-	re := regexp.MustCompile(`^depth=(\d) nodes=(\d+) time=\d+\.\d{3} mnps=\d+\.\d$`)
+	re := regexp.MustCompile(`^depth=(\d) nodes=(\d+) time=\d+\.\d{3} mnps=\d+\.\d\d$`)
 	want := []string{"7", "49", "302", "1469"}
 	for i, l := range lines[8:] {
 		m := re.FindStringSubmatch(l)

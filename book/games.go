@@ -49,15 +49,27 @@ func NewGameStats(v engine.VariantID, maxPly int) *GameStats {
 // up to the fault and counts in Bad; only a read error is returned, naming
 // the source.
 func (s *GameStats) Read(r io.Reader, source string) error {
+	_, err := s.ReadReport(r, source, nil)
+	return err
+}
+
+// ReadReport is Read that also calls bad (when not nil) with each bad
+// game's *engine.PDNError, and returns how many games of the statistics'
+// variant with at least one move it read without a fault, so that a caller
+// can report the bad games and refuse a file that gives none.
+func (s *GameStats) ReadReport(r io.Reader, source string, bad func(err error)) (good int, err error) {
 	pr := engine.NewPDNReader(r, s.v)
 	for {
 		g, err := pr.Next()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return good, nil
 		}
 		var pe *engine.PDNError
 		if err != nil && !errors.As(err, &pe) {
-			return fmt.Errorf("book: %s: %w", source, err)
+			return good, fmt.Errorf("book: %s: %w", source, err)
+		}
+		if err != nil && bad != nil {
+			bad(err)
 		}
 		if g == nil {
 			continue
@@ -68,6 +80,8 @@ func (s *GameStats) Read(r io.Reader, source string) error {
 		}
 		if err != nil {
 			s.Bad++
+		} else if len(g.Moves) > 0 {
+			good++
 		}
 		s.Add(g)
 	}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,7 +15,8 @@ import (
 )
 
 // ParseSeeds reads the seed positions of variant v from data, named source
-// in errors, in one of three forms, told apart by their content:
+// in errors, in one of three forms, told apart by their content (and a
+// source named *.json is JSON whatever it holds):
 //
 //   - a JSON ballot file as pydraughts ships them: an object whose "all"
 //     member maps ballot names ("1-I cd4 ba5 dc5", "013 9-13 22-18 12-16")
@@ -29,16 +31,35 @@ import (
 //   - a text file with one FEN per line, optionally followed by white
 //     space and the ply; blank lines and lines starting with # are skipped.
 //
+// For international, a file whose every position stands on a1-h8 is an
+// 8x8 file (its algebraic squares are valid 10x10 squares too) and is
+// refused.
+//
 // Errors give the source and the line or name of the bad entry.
 func ParseSeeds(data []byte, v engine.VariantID, source string) ([]Seed, error) {
 	t := bytes.TrimSpace(data)
+	var (
+		seeds []Seed
+		err   error
+	)
 	switch {
-	case len(t) > 0 && t[0] == '{':
-		return parseJSONSeeds(t, v, source)
+	case len(t) > 0 && t[0] == '{', strings.EqualFold(filepath.Ext(source), ".json"):
+		seeds, err = parseJSONSeeds(t, v, source)
 	case bytes.Contains(firstLine(t), []byte("\t")):
-		return parseTSVSeeds(string(data), v, source)
+		seeds, err = parseTSVSeeds(string(data), v, source)
+	default:
+		seeds, err = parseFENLines(string(data), v, source)
 	}
-	return parseFENLines(string(data), v, source)
+	if err == nil && len(seeds) > 0 && !v.Is8x8() {
+		all := true
+		for i := range seeds {
+			all = all && seeds[i].Position.Within8x8()
+		}
+		if all {
+			return nil, fmt.Errorf("%s: every position stands on a1-h8: an 8x8 file, not %s", source, v)
+		}
+	}
+	return seeds, err
 }
 
 func firstLine(b []byte) []byte {
@@ -54,7 +75,7 @@ func parseJSONSeeds(data []byte, v engine.VariantID, source string) ([]Seed, err
 		Standard []string          `json:"standard"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
+		return nil, fmt.Errorf("%s: not valid JSON (a ballot file is {\"all\": {NAME: FEN, ...}}): %w", source, err)
 	}
 	if len(f.All) == 0 {
 		return nil, fmt.Errorf("%s: no \"all\" object of ballots", source)

@@ -136,3 +136,22 @@ func TestGameStats(t *testing.T) {
 	var nilStats *book.GameStats
 	assert.Zero(t, nilStats.Stat(&p, m))
 }
+
+func TestParseSeeds8x8FileForInternational(t *testing.T) {
+	skipWithoutSharedData(t)
+	file := filepath.Join(sharedDataDir, "pydraughts_ballots_brazilian.json")
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	_, err = book.ParseSeeds(data, engine.International, file)
+	assert.ErrorContains(t, err, "an 8x8 file, not international")
+	s, err := book.ParseSeeds(data, engine.Brazilian, file)
+	require.NoError(t, err)
+	assert.NotEmpty(t, s)
+}
+
+func TestParseSeedsGarbageJSON(t *testing.T) {
+	_, err := book.ParseSeeds([]byte("garbage\tmore\n"), engine.Russian, "garbage.json")
+	assert.ErrorContains(t, err, "not valid JSON")
+	_, err = book.ParseSeeds([]byte("{nope"), engine.Russian, "x.txt")
+	assert.ErrorContains(t, err, "not valid JSON")
+}

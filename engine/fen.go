@@ -282,3 +282,85 @@ func (p *Position) HubPosition() string {
 	}
 	return string(b)
 }
+
+// isHubShaped reports whether t (trimmed) looks like a Hub position string
+// rather than a PDN FEN: a side to move W or B followed only by the square
+// letters w, b, W, B and e, with no ":" field separator.
+func isHubShaped(t string) bool {
+	if len(t) < 2 || (t[0] != 'W' && t[0] != 'B') {
+		return false
+	}
+	for i := 1; i < len(t); i++ {
+		switch t[i] {
+		case 'w', 'b', 'W', 'B', 'e':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ParsePosition reads a game position of variant v given as a PDN FEN
+// ("W:W21,22:B1,2", see ParseFEN) or as a Hub position string ("W" and one
+// letter per square, see ParseHubPosition): a string of W or B followed
+// only by the letters w, b, W, B and e is a Hub string, anything else a
+// FEN. It is the one parser for a position a person or a GUI gives, so
+// each mistake gets one message: a Hub string of the wrong length says the
+// length wanted for v, and names the board it would fit ("51 characters is
+// a 10x10 position (international)"); a FEN error is ParseFEN's. A position
+// with no piece at all is refused: it is not a game position.
+func ParsePosition(v VariantID, s string) (Position, error) {
+	if v >= numVariants {
+		return Position{}, fmt.Errorf("position %q: unknown variant %d", s, uint8(v))
+	}
+	t := strings.TrimSpace(strings.Trim(strings.TrimSpace(s), `"`))
+	var (
+		p   Position
+		err error
+	)
+	if isHubShaped(t) {
+		p, err = ParseHubPosition(v, t)
+		if err != nil {
+			if len(t) != variants[v].Squares+1 {
+				for _, o := range AllVariants() {
+					if variants[o].Squares+1 == len(t) && variants[o].Squares != variants[v].Squares {
+						board := "an 8x8 position (russian, english or brazilian)"
+						if !o.Is8x8() {
+							board = "a 10x10 position (international)"
+						}
+						err = fmt.Errorf("%w; %d characters is %s", err, len(t), board)
+						break
+					}
+				}
+			}
+			return p, err
+		}
+	} else if p, err = ParseFEN(v, s); err != nil {
+		return p, err
+	}
+	if p.Pieces[White]|p.Pieces[Black] == 0 {
+		return p, fmt.Errorf("position %q: no pieces on the board (a game position needs at least one)", s)
+	}
+	return p, nil
+}
+
+// Within8x8 reports whether p is a 10x10 position with at least one piece
+// whose pieces all stand on the squares a1 to h8: what an 8x8 position
+// written with algebraic squares ("W:Wa1,c1,...") reads as on the 10x10
+// board, where those are valid squares too. A file of such positions given
+// for international is an 8x8 file. It is false for every 8x8 variant.
+func (p *Position) Within8x8() bool {
+	if p.V >= numVariants || p.V.Is8x8() || p.Pieces[White]|p.Pieces[Black] == 0 {
+		return false
+	}
+	for sq := 1; sq <= variants[p.V].Squares; sq++ {
+		if (p.Pieces[White]|p.Pieces[Black])&SquareBit(p.V, Square(sq)) == 0 {
+			continue
+		}
+		name := SquareName(p.V, Square(sq), Algebraic) // "a1" .. "j10"
+		if name[0] > 'h' || len(name) > 2 || name[1] > '8' {
+			return false
+		}
+	}
+	return true
+}

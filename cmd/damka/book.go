@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -29,6 +30,13 @@ func newBookCmd() *cobra.Command {
 		Short: "opening book tools: build, show, stats",
 		Long: `book builds opening books by the engine's own analysis and shows the books
 embedded in the binary (or a book file given with --book).`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return badInput("book: unknown subcommand %q (want: build, show, stats)", args[0])
+			}
+			return cmd.Help()
+		},
 	}
 	cmd.AddCommand(newBookBuildCmd(), newBookShowCmd(), newBookStatsCmd())
 	return cmd
@@ -56,14 +64,7 @@ func (s *bookSearcher) ScoreMove(ctx context.Context, p *engine.Position, m engi
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	sc := -r.Score
-	switch {
-	case sc > search.MateBound:
-		sc--
-	case sc < -search.MateBound:
-		sc++
-	}
-	return sc, nil
+	return search.ScoreAfterMove(r.Score), nil
 }
 
 // canonicalCommand writes the command line of cmd from its flags: "damka
@@ -142,6 +143,9 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 			if err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("depth") && cmd.Flags().Changed("movetime") {
+				return badInput("give one of --depth and --movetime, not both")
+			}
 			switch {
 			case moveTime == 0 && (depth < 2 || depth > search.MaxDepth):
 				return badInput("--depth %d out of range 2..%d", depth, search.MaxDepth)
@@ -163,6 +167,10 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 			if out == "" {
 				out = v.String() + ".book"
 			}
+			// The output must be writable before hours of analysis, not after.
+			if err := checkOutputPath(out); err != nil {
+				return err
+			}
 			var seeds []book.Seed
 			for _, f := range seedFiles {
 				data, err := os.ReadFile(f)
@@ -180,14 +188,21 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 			if len(games) > 0 {
 				stats = book.NewGameStats(v, plies)
 				for _, g := range games {
-					f, err := os.Open(g)
+					f, err := openRegular(g)
 					if err != nil {
 						return badInput("--games: %v", err)
 					}
-					err = stats.Read(f, g)
+					skipped := stats.Skipped
+					good, err := stats.ReadReport(f, g, func(err error) {
+						fmt.Fprintf(cmd.ErrOrStderr(), "damka: --games %s: %v\n", g, err)
+					})
 					f.Close()
 					if err != nil {
 						return badInput("--games: %v", err)
+					}
+					if good == 0 {
+						return badInput("--games %s: no %s game with moves read without a fault (%d of another variant; check the file with damka pdn check)",
+							g, v, stats.Skipped-skipped)
 					}
 				}
 				logger.Info().Int("games", stats.Games).Int("skipped", stats.Skipped).Int("bad", stats.Bad).
@@ -268,10 +283,10 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	f.IntVar(&depth, "depth", 8, "search depth in plies from the analysed position (fixed depth: reproducible books)")
-	f.Float64Var(&moveTime, "movetime", 0, "seconds per candidate move instead of --depth (not reproducible)")
+	f.Float64Var(&moveTime, "movetime", 0, "seconds per candidate move instead of --depth (not reproducible; not with --depth)")
 	f.IntVar(&plies, "plies", 12, "analyse positions up to this many plies from the start (or from a seed)")
 	f.IntVar(&positions, "positions", 1000, "analyse at most this many positions (seeds always)")
-	f.IntVar(&margin, "margin", 10, "keep moves within this many centi-men of the best")
+	f.IntVar(&margin, "margin", 10, "keep moves within this many centi-men (hundredths of a man) of the best")
 	f.StringArrayVar(&games, "games", nil, "PDN file of games whose frequent moves are kept (repeatable)")
 	f.IntVar(&minCount, "min-count", 3, "ignore game moves played fewer times")
 	f.StringArrayVar(&seedFiles, "positions-file", nil, "seed positions analysed first: ballot JSON, TSV with a fen column, or FEN lines (repeatable)")
@@ -284,6 +299,30 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 	return cmd
 }
 
+// checkOutputPath reports, as bad input, an output file that cannot be
+// written: its folder missing or not a folder, or the path a folder.
+func checkOutputPath(out string) error {
+	dir := filepath.Dir(out)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return badInput("--out %s: folder %s: %v", out, dir, err)
+	}
+	if !st.IsDir() {
+		return badInput("--out %s: %s is not a folder", out, dir)
+	}
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		return badInput("--out %s is a folder, not a file", out)
+	}
+	f, err := os.CreateTemp(dir, ".damka-write-test-*")
+	if err != nil {
+		return badInput("--out %s: cannot write in %s: %v", out, dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
+}
+
 // cmdContext returns the command's context or a background one.
 func cmdContext(cmd *cobra.Command) context.Context {
 	if ctx := cmd.Context(); ctx != nil {
@@ -292,16 +331,25 @@ func cmdContext(cmd *cobra.Command) context.Context {
 	return context.Background()
 }
 
-// loadBook returns the book file at path, or the embedded book of v.
-func loadBook(v engine.VariantID, path string) (*book.Book, error) {
-	if path != "" {
-		b, err := book.ReadFile(path, v)
-		if err != nil {
-			return nil, badInput("--book: %v", err)
-		}
-		return b, nil
+// loadBook returns the book file at path, or the embedded book of v. A
+// file's variant is read from its header: v (given with --variant, so
+// variantSet) must match it; without --variant the header decides.
+func loadBook(v engine.VariantID, variantSet bool, path string) (*book.Book, error) {
+	if path == "" {
+		return book.Default(v)
 	}
-	return book.Default(v)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, badInput("--book: %v", err)
+	}
+	b, err := book.Load(data)
+	if err != nil {
+		return nil, badInput("--book %s: %v", path, err)
+	}
+	if variantSet && b.Variant() != v {
+		return nil, badInput("--book %s: the book is %s, not %s (leave out --variant to use the book's own)", path, b.Variant(), v)
+	}
+	return b, nil
 }
 
 func newBookShowCmd() *cobra.Command {
@@ -310,34 +358,39 @@ func newBookShowCmd() *cobra.Command {
 		Use:   "show",
 		Short: "print the book moves of a position with weights and scores",
 		Long: `show prints the book moves of a position (--fen, default the start position,
-then --moves played from it): move, weight, share of the weights, score in
-centi-men from the side to move, and games (times played in the seeding
-games). A position without book moves prints "not in book".`,
+then --moves played from it): move, weight, share of the weights in percent,
+score in men from the side to move with two decimals (1.00 = one man, a win
+in n plies 100 - n/100), and games (times played in the seeding games). A
+position without book moves prints "not in book". With --book the variant is
+the book file's own unless --variant is given.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, p, err := variantPosition(variant, fen)
+			v, err := parseVariantFlag(variant)
 			if err != nil {
 				return err
 			}
-			for _, mt := range strings.Fields(moves) {
-				m, err := p.ParseMove(mt)
-				if err != nil {
-					return badInput("--moves: %v", err)
-				}
-				p = p.Play(m)
-			}
-			b, err := loadBook(v, file)
+			b, err := loadBook(v, cmd.Flags().Changed("variant"), file)
 			if err != nil {
 				return err
 			}
+			v = b.Variant() // a book file's own variant when --variant is not given
+			start, err := positionFromFlags(v, fen)
+			if err != nil {
+				return err
+			}
+			g := engine.NewGame(start)
+			if err := playMoves(g, moves); err != nil {
+				return err
+			}
+			p := g.Position()
 			return printBookMoves(cmd.OutOrStdout(), b, &p)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	f.StringVar(&fen, "fen", "", "position as PDN FEN or Hub string (default: the start position)")
-	f.StringVar(&moves, "moves", "", "moves played from the position first, space-separated")
-	f.StringVar(&file, "book", "", "book file instead of the embedded book")
+	f.StringVar(&moves, "moves", "", "moves played from the position first, space-separated (PDN move numbers allowed)")
+	f.StringVar(&file, "book", "", "book file instead of the embedded book (its variant is read from the file)")
 	return cmd
 }
 
@@ -355,8 +408,8 @@ func printBookMoves(w io.Writer, b *book.Book, p *engine.Position) error {
 	}
 	fmt.Fprintf(w, "%-12s %6s %6s %6s %5s\n", "move", "weight", "share", "score", "games")
 	for _, e := range es {
-		fmt.Fprintf(w, "%-12s %6d %5.1f%% %+6d %5d\n", p.FormatMove(e.Move, engine.FormatShort),
-			e.Weight, 100*float64(e.Weight)/float64(total), e.Score, e.Games)
+		fmt.Fprintf(w, "%-12s %6d %5.1f%% %6s %5d\n", p.FormatMove(e.Move, engine.FormatShort),
+			e.Weight, 100*float64(e.Weight)/float64(total), search.FormatScore(e.Score), e.Games)
 	}
 	return nil
 }
@@ -381,7 +434,7 @@ bytes=B, then the build text recorded in the book (command and settings).`,
 			}
 			w := cmd.OutOrStdout()
 			for _, v := range vs {
-				b, err := loadBook(v, file)
+				b, err := loadBook(v, variant != "", file)
 				if err != nil {
 					return err
 				}
@@ -398,6 +451,6 @@ bytes=B, then the build text recorded in the book (command and settings).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "", "variant (default: every variant)")
-	f.StringVar(&file, "book", "", "book file instead of the embedded book (with --variant, default russian)")
+	f.StringVar(&file, "book", "", "book file instead of the embedded book (its variant is read from the file)")
 	return cmd
 }

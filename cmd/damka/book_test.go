@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -217,4 +218,60 @@ func TestBookSearcherScoresFromTheMover(t *testing.T) {
 	start.Generate(&l)
 	_, err = s.ScoreMove(ctx, &start, l.Moves[0])
 	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// TestBookFileVariantFromHeader: a book file's variant is read from its
+// header; --variant, when given, must match it.
+func TestBookFileVariantFromHeader(t *testing.T) {
+	file := filepath.Join("..", "..", "book", "data", "english.book")
+	out, errs, code := runCLI("book", "stats", "--book", file)
+	require.Equal(t, 0, code, errs)
+	assert.True(t, strings.HasPrefix(out, "variant=english positions="), out)
+	out, errs, code = runCLI("book", "show", "--book", file, "--moves", "1. 11-15")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "position W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15\n")
+	_, errs, code = runCLI("book", "show", "--book", file, "--variant", "russian")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errs, "the book is english, not russian")
+}
+
+// TestBookShowScoresInMen: book show prints scores in men with two decimals.
+func TestBookShowScoresInMen(t *testing.T) {
+	out, errs, code := runCLI("book", "show", "--variant", "russian")
+	require.Equal(t, 0, code, errs)
+	assert.Regexp(t, `(?m)^\S+\s+\d+\s+\d+\.\d%\s+-?\d+\.\d\d\s+\d+$`, out)
+}
+
+// TestBookBuildChecksFirst: book build refuses, before any analysis and
+// with exit status 2, an output folder that does not exist, --depth with
+// --movetime, a games file that yields no game (its bad games reported one
+// a line) and a positions file that is not valid JSON.
+func TestBookBuildChecksFirst(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.pdn")
+	require.NoError(t, os.WriteFile(garbage, []byte("[Event \"x\"]\n1. 11-15 23-19 *\n\n[Event \"y\"]\n1. 9-13 22-18 *\n"), 0o644))
+	junk := filepath.Join(dir, "garbage.json")
+	require.NoError(t, os.WriteFile(junk, []byte("garbage\tand tabs\n"), 0o644))
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--out", filepath.Join(dir, "no", "such", "x.book")}, "no such file or directory"},
+		{[]string{"--out", dir}, "is a folder, not a file"},
+		{[]string{"--depth", "2", "--movetime", "1"}, "give one of --depth and --movetime, not both"},
+		{[]string{"--games", garbage}, "no russian game with moves read without a fault"},
+		{[]string{"--positions-file", junk}, "not valid JSON"},
+	} {
+		start := time.Now()
+		args := append([]string{"book", "build", "--positions", "50", "--no-progress", "--out", filepath.Join(dir, "o.book")}, c.args...)
+		out, stderr, code := runCLI(args...)
+		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, stderr)
+		assert.Empty(t, out, "%v", c.args)
+		assert.Contains(t, stderr, c.msg, "%v", c.args)
+		assert.Less(t, time.Since(start), 5*time.Second, "%v: refused only after a build", c.args)
+		if c.args[0] == "--games" {
+			assert.Equal(t, 3, strings.Count(stderr, "\n"), "one line per bad game and the error: %q", stderr)
+			assert.Contains(t, stderr, "pdn: game 1")
+		}
+	}
 }

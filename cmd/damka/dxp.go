@@ -102,10 +102,46 @@ message sent and received.`,
 	return cmd
 }
 
+// checkHostPort checks a host:port address: the port a number 0..65535
+// (1..65535 to connect to) or a service name, the host may be empty only
+// to listen.
+func checkHostPort(addr string, connect bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("want host:port or :port (%v)", err)
+	}
+	if connect && host == "" {
+		return fmt.Errorf("want host:port: no host")
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil {
+		if _, lerr := net.LookupPort("tcp", port); lerr != nil {
+			return fmt.Errorf("port %q is not a number 0..65535", port)
+		}
+		return nil
+	}
+	lo := 0
+	if connect {
+		lo = 1
+	}
+	if n < lo || n > 65535 {
+		return fmt.Errorf("port %d out of range %d..65535", n, lo)
+	}
+	return nil
+}
+
 // checkDXPOptions validates the flags.
 func checkDXPOptions(cmd *cobra.Command, o *dxpOptions) error {
 	if (o.listen == "") == (o.connect == "") {
 		return badInput("give exactly one of --listen ADDR and --connect ADDR")
+	}
+	for _, a := range []struct{ flag, addr string }{{"listen", o.listen}, {"connect", o.connect}} {
+		if a.addr == "" {
+			continue
+		}
+		if err := checkHostPort(a.addr, a.flag == "connect"); err != nil {
+			return badInput("--%s %q: %v", a.flag, a.addr, err)
+		}
 	}
 	if o.variant == "" {
 		return badInput("--variant is required (both sides must agree on it)")
@@ -249,7 +285,8 @@ func dxpConnect(ctx context.Context, o *dxpOptions, cfg dxp.Config, total *dxp.S
 func dxpListen(ctx context.Context, o *dxpOptions, cfg dxp.Config, total *dxp.Summary) error {
 	ln, err := dxp.Listen(ctx, o.listen)
 	if err != nil {
-		return fmt.Errorf("dxp: %v", err)
+		// The address given cannot be listened on (in use, not ours).
+		return badInput("dxp: --listen %s: %v", o.listen, err)
 	}
 	defer ln.Close()
 	stopAccept := context.AfterFunc(ctx, func() { ln.Close() })

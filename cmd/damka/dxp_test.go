@@ -35,6 +35,9 @@ func TestDXPBadInput(t *testing.T) {
 		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--initiator", "--openings", "/nonexistent/file"},
 		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--name", strings.Repeat("n", 33)},
 		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--pdn", "/nonexistent/dir/x.pdn"},
+		{"dxp", "--listen", "127.0.0.1:99999", "--variant", "russian"},
+		{"dxp", "--listen", "127.0.0.1", "--variant", "russian"},
+		{"dxp", "--connect", ":27531", "--variant", "russian"},
 	}
 	for _, args := range cases {
 		out, errs, code := runCLI(args...)

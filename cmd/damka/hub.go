@@ -14,11 +14,14 @@ import (
 
 	"damka/engine"
 	"damka/protocol/hub"
+	buildversion "damka/version"
 )
 
-// version is damka's version as the Hub id line gives it; release builds
-// set it with -ldflags "-X main.version=...".
-var version = "dev"
+// version is damka's version as `damka --version`, the text mode and the
+// Hub id line give it (see package version: a release version set with
+// -ldflags "-X damka/version.release=...", else the VCS revision and time
+// of the build).
+var version = buildversion.String()
 
 // engineFlags are the search settings shared by hub and the text mode.
 type engineFlags struct {

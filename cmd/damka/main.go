@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/rs/zerolog"
@@ -27,6 +29,27 @@ func (e inputError) Unwrap() error { return e.err }
 
 // badInput wraps err as an input error (exit status 2).
 func badInput(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
+
+// pflagNumberError matches pflag's message for a number flag that did not
+// parse: the value, the flag and strconv's verdict.
+var pflagNumberError = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: strconv\.Parse(Int|Uint|Float): parsing ".*": (invalid syntax|value out of range)$`)
+
+// flagError turns a flag parsing error into bad input, saying in words
+// what strconv's raw message means: "--nodes -5: out of range (want a
+// whole number, 0 or more)" or "--depth x: not a number".
+func flagError(err error) error {
+	m := pflagNumberError.FindStringSubmatch(err.Error())
+	if m == nil {
+		return inputError{err}
+	}
+	val, flag, kind, verdict := m[1], m[2], m[3], m[4]
+	want := map[string]string{"Int": "a whole number", "Uint": "a whole number, 0 or more", "Float": "a number"}[kind]
+	_, ferr := strconv.ParseFloat(strings.TrimSpace(val), 64)
+	if verdict == "value out of range" || ferr == nil || errors.Is(ferr, strconv.ErrRange) {
+		return badInput("%s %s: out of range (want %s)", flag, val, want)
+	}
+	return badInput("%s %q: not a number (want %s)", flag, val, want)
+}
 
 // globalFlags are the flags every subcommand shares.
 type globalFlags struct {
@@ -67,13 +90,26 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE:          runDefault,
+		Version:       version,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			return setupLogging()
 		},
 	}
 	root.PersistentFlags().StringVar(&gflags.logLevel, "log-level", "warn", "log level: trace, debug, info, warn, error")
 	root.PersistentFlags().StringVar(&gflags.logFile, "log-file", "", "write logs to this file instead of stderr")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return inputError{err} })
+	root.SetVersionTemplate("damka {{.Version}}\n")
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				return badInput("help: unknown command %q (damka --help lists them)", strings.Join(args, " "))
+			}
+			return target.Help()
+		},
+	})
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(err) })
 	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newBookCmd(), newMatchCmd(),
 		newAnalyseCmd(), newBenchCmd(), newSolveCmd())
 	return root
@@ -141,12 +177,52 @@ func positionFromFlags(v engine.VariantID, fen string) (engine.Position, error) 
 	if strings.TrimSpace(fen) == "" {
 		return engine.StartPosition(v), nil
 	}
-	p, err := engine.ParseFEN(v, fen)
+	p, err := engine.ParsePosition(v, fen)
 	if err != nil {
-		if hp, herr := engine.ParseHubPosition(v, fen); herr == nil {
-			return hp, nil
-		}
 		return p, badInput("bad --fen: %v", err)
 	}
 	return p, nil
+}
+
+// moveTokens splits a --moves text into move words: white space separated,
+// with PDN move numbers ("1.", "12...", or glued as "1.c3-d4") dropped and
+// a game result ("1-0", "0-1", "2-0", "0-2", "1-1", "1/2-1/2", "*") at the
+// end ignored, so that a move list copied from a PDN file reads as typed.
+func moveTokens(text string) []string {
+	var out []string
+	for _, w := range strings.Fields(text) {
+		i := 0
+		for i < len(w) && w[i] >= '0' && w[i] <= '9' {
+			i++
+		}
+		if i > 0 && i < len(w) && w[i] == '.' {
+			w = strings.TrimLeft(w[i:], ".")
+			if w == "" {
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	if n := len(out); n > 0 {
+		switch out[n-1] {
+		case "1-0", "0-1", "2-0", "0-2", "1-1", "1/2-1/2", "*":
+			out = out[:n-1]
+		}
+	}
+	return out
+}
+
+// playMoves plays the moves of a --moves text on g (see moveTokens). An
+// error names the move's number in the list, its text and why it was
+// refused.
+func playMoves(g *engine.Game, text string) error {
+	for i, w := range moveTokens(text) {
+		p := g.Position()
+		m, err := p.ParseMove(w)
+		if err != nil {
+			return badInput("--moves: move %d %q: %v", i+1, w, err)
+		}
+		g.Play(m)
+	}
+	return nil
 }

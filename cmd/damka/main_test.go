@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	buildversion "damka/version"
 )
 
 // runCLI runs the command line in-process and returns stdout, stderr and
@@ -56,7 +59,15 @@ func TestBadInputExitStatus(t *testing.T) {
 		{"moves", "--fen", "X:W1"},
 		{"nosuchcommand"},
 		{"pdn", "check", "/nonexistent/file.pdn"},
+		{"pdn", "check", os.TempDir()},
 		{"pdn", "bogus"},
+		{"book", "frob"},
+		{"help", "frob"},
+		{"analyse", "--depth", "0"},
+		{"analyse", "--nodes", "0"},
+		{"analyse", "--movetime", "0"},
+		{"analyse", "--nodes", "-5"},
+		{"analyse", "--depth", "99999999999999999999"},
 	}
 	for _, args := range cases {
 		out, errs, code := runCLI(args...)
@@ -94,4 +105,86 @@ func TestPDNCheckCommand(t *testing.T) {
 	out, _, code = runCLI("pdn", "check", "--variant", "russian", russian)
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "games=153 ok=153 bad=0\n", out)
+}
+
+// TestFenOneParser: --fen reads a Hub string through the same parser as
+// Hub mode, with its message, and refuses a board without pieces.
+func TestFenOneParser(t *testing.T) {
+	hub := "W" + strings.Repeat("b", 12) + strings.Repeat("e", 8) + strings.Repeat("w", 12)
+	_, errs, code := runCLI("perft", "--fen", hub[:32], "--depth", "1")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errs, "length 32, want 33 for russian")
+	assert.NotContains(t, errs, "want W or B")
+	_, errs, code = runCLI("perft", "--fen", "W"+strings.Repeat("e", 50), "--depth", "1")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errs, "51 characters is a 10x10 position")
+	for _, fen := range []string{"W", "W::", "W:W:B"} {
+		out, errs, code := runCLI("perft", "--fen", fen, "--depth", "1")
+		assert.Equal(t, exitBadInput, code, fen)
+		assert.Empty(t, out, fen)
+		assert.Contains(t, errs, "no pieces", fen)
+	}
+	out, errs, code := runCLI("perft", "--fen", hub, "--depth", "1")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "depth=1 nodes=7 ")
+}
+
+func TestVersionFlag(t *testing.T) {
+	out, errs, code := runCLI("--version")
+	require.Equal(t, 0, code, errs)
+	assert.Equal(t, "damka "+buildversion.String()+"\n", out)
+}
+
+// TestMovesSortedWithPDNNumbers: moves lists the legal moves sorted, and
+// --moves takes PDN move numbers.
+func TestMovesSortedWithPDNNumbers(t *testing.T) {
+	out, errs, code := runCLI("moves", "--variant", "english")
+	require.Equal(t, 0, code, errs)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	assert.True(t, sort.StringsAreSorted(lines), out)
+	assert.Equal(t, "10-14\n10-15\n11-15\n11-16\n12-16\n9-13\n9-14\n", out)
+	out, errs, code = runCLI("moves", "--variant", "english", "--moves", "1. 11-15 23-19 2.")
+	require.Equal(t, 0, code, errs)
+	assert.Equal(t, "10-14\n12-16\n15-18\n7-11\n8-11\n9-13\n9-14\n", out)
+}
+
+// TestOutOfRangeMessages: a limit given as 0, a negative count and a
+// number too large say "out of range", not "give exactly one" or strconv's
+// raw text.
+func TestOutOfRangeMessages(t *testing.T) {
+	for args, want := range map[string]string{
+		"analyse --depth 0":                    "--depth 0 out of range 1..",
+		"analyse --nodes 0":                    "--nodes 0 out of range",
+		"analyse --movetime 0":                 "--movetime 0 out of range",
+		"analyse --nodes -5":                   "--nodes -5: out of range",
+		"analyse --depth 99999999999999999999": "--depth 99999999999999999999: out of range",
+		"analyse --depth x":                    `--depth "x": not a number`,
+		"help frob":                            `help: unknown command "frob"`,
+		"book frob":                            `book: unknown subcommand "frob"`,
+	} {
+		_, errs, code := runCLI(strings.Fields(args)...)
+		assert.Equal(t, exitBadInput, code, args)
+		assert.Contains(t, errs, want, args)
+		assert.NotContains(t, errs, "give exactly one", args)
+		assert.NotContains(t, errs, "strconv", args)
+	}
+}
+
+// TestREADMEOneBinaryLocation: the README names one binary, the one `make
+// build` writes, uses it in its examples (match's cmd= included), says
+// make is needed for the make targets and gives a go install line.
+func TestREADMEOneBinaryLocation(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	makefile, err := os.ReadFile(filepath.Join("..", "..", "Makefile"))
+	require.NoError(t, err)
+	require.Contains(t, string(makefile), "-o bin/damka ./cmd/damka")
+	text := string(readme)
+	assert.NotContains(t, text, "./damka ", "a second binary location")
+	assert.NotContains(t, text, "cmd=./damka")
+	assert.NotContains(t, text, "go build -o damka")
+	assert.Contains(t, text, "cmd=bin/damka")
+	assert.Contains(t, text, "go install ./cmd/damka")
+	assert.NotContains(t, text, "is the only requirement")
+	assert.Regexp(t, "`make`", text)
 }

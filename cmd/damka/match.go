@@ -5,11 +5,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -122,7 +125,7 @@ type matchFlags struct {
 	engineStderr, event                               string
 	rounds, depth, concurrency, maxPlies              int
 	nodes, seed                                       uint64
-	timeMargin, hangTimeout                           float64
+	timeMargin, hangTimeout, handshakeTimeout         float64
 	progress                                          bool
 }
 
@@ -145,7 +148,7 @@ func newMatchCmd() *cobra.Command {
 			// --log-file into Flags first.
 			_ = cmd.InheritedFlags()
 			if err := cmd.Flags().Parse(rest); err != nil {
-				return inputError{err}
+				return flagError(err)
 			}
 			if help, _ := cmd.Flags().GetBool("help"); help {
 				return cmd.Help()
@@ -176,6 +179,7 @@ func newMatchCmd() *cobra.Command {
 	fl.IntVar(&f.maxPlies, "max-plies", bench.DefaultMaxPlies, "adjudicate a draw after this many plies played by the engines")
 	fl.Float64Var(&f.timeMargin, "time-margin", bench.DefaultTimeMargin.Seconds(), "seconds an engine may overrun its time before it loses on time")
 	fl.Float64Var(&f.hangTimeout, "hang-timeout", bench.DefaultHangTimeout.Seconds(), "seconds a --depth/--nodes search may take before the engine is stopped")
+	fl.Float64Var(&f.handshakeTimeout, "handshake-timeout", bench.DefaultStartTimeout.Seconds(), "seconds an engine may take to start and answer the handshake with wait")
 	fl.StringVar(&f.engineStderr, "engine-stderr", "", "append the engines' standard error to this file (default: discard)")
 	fl.StringVar(&f.event, "event", "", "PDN Event tag (default \"damka match\")")
 	fl.BoolVar(&f.progress, "progress", isTerminal(os.Stderr), "show a progress bar on standard error (default: when it is a terminal)")
@@ -199,7 +203,13 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 		if err != nil {
 			return cfg, badInput("--engine %d: %v", i+1, err)
 		}
+		if err := checkEngineCommand(e); err != nil {
+			return cfg, badInput("--engine %d (%s): %v", i+1, e.Name, err)
+		}
 		cfg.Engines[i] = e
+	}
+	if cfg.Engines[0].Name == cfg.Engines[1].Name {
+		return cfg, badInput("both engines are named %q: give each a different name=", cfg.Engines[0].Name)
 	}
 	if f.openings == "" {
 		return cfg, badInput("--openings FILE is required")
@@ -261,9 +271,34 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 	if cfg.HangTimeout, err = secs("hang-timeout", f.hangTimeout); err != nil {
 		return cfg, err
 	}
+	if cfg.HandshakeTimeout, err = secs("handshake-timeout", f.handshakeTimeout); err != nil {
+		return cfg, err
+	}
 	cfg.Seed, cfg.MaxPlies, cfg.Event = f.seed, f.maxPlies, f.event
 	cfg.Log = logger
 	return cfg, nil
+}
+
+// checkEngineCommand checks that an engine's program exists and can be
+// run (a command with a "/" relative to its dir=), so that a wrong cmd= is
+// reported before the match starts.
+func checkEngineCommand(e bench.EngineSpec) error {
+	if len(e.Command) == 0 {
+		return fmt.Errorf("no cmd=")
+	}
+	prog := e.Command[0]
+	if strings.Contains(prog, "/") && !filepath.IsAbs(prog) && e.Dir != "" {
+		prog = filepath.Join(e.Dir, prog)
+	}
+	if _, err := exec.LookPath(prog); err != nil {
+		return fmt.Errorf("cmd %q: %v", e.Command[0], err)
+	}
+	if e.Dir != "" {
+		if st, err := os.Stat(e.Dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("dir %q is not a folder", e.Dir)
+		}
+	}
+	return nil
 }
 
 // lockedWriter serialises writes (the engines' standard error).
@@ -331,6 +366,9 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 	defer stop()
 	sum, err := bench.Run(ctx, cfg)
 	if sum.Played == 0 && err != nil {
+		if errors.Is(err, bench.ErrStart) {
+			return inputError{err} // the --engine description does not start a Hub engine
+		}
 		return err
 	}
 	if cfg.SPRT != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -53,6 +54,8 @@ func TestMatchCommand(t *testing.T) {
 	assert.Contains(t, out, "faults of A: illegal=0 crash=0 hang=0 time=0")
 	assert.Contains(t, out, "faults of B: illegal=0 crash=0 hang=0 time=0")
 	assert.Equal(t, 4, strings.Count(out, "\ngame "))
+	// English: Black moves first and the score is Black's first; so is the name.
+	assert.Regexp(t, `(?m)^game \d/4 \S+ [AB] \(Black\) - [AB] \(White\): `, out)
 
 	mout, errs, code := runCLI("match", "merge", pdn, "--variant", "english", "--sprt", "elo0=0,elo1=5")
 	require.Equal(t, 0, code, errs)
@@ -92,4 +95,42 @@ func TestMatchBadInput(t *testing.T) {
 		_, errs, code := runCLI(args...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", args, errs)
 	}
+}
+
+// TestMatchBadInputMessages: wrong engine descriptions and limits exit with
+// status 2 before the header, with messages that say what is wrong.
+func TestMatchBadInputMessages(t *testing.T) {
+	dir := t.TempDir()
+	op := filepath.Join(dir, "o.fen")
+	require.NoError(t, os.WriteFile(op, []byte("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\n"), 0o644))
+	self, err := os.Executable()
+	require.NoError(t, err)
+	base := []string{"match", "--openings", op, "--progress=false"}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=A", "cmd=" + self, "--depth", "2"}, `both engines are named "A"`},
+		{[]string{"--engine", "name=A", "cmd=/nonexistent/engine", "--engine", "name=B", "cmd=" + self, "--depth", "2"}, "/nonexistent/engine"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--movetime", "-1"}, "out of range"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--tc", "-5+1"}, "out of range"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--nodes", "-5"}, "--nodes -5: out of range"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "99999999999999999999"}, "--depth 99999999999999999999: out of range"},
+	} {
+		out, errs, code := runCLI(append(base, c.args...)...)
+		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)
+		assert.Empty(t, out, "%v", c.args)
+		assert.Contains(t, errs, c.msg, "%v", c.args)
+		assert.NotContains(t, errs, "strconv", "%v", c.args)
+		assert.NotContains(t, errs, "not a number of seconds", "%v", c.args)
+	}
+	// An engine that never says wait: the handshake timeout, named.
+	cat, err := exec.LookPath("cat")
+	if err != nil {
+		t.Skip("no cat")
+	}
+	_, errs, code := runCLI(append(base, "--engine", "name=A", "cmd="+cat, "--engine", "name=B", "cmd="+cat,
+		"--depth", "2", "--handshake-timeout", "0.5", "--log-level", "error")...)
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "no `wait` from the engine within 500ms (--handshake-timeout)")
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -33,7 +34,11 @@ func newPDNCmd() *cobra.Command {
 		Long: `check replays every game of the given PDN files. The GameType tag chooses each
 game's variant; --variant is the default when the tag is absent. It prints one
 line per bad game (file, game index, move number, move text, position) and a
-last line games=N ok=K bad=B. The exit status is 0 only when B is 0.`,
+last line games=N ok=K bad=B. The exit status is 0 only when B is 0.
+
+When --variant is not given and games without a GameType tag fail at their
+first move, a line says so and names the variant that reads them (found by
+reading them under each other variant); give it with --variant.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
@@ -41,13 +46,17 @@ last line games=N ok=K bad=B. The exit status is 0 only when B is 0.`,
 				return err
 			}
 			out := cmd.OutOrStdout()
+			defaulted := !cmd.Flags().Changed("variant")
 			var games, bad int
 			for _, name := range args {
-				g, b, err := checkPDNFile(out, name, v)
+				g, b, first, err := checkPDNFile(out, name, v)
 				games += g
 				bad += b
 				if err != nil {
 					return err
+				}
+				if defaulted && len(first) > 0 {
+					fmt.Fprintln(out, variantHint(name, v, first))
 				}
 			}
 			fmt.Fprintf(out, "games=%d ok=%d bad=%d\n", games, games-bad, bad)
@@ -62,27 +71,124 @@ last line games=N ok=K bad=B. The exit status is 0 only when B is 0.`,
 	return cmd
 }
 
-// checkPDNFile replays the games of one file, printing a line per bad game.
-func checkPDNFile(out io.Writer, name string, v engine.VariantID) (games, bad int, err error) {
-	f, err := os.Open(name)
+// checkPDNFile replays the games of one file, printing a line per bad
+// game. first lists the indices of the bad games that have no GameType tag
+// and failed at their first move: games of another variant, likely.
+func checkPDNFile(out io.Writer, name string, v engine.VariantID) (games, bad int, first []int, err error) {
+	f, err := openRegular(name)
 	if err != nil {
-		return 0, 0, badInput("%v", err)
+		return 0, 0, nil, err
 	}
 	defer f.Close()
 	r := engine.NewPDNReader(bufio.NewReader(f), v)
 	for {
-		_, err := r.Next()
+		g, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			return games, bad, nil
+			return games, bad, first, nil
 		}
 		games++
 		if err != nil {
 			var pe *engine.PDNError
 			if !errors.As(err, &pe) {
-				return games, bad + 1, fmt.Errorf("%s: %v", name, err)
+				return games, bad + 1, first, fmt.Errorf("%s: %v", name, err)
 			}
 			bad++
 			fmt.Fprintf(out, "%s: %v\n", name, err)
+			if g != nil && len(g.Moves) == 0 && pe.MoveText != "" && g.Tag("GameType") == "" {
+				first = append(first, pe.Index)
+			}
 		}
 	}
+}
+
+// openRegular opens a file given on the command line: a missing file or a
+// directory is bad input.
+func openRegular(name string) (*os.File, error) {
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	if st.IsDir() {
+		return nil, badInput("%s is a directory, not a file", name)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	return f, nil
+}
+
+// gamesReadBy returns, for each variant other than v, the indices among
+// want of the games of file name that it reads without a fault.
+func gamesReadBy(name string, v engine.VariantID, want []int) map[engine.VariantID]map[int]bool {
+	wanted := map[int]bool{}
+	for _, i := range want {
+		wanted[i] = true
+	}
+	res := map[engine.VariantID]map[int]bool{}
+	for _, o := range engine.AllVariants() {
+		if o == v {
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return res
+		}
+		r := engine.NewPDNReader(bufio.NewReader(f), o)
+		ok := map[int]bool{}
+		for i := 1; ; i++ {
+			_, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			var pe *engine.PDNError
+			if err != nil && !errors.As(err, &pe) {
+				break
+			}
+			if err == nil && wanted[i] {
+				ok[i] = true
+			}
+		}
+		f.Close()
+		res[o] = ok
+	}
+	return res
+}
+
+// variantHint is the line printed after the bad games of a file when
+// games without a GameType tag failed at their first move under the
+// default variant v: how many, and which variant reads them. It names a
+// variant only when exactly one other variant reads a game; games that
+// several read are counted apart, so the hint never guesses.
+func variantHint(name string, v engine.VariantID, first []int) string {
+	readers := gamesReadBy(name, v, first)
+	groups := map[string]int{}
+	var order []string
+	for _, i := range first {
+		var vs []string
+		for _, o := range engine.AllVariants() {
+			if readers[o][i] {
+				vs = append(vs, o.String())
+			}
+		}
+		key := strings.Join(vs, ",")
+		if _, seen := groups[key]; !seen {
+			order = append(order, key)
+		}
+		groups[key]++
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d of the games fail at their first move as %s, the default variant (no --variant, no GameType tag)", name, len(first), v)
+	for _, key := range order {
+		n := groups[key]
+		switch vs := strings.Split(key, ","); {
+		case key == "":
+			fmt.Fprintf(&b, "; %d read as no other variant either", n)
+		case len(vs) == 1:
+			fmt.Fprintf(&b, "; %d read as %s: use --variant %s", n, key, key)
+		default:
+			fmt.Fprintf(&b, "; %d read as any of %s: choose one with --variant", n, strings.Join(vs, ", "))
+		}
+	}
+	return b.String()
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/spf13/cobra"
 
@@ -25,7 +26,8 @@ func newPerftCmd() *cobra.Command {
 		Use:   "perft",
 		Short: "count leaf nodes to a depth (move generator check and speed)",
 		Long: `perft counts the leaf nodes of the move tree from a position, one line per
-depth: depth=D nodes=N time=S mnps=X. --divide first prints each root move
+depth: depth=D nodes=N time=S mnps=X (S in seconds, X in millions of leaves
+per second with two decimals, the speed unit of every damka command). --divide first prints each root move
 with its count. --paths counts every capture path (the "keep duplicates"
 column of the classic 8x8 tables) instead of distinct moves.`,
 		Args: cobra.NoArgs,
@@ -61,25 +63,37 @@ column of the classic 8x8 tables) instead of distinct moves.`,
 }
 
 func newMovesCmd() *cobra.Command {
-	var variant, fen string
+	var variant, fen, moves string
 	cmd := &cobra.Command{
 		Use:   "moves",
-		Short: "list every legal move of a position in full-path notation",
+		Short: "list every legal move of a position in full-path notation, sorted",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, p, err := variantPosition(variant, fen)
 			if err != nil {
 				return err
 			}
+			g := engine.NewGame(p)
+			if err := playMoves(g, moves); err != nil {
+				return err
+			}
+			p = g.Position()
 			var list engine.MoveList
 			p.Generate(&list)
+			// Sorted by their text, as the text mode and perft --divide list them.
+			texts := make([]string, 0, list.N)
 			for _, m := range list.Slice() {
-				fmt.Fprintln(cmd.OutOrStdout(), p.FormatMove(m, engine.FormatFull))
+				texts = append(texts, p.FormatMove(m, engine.FormatFull))
+			}
+			sort.Strings(texts)
+			for _, t := range texts {
+				fmt.Fprintln(cmd.OutOrStdout(), t)
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	cmd.Flags().StringVar(&fen, "fen", "", "PDN FEN or Hub position (default: the start position)")
+	cmd.Flags().StringVar(&moves, "moves", "", "moves played from that position first, space separated (PDN move numbers allowed)")
 	return cmd
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +14,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"damka/bench"
 	"damka/engine"
 	"damka/protocol/hub"
 	"damka/search"
@@ -30,18 +33,22 @@ type searchFlags struct {
 
 func (f *searchFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.IntVar(&f.depth, "depth", 0, "search to this depth in plies")
-	fl.Uint64Var(&f.nodes, "nodes", 0, "stop after about this many nodes")
-	fl.Float64Var(&f.movetime, "movetime", 0, "search this many seconds")
+	fl.IntVar(&f.depth, "depth", 0, fmt.Sprintf("search to this depth in plies (1..%d)", search.MaxDepth))
+	fl.Uint64Var(&f.nodes, "nodes", 0, "stop after about this many nodes (1 or more)")
+	fl.Float64Var(&f.movetime, "movetime", 0, "search this many seconds (more than 0)")
 	fl.IntVar(&f.threads, "threads", 1, "search threads (Lazy SMP)")
 	fl.IntVar(&f.hashMiB, "hash", 64, "transposition table size in MiB")
 }
 
-// limits checks the flags: exactly one of depth, nodes and movetime.
-func (f *searchFlags) limits() (search.Limits, error) {
+// limits checks the flags: exactly one of depth, nodes and movetime, each
+// in its range (a flag given as 0 is out of range, not missing).
+func (f *searchFlags) limits(fs *pflag.FlagSet) (search.Limits, error) {
 	var l search.Limits
 	set := 0
-	if f.depth != 0 {
+	if fs.Changed("nodes") && f.nodes == 0 {
+		return l, badInput("--nodes 0 out of range: want 1 or more")
+	}
+	if fs.Changed("depth") || f.depth != 0 {
 		if f.depth < 1 || f.depth > search.MaxDepth {
 			return l, badInput("--depth %d out of range 1..%d", f.depth, search.MaxDepth)
 		}
@@ -52,7 +59,7 @@ func (f *searchFlags) limits() (search.Limits, error) {
 		l.Nodes = f.nodes
 		set++
 	}
-	if f.movetime != 0 {
+	if fs.Changed("movetime") || f.movetime != 0 {
 		if !(f.movetime > 0 && f.movetime <= 1e6) { // also NaN
 			return l, badInput("--movetime %g out of range (0, 1e6] seconds", f.movetime)
 		}
@@ -80,28 +87,6 @@ func signalContext(parent context.Context) (context.Context, context.CancelFunc)
 	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 }
 
-// formatScore writes a score in centi-men, or "winN"/"lossN" for a forced
-// end of game in N plies.
-func formatScore(s int) string {
-	switch {
-	case s >= search.MateBound:
-		return fmt.Sprintf("win%d", search.Mate-s)
-	case s <= -search.MateBound:
-		return fmt.Sprintf("loss%d", search.Mate+s)
-	}
-	return fmt.Sprint(s)
-}
-
-// formatPV writes moves played from p in the variant's full notation.
-func formatPV(p engine.Position, pv []engine.Move) string {
-	parts := make([]string, 0, len(pv))
-	for _, m := range pv {
-		parts = append(parts, p.FormatMove(m, engine.FormatFull))
-		p = p.Play(m)
-	}
-	return strings.Join(parts, " ")
-}
-
 func newAnalyseCmd() *cobra.Command {
 	var (
 		variant, fen, moves string
@@ -113,9 +98,14 @@ func newAnalyseCmd() *cobra.Command {
 		Short:   "search a position and print one line per iteration",
 		Long: `analyse searches a position (the start position, --fen, then --moves played
 from it) and prints one line per completed iteration:
-  depth=D score=S nodes=N time=T nps=X pv="..."
-then bestmove=M. Scores are centi-men from the side to move; winN / lossN
-is a forced end of the game in N plies. The opening book is not used.`,
+  depth=D score=S nodes=N time=T mnps=X pv="..."
+then the move it plays, with the figures of the search that chose it (which
+may be an unfinished deeper iteration when a limit stopped it):
+  bestmove=M score=S depth=D nodes=N time=T mnps=X pv="..."
+Units: S in men from the side to move with two decimals (1.00 = one man; a
+forced win in n plies is 100 - n/100, e.g. 99.93, a loss its negative), T in
+seconds, X in millions of nodes per second, D in plies. --moves may carry PDN
+move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
@@ -126,18 +116,13 @@ is a forced end of the game in N plies. The opening book is not used.`,
 			if err != nil {
 				return err
 			}
-			lim, err := sf.limits()
+			lim, err := sf.limits(cmd.Flags())
 			if err != nil {
 				return err
 			}
 			g := engine.NewGame(start)
-			for i, text := range strings.Fields(moves) {
-				pos := g.Position()
-				m, err := pos.ParseMove(text)
-				if err != nil {
-					return badInput("--moves: move %d %q: %v", i+1, text, err)
-				}
-				g.Play(m)
+			if err := playMoves(g, moves); err != nil {
+				return err
 			}
 			root := g.Position()
 			var l engine.MoveList
@@ -148,19 +133,25 @@ is a forced end of the game in N plies. The opening book is not used.`,
 			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB})
 			out := cmd.OutOrStdout()
 			report := func(in search.Info) {
-				fmt.Fprintf(out, "depth=%d score=%s nodes=%d time=%.3f nps=%d pv=%q\n",
-					in.Depth, formatScore(in.Score), in.Nodes, in.Time.Seconds(), in.NPS, formatPV(root, in.PV))
+				fmt.Fprintf(out, "depth=%d score=%s nodes=%d time=%.3f mnps=%s pv=%q\n",
+					in.Depth, search.FormatScore(in.Score), in.Nodes, in.Time.Seconds(),
+					search.FormatMNPS(in.Nodes, in.Time.Seconds()), search.FormatPV(&root, in.PV, engine.FormatFull))
 			}
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
 			r := e.SearchGame(ctx, g, lim, report)
-			fmt.Fprintf(out, "bestmove=%s\n", root.FormatMove(r.Move, engine.FormatFull))
+			// The move played, with the figures of the search that chose
+			// it: under --movetime or --nodes that can be an iteration no
+			// line above reported.
+			fmt.Fprintf(out, "bestmove=%s score=%s depth=%d nodes=%d time=%.3f mnps=%s pv=%q\n",
+				root.FormatMove(r.Move, engine.FormatFull), search.FormatScore(r.Score), r.Depth, r.Nodes,
+				r.Time.Seconds(), search.FormatMNPS(r.Nodes, r.Time.Seconds()), search.FormatPV(&root, r.PV, engine.FormatFull))
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	cmd.Flags().StringVar(&fen, "fen", "", "PDN FEN or Hub position (default: the start position)")
-	cmd.Flags().StringVar(&moves, "moves", "", "moves played from that position, space separated")
+	cmd.Flags().StringVar(&moves, "moves", "", "moves played from that position, space separated (PDN move numbers allowed)")
 	sf.register(cmd)
 	return cmd
 }
@@ -173,39 +164,25 @@ func newBenchCmd() *cobra.Command {
 		Long: `bench searches the fixed bench positions of all four variants (openings,
 middlegames and endings from real games) with one thread, a cleared table per
 position and a fixed depth. It prints one line per position and a last line
-nodes=N nps=X: N is damka's signature, the same on every machine and run of
-the same code. Commits that change search behaviour end with "Bench: N".`,
+nodes=N mnps=X: N is damka's signature, the same on every machine and run of
+the same code; X is the speed in millions of nodes per second. Commits that
+change search behaviour end with "Bench: N".`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if depth < 1 || depth > search.MaxDepth {
 				return badInput("--depth %d out of range 1..%d", depth, search.MaxDepth)
 			}
 			out := cmd.OutOrStdout()
-			var total uint64
-			var elapsed time.Duration
-			// The same walk as search.Bench, one line per position.
-			e := search.New(search.Options{Threads: 1, HashMiB: search.BenchHashMiB})
-			for i, bp := range search.BenchPositions {
-				p, err := engine.ParseFEN(bp.Variant, bp.FEN)
-				if err != nil {
-					return fmt.Errorf("bench position %d: %v", i+1, err)
-				}
-				e.Clear()
-				r := e.Search(context.Background(), p, nil, search.Limits{Depth: depth}, nil)
-				total += r.Nodes
-				elapsed += r.Time
+			total, elapsed := bench.Bench(depth, func(i int, p engine.Position, r search.Result) {
+				bp := bench.BenchPositions[i]
 				fmt.Fprintf(out, "position=%d variant=%s nodes=%d bestmove=%s fen=%s\n",
 					i+1, bp.Variant, r.Nodes, p.FormatMove(r.Move, engine.FormatFull), bp.FEN)
-			}
-			nps := uint64(0)
-			if elapsed > 0 {
-				nps = uint64(float64(total) / elapsed.Seconds())
-			}
-			fmt.Fprintf(out, "nodes=%d nps=%d\n", total, nps)
+			})
+			fmt.Fprintf(out, "nodes=%d mnps=%s\n", total, search.FormatMNPS(total, elapsed.Seconds()))
 			return nil
 		},
 	}
-	cmd.Flags().IntVar(&depth, "depth", search.DefaultBenchDepth, "search depth in plies")
+	cmd.Flags().IntVar(&depth, "depth", bench.DefaultBenchDepth, "search depth in plies")
 	return cmd
 }
 
@@ -220,24 +197,29 @@ func newSolveCmd() *cobra.Command {
 		Long: `solve reads a suite of positions with their best moves, one per line:
   FEN ; bm MOVE [MOVE...] ; id NAME
 (moves in any notation damka reads), searches each within the limit and
-prints one line per position and a last line solved=K total=N.`,
+prints one line per position and a last line solved=K total=N:
+  N id=ID ok=true|false move=PLAYED bm=BEST score=S depth=D nodes=NODES
+with S in men from the side to move (1.00 = one man, a win in n plies
+100 - n/100) and D in plies.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
 			if err != nil {
 				return err
 			}
-			lim, err := sf.limits()
+			lim, err := sf.limits(cmd.Flags())
 			if err != nil {
 				return err
 			}
-			f, err := os.Open(args[0])
-			if err != nil {
-				return badInput("%v", err)
+			suite, err := readSuiteFile(args[0], v)
+			var in inputError
+			if errors.As(err, &in) {
+				return err // the file cannot be opened
 			}
-			defer f.Close()
-			suite, err := search.ReadSuite(f, v)
 			if err != nil {
+				if !cmd.Flags().Changed("variant") {
+					return badInput("%s: %v%s", args[0], err, suiteVariantHint(args[0], v))
+				}
 				return badInput("%s: %v", args[0], err)
 			}
 			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB})
@@ -246,24 +228,51 @@ prints one line per position and a last line solved=K total=N.`,
 			return solveSuite(ctx, cmd.OutOrStdout(), e, suite, lim)
 		},
 	}
-	cmd.Flags().StringVar(&variant, "variant", "russian", "variant of the suite's positions")
+	cmd.Flags().StringVar(&variant, "variant", "russian", "variant of the suite's positions (without it, a suite of another variant is named in the error)")
 	sf.register(cmd)
 	return cmd
 }
 
+// readSuiteFile reads the suite file name as variant v.
+func readSuiteFile(name string, v engine.VariantID) ([]bench.SuiteEntry, error) {
+	f, err := openRegular(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return bench.ReadSuite(f, v)
+}
+
+// suiteVariantHint is added to the error of a suite that the default
+// variant v cannot read: which other variants read the whole file. It
+// names a variant to use only when exactly one does.
+func suiteVariantHint(name string, v engine.VariantID) string {
+	var fits []string
+	for _, o := range engine.AllVariants() {
+		if o == v {
+			continue
+		}
+		if s, err := readSuiteFile(name, o); err == nil && len(s) > 0 {
+			fits = append(fits, o.String())
+		}
+	}
+	head := fmt.Sprintf(" (read as %s, the default variant: no --variant given)", v)
+	switch len(fits) {
+	case 0:
+		return head + "; no other variant reads it either"
+	case 1:
+		return fmt.Sprintf("%s; it reads as %s: use --variant %s", head, fits[0], fits[0])
+	}
+	return fmt.Sprintf("%s; it reads as any of %s: choose one with --variant", head, strings.Join(fits, ", "))
+}
+
 // solveSuite searches every entry and prints the per-position lines and
 // the summary.
-func solveSuite(ctx context.Context, out io.Writer, e *search.Engine, suite []search.SuiteEntry, lim search.Limits) error {
+func solveSuite(ctx context.Context, out io.Writer, e *search.Engine, suite []bench.SuiteEntry, lim search.Limits) error {
 	solved := 0
 	for i, s := range suite {
 		e.Clear()
-		r := e.Search(ctx, s.Position, nil, lim, nil)
-		ok := false
-		for _, b := range s.Best {
-			if r.HasMove && r.Move == b {
-				ok = true
-			}
-		}
+		ok, r := bench.Solve(ctx, e, &s, lim)
 		if ok {
 			solved++
 		}
@@ -280,7 +289,7 @@ func solveSuite(ctx context.Context, out io.Writer, e *search.Engine, suite []se
 			played = s.Position.FormatMove(r.Move, engine.FormatFull)
 		}
 		fmt.Fprintf(out, "%d id=%s ok=%t move=%s bm=%s score=%s depth=%d nodes=%d\n",
-			i+1, id, ok, played, strings.Join(best, ","), formatScore(r.Score), r.Depth, r.Nodes)
+			i+1, id, ok, played, strings.Join(best, ","), search.FormatScore(r.Score), r.Depth, r.Nodes)
 		if ctx.Err() != nil {
 			break
 		}

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"damka/bench"
 	"damka/engine"
-	"damka/search"
 )
 
 func TestAnalyseCommand(t *testing.T) {
@@ -21,27 +21,53 @@ func TestAnalyseCommand(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 7)
-	re := regexp.MustCompile(`^depth=(\d+) score=(-?\d+|win\d+|loss\d+) nodes=\d+ time=\d+\.\d{3} nps=\d+ pv="([^"]+)"$`)
+	re := regexp.MustCompile(`^depth=(\d+) score=(-?\d+\.\d\d) nodes=\d+ time=\d+\.\d{3} mnps=\d+\.\d\d pv="([^"]+)"$`)
 	for i, l := range lines[:6] {
 		m := re.FindStringSubmatch(l)
 		require.NotNil(t, m, l)
 		assert.Equal(t, strconv.Itoa(i+1), m[1])
 	}
-	require.True(t, strings.HasPrefix(lines[6], "bestmove="), lines[6])
-	// The best move is legal in the start position.
+	best := regexp.MustCompile(`^bestmove=(\S+) score=(-?\d+\.\d\d) depth=6 nodes=\d+ time=\d+\.\d{3} mnps=\d+\.\d\d pv="([^"]+)"$`).FindStringSubmatch(lines[6])
+	require.NotNil(t, best, lines[6])
+	// The best move is legal in the start position and leads its PV.
 	p := engine.StartPosition(engine.English)
-	_, err := p.ParseMove(strings.TrimPrefix(lines[6], "bestmove="))
+	_, err := p.ParseMove(best[1])
 	assert.NoError(t, err)
+	assert.True(t, strings.HasPrefix(best[3], best[1]+" ") || best[3] == best[1], lines[6])
 
 	// Moves played first; the PV is written from the position after them.
 	out, errs, code = runCLI("analyse", "--variant", "russian", "--moves", "c3-d4 f6-g5", "--nodes", "20000")
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "bestmove=")
-	// A forced win is reported as winN: the capture takes Black's last piece.
+	// PDN move numbers in --moves are skipped, and a trailing result.
+	out2, errs, code := runCLI("analyse", "--variant", "russian", "--moves", "1. c3-d4 f6-g5 *", "--nodes", "20000")
+	require.Equal(t, 0, code, errs)
+	untimed := regexp.MustCompile(`time=\S+ mnps=\S+ `)
+	assert.Equal(t, untimed.ReplaceAllString(out, ""), untimed.ReplaceAllString(out2, ""))
+	// A forced win is 100 - n/100 men: the capture takes Black's last piece.
 	out, _, code = runCLI("analyse", "--variant", "english", "--fen", "W:W18:B14", "--depth", "3")
 	require.Equal(t, 0, code)
-	assert.Contains(t, out, "score=win1 ")
-	assert.Contains(t, out, "bestmove=18x9\n")
+	assert.Contains(t, out, "score=99.99 ")
+	assert.Contains(t, out, "bestmove=18x9 score=99.99 ")
+}
+
+// TestAnalyseMovetimeShowsPlayedMove: under --movetime the move played
+// can come from an iteration no info line reported; its line says with
+// which score, depth and PV it was chosen.
+func TestAnalyseMovetimeShowsPlayedMove(t *testing.T) {
+	out, errs, code := runCLI("analyse", "--variant", "international", "--movetime", "0.3")
+	require.Equal(t, 0, code, errs)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	m := regexp.MustCompile(`^bestmove=(\S+) score=-?\d+\.\d\d depth=(\d+) nodes=\d+ time=\d+\.\d{3} mnps=\d+\.\d\d pv="([^"]+)"$`).FindStringSubmatch(last)
+	require.NotNil(t, m, last)
+	assert.True(t, strings.HasPrefix(m[3]+" ", m[1]+" "), "the PV starts with the move played: %s", last)
+}
+
+func TestMoveTokens(t *testing.T) {
+	assert.Equal(t, []string{"11-15", "23-19", "8-11"}, moveTokens("1. 11-15 23-19 2.8-11 1-0"))
+	assert.Equal(t, []string{"c3-d4", "f6-g5"}, moveTokens("1.c3-d4 1... f6-g5 1/2-1/2"))
+	assert.Equal(t, []string{"1-5"}, moveTokens("1-5"))
 }
 
 func TestAnalyseBadInput(t *testing.T) {
@@ -68,10 +94,10 @@ func TestBenchCommandMatchesSearchBench(t *testing.T) {
 	out, errs, code := runCLI("bench", "--depth", "5")
 	require.Equal(t, 0, code, errs)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	require.Len(t, lines, len(search.BenchPositions)+1)
-	m := regexp.MustCompile(`^nodes=(\d+) nps=\d+$`).FindStringSubmatch(lines[len(lines)-1])
+	require.Len(t, lines, len(bench.BenchPositions)+1)
+	m := regexp.MustCompile(`^nodes=(\d+) mnps=\d+\.\d\d$`).FindStringSubmatch(lines[len(lines)-1])
 	require.NotNil(t, m, lines[len(lines)-1])
-	want, _ := search.Bench(5)
+	want, _ := bench.Bench(5, nil)
 	assert.Equal(t, strconv.FormatUint(want, 10), m[1])
 }
 
@@ -96,9 +122,53 @@ B:WK3,K13,19,27,32:B7,11,K25,26 ; bm 25-21 ; id wrong
 }
 
 // TestBenchCommandSignature checks that `damka bench` without --depth prints
-// the signature recorded in search.BenchSignature.
+// the signature recorded in bench.BenchSignature.
 func TestBenchCommandSignature(t *testing.T) {
 	out, errs, code := runCLI("bench")
 	require.Equal(t, 0, code, errs)
-	assert.Regexp(t, fmt.Sprintf(`(?m)^nodes=%d nps=\d+$`, search.BenchSignature), out)
+	assert.Regexp(t, fmt.Sprintf(`(?m)^nodes=%d mnps=\d+\.\d\d$`, bench.BenchSignature), out)
+}
+
+// TestWrongVariantHint: a suite the default variant cannot read names the
+// variant that reads it; --variant stays the authority.
+func TestWrongVariantHint(t *testing.T) {
+	suite := filepath.Join("..", "..", "bench", "testdata", "solve_english.epd")
+	out, errs, code := runCLI("solve", suite, "--depth", "3")
+	assert.Equal(t, exitBadInput, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errs, "read as russian, the default variant")
+	assert.Contains(t, errs, "it reads as english: use --variant english")
+	// Given --variant, the error is the plain one.
+	_, errs, code = runCLI("solve", suite, "--depth", "3", "--variant", "russian")
+	assert.Equal(t, exitBadInput, code)
+	assert.NotContains(t, errs, "use --variant")
+	out, errs, code = runCLI("solve", suite, "--depth", "1", "--variant", "english")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "solved=")
+
+	// A PDN game of another variant: one line names it.
+	dir := t.TempDir()
+	pdn := filepath.Join(dir, "english.pdn")
+	require.NoError(t, os.WriteFile(pdn, []byte("[Event \"a\"]\n1. 11-15 23-19 2. 8-11 22-17 *\n\n[Event \"b\"]\n1. 9-13 22-18 *\n"), 0o644))
+	out, _, code = runCLI("pdn", "check", pdn)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "2 of the games fail at their first move as russian, the default variant")
+	assert.Contains(t, out, "2 read as english: use --variant english")
+	out, _, code = runCLI("pdn", "check", "--variant", "russian", pdn)
+	assert.Equal(t, 1, code)
+	assert.NotContains(t, out, "use --variant")
+	out, _, code = runCLI("pdn", "check", "--variant", "english", pdn)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "games=2 ok=2 bad=0\n", out)
+	// An ambiguous one is never guessed: c3-d4 reads as russian and brazilian.
+	amb := filepath.Join(dir, "amb.pdn")
+	require.NoError(t, os.WriteFile(amb, []byte("1. c3-d4 f6-g5 *\n"), 0o644))
+	hint := variantHint(amb, engine.English, []int{1})
+	assert.Contains(t, hint, "1 read as any of russian, brazilian: choose one with --variant")
+	assert.NotContains(t, hint, "use --variant")
+
+	skipWithoutSharedData(t)
+	out, _, code = runCLI("pdn", "check", filepath.Join(sharedDataDir, "english_tinsley_checkerboard.pdn"))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "read as english: use --variant english")
 }

@@ -1,7 +1,8 @@
-// bench.go: the fixed-depth benchmark whose node count is damka's search
-// signature (`damka bench`).
+// signature.go: the fixed-depth benchmark whose node count is damka's search
+// signature (`damka bench`). It lives here, not in search, so that search
+// holds only what a searcher needs.
 
-package search
+package bench
 
 import (
 	"context"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/search"
 )
 
 // BenchPosition is one position of the bench set.
@@ -61,19 +63,24 @@ const DefaultBenchDepth = 12
 // Bench searches every BenchPositions entry to the given depth with one
 // thread and a cleared table, and returns the total node count (the
 // signature: the same for every run of the same code on any machine) and
-// the time taken. It panics only if a bench FEN does not parse, which a
-// test rules out.
-func Bench(depth int) (nodes uint64, elapsed time.Duration) {
-	e := New(Options{Threads: 1, HashMiB: BenchHashMiB})
+// the time taken. each, when not nil, is called after every position with
+// its index in BenchPositions, the parsed position and the search result.
+// It panics only if a bench FEN does not parse, which a test rules out.
+// This is the only bench walk: `damka bench` prints its lines from each.
+func Bench(depth int, each func(i int, p engine.Position, r search.Result)) (nodes uint64, elapsed time.Duration) {
+	e := search.New(search.Options{Threads: 1, HashMiB: BenchHashMiB})
 	start := time.Now()
-	for _, bp := range BenchPositions {
+	for i, bp := range BenchPositions {
 		p, err := engine.ParseFEN(bp.Variant, bp.FEN)
 		if err != nil {
-			panic(fmt.Sprintf("search: bench position %q: %v", bp.FEN, err))
+			panic(fmt.Sprintf("bench: bench position %q: %v", bp.FEN, err))
 		}
 		e.Clear()
-		r := e.Search(context.Background(), p, nil, Limits{Depth: depth}, nil)
+		r := e.Search(context.Background(), p, nil, search.Limits{Depth: depth}, nil)
 		nodes += r.Nodes
+		if each != nil {
+			each(i, p, r)
+		}
 	}
 	return nodes, time.Since(start)
 }

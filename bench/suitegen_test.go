@@ -1,7 +1,7 @@
 //go:build suitegen
 
 // suitegen_test.go builds the solve suites in testdata/ (run on demand:
-// go test -tags suitegen -run TestGenerateSuites -timeout 0 ./search/).
+// go test -tags suitegen -run TestGenerateSuites -timeout 0 ./bench/).
 // It walks the positions of the real games in shared/data/draughts (and,
 // for international, where the shared data has no games, and to widen the
 // Russian and Brazilian sets, of engine self-play games), keeps those where
@@ -9,7 +9,7 @@
 // that no other move comes close, and writes EPD-like lines
 // `FEN ; bm MOVE ; id NAME ; acd DEPTH ; c0 "..."`.
 
-package search
+package bench
 
 import (
 	"context"
@@ -26,6 +26,7 @@ import (
 
 	"damka/engine"
 	"damka/eval"
+	"damka/search"
 )
 
 type suiteSource struct {
@@ -63,7 +64,7 @@ func gamePositions(t *testing.T, file string, v engine.VariantID, as engine.Vari
 
 func selfPlayPositions(v engine.VariantID, games int, seed uint64) []suiteSource {
 	rng := rand.New(rand.NewPCG(seed, 11))
-	e := New(Options{Threads: 1, HashMiB: 16})
+	e := search.New(search.Options{Threads: 1, HashMiB: 16})
 	var out []suiteSource
 	var l engine.MoveList
 	for gi := 0; gi < games; gi++ {
@@ -78,7 +79,7 @@ func selfPlayPositions(v engine.VariantID, games int, seed uint64) []suiteSource
 			if ply < 6 || rng.IntN(6) == 0 {
 				m = l.Moves[rng.IntN(l.N)]
 			} else {
-				r := e.Search(context.Background(), p, keys, Limits{Nodes: 4000}, nil)
+				r := e.Search(context.Background(), p, keys, search.Limits{Nodes: 4000}, nil)
 				m = r.Move
 			}
 			if ply >= 8 {
@@ -307,7 +308,7 @@ func TestGenerateSuites(t *testing.T) {
 			}
 		}
 		t.Logf("%v: %d positions", j.v, len(src))
-		e := New(Options{Threads: 2, HashMiB: 64})
+		e := search.New(search.Options{Threads: 2, HashMiB: 64})
 		var lines []suiteLine
 		seen := map[uint64]bool{}
 		var l engine.MoveList
@@ -325,9 +326,9 @@ func TestGenerateSuites(t *testing.T) {
 				continue
 			}
 			m0 := material(&p)
-			r := e.Search(context.Background(), p, nil, Limits{Depth: j.pre}, nil)
+			r := e.Search(context.Background(), p, nil, search.Limits{Depth: j.pre}, nil)
 			q := p.Play(r.Move)
-			if r.Move.IsCapture() || !q.HasCapture() || r.Score-m0 < 150 || r.Score < 100 || r.Score > MateBound {
+			if r.Move.IsCapture() || !q.HasCapture() || r.Score-m0 < 150 || r.Score < 100 || r.Score > search.MateBound {
 				continue
 			}
 			if j.pred != nil && !j.pred(p, r.PV) {
@@ -336,7 +337,7 @@ func TestGenerateSuites(t *testing.T) {
 			// Deep verification, with the depth at which the move is found.
 			e.Clear()
 			var byDepth []engine.Move
-			r = e.Search(context.Background(), p, nil, Limits{Depth: j.deep, Nodes: 30_000_000}, func(i Info) {
+			r = e.Search(context.Background(), p, nil, search.Limits{Depth: j.deep, Nodes: 30_000_000}, func(i search.Info) {
 				byDepth = append(byDepth, i.PV[0])
 			})
 			q = p.Play(r.Move)
@@ -349,13 +350,13 @@ func TestGenerateSuites(t *testing.T) {
 			}
 			found++
 			// Every other move must be clearly worse.
-			second := -infinite
+			second := -(search.Mate + 1)
 			for _, m := range l.Slice() {
 				if m == r.Move {
 					continue
 				}
 				c := p.Play(m)
-				cr := e.Search(context.Background(), c, []uint64{p.Key}, Limits{Depth: j.deep - 1, Nodes: 10_000_000}, nil)
+				cr := e.Search(context.Background(), c, []uint64{p.Key}, search.Limits{Depth: j.deep - 1, Nodes: 10_000_000}, nil)
 				second = max(second, -cr.Score)
 				if second > r.Score-120 {
 					break

@@ -1,4 +1,4 @@
-package search
+package bench
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/search"
 )
 
 // TestReportFigures prints the figures of the search report: nodes per
@@ -23,7 +24,7 @@ func TestReportFigures(t *testing.T) {
 	}
 	const depth = 12
 	for _, threads := range []int{1, 2} {
-		e := New(Options{Threads: threads, HashMiB: BenchHashMiB})
+		e := search.New(search.Options{Threads: threads, HashMiB: BenchHashMiB})
 		var nodes uint64
 		var total time.Duration
 		for _, bp := range BenchPositions {
@@ -31,7 +32,7 @@ func TestReportFigures(t *testing.T) {
 			require.NoError(t, err)
 			e.Clear()
 			start := time.Now()
-			r := e.Search(context.Background(), p, nil, Limits{Depth: depth}, nil)
+			r := e.Search(context.Background(), p, nil, search.Limits{Depth: depth}, nil)
 			total += time.Since(start)
 			nodes += r.Nodes
 		}
@@ -40,8 +41,8 @@ func TestReportFigures(t *testing.T) {
 	}
 	for _, v := range engine.AllVariants() {
 		for _, d := range []time.Duration{time.Second, 10 * time.Second} {
-			e := New(Options{Threads: 1, HashMiB: 64})
-			r := e.Search(context.Background(), engine.StartPosition(v), nil, Limits{MoveTime: d}, nil)
+			e := search.New(search.Options{Threads: 1, HashMiB: 64})
+			r := e.Search(context.Background(), engine.StartPosition(v), nil, search.Limits{MoveTime: d}, nil)
 			p := engine.StartPosition(v)
 			t.Logf("%v start, 1 thread, %v: depth %d, %d nodes, score %d, move %s",
 				v, d, r.Depth, r.Nodes, r.Score, p.FormatMove(r.Move, engine.FormatFull))
@@ -55,12 +56,12 @@ func TestReportFigures(t *testing.T) {
 		entries, err := ReadSuite(f, s.v)
 		f.Close()
 		require.NoError(t, err)
-		e := New(Options{Threads: 1, HashMiB: 16})
-		for _, lim := range []Limits{{Depth: s.depth}, {MoveTime: time.Second}} {
+		e := search.New(search.Options{Threads: 1, HashMiB: 16})
+		for _, lim := range []search.Limits{{Depth: s.depth}, {MoveTime: time.Second}} {
 			solved := 0
 			for i := range entries {
 				e.Clear()
-				if ok, _ := e.Solve(context.Background(), &entries[i], lim); ok {
+				if ok, _ := Solve(context.Background(), e, &entries[i], lim); ok {
 					solved++
 				}
 			}

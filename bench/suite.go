@@ -1,7 +1,7 @@
 // suite.go: reading solve suites, EPD-like lines `FEN ; bm MOVE ; id NAME`,
 // and checking a search against them.
 
-package search
+package bench
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"damka/engine"
+	"damka/search"
 )
 
 // SuiteEntry is one position of a solve suite.
@@ -93,9 +94,10 @@ func parseSuiteLine(line string, v engine.VariantID) (SuiteEntry, error) {
 	return e, nil
 }
 
-// Solve searches e's position within limits and reports whether the move
-// found is one of e.Best, with the search result.
-func (eng *Engine) Solve(ctx context.Context, e *SuiteEntry, limits Limits) (bool, Result) {
+// Solve searches e's position with eng within limits (no history: the
+// position is a fresh one) and reports whether the move found is one of
+// e.Best, with the search result.
+func Solve(ctx context.Context, eng *search.Engine, e *SuiteEntry, limits search.Limits) (bool, search.Result) {
 	r := eng.Search(ctx, e.Position, nil, limits, nil)
 	for _, m := range e.Best {
 		if r.HasMove && r.Move == m {

@@ -1,4 +1,4 @@
-package search
+package bench
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/search"
 )
 
 // solveSuites are the solve suites in testdata/, the depth the test
@@ -63,7 +64,7 @@ func TestSolveSuites(t *testing.T) {
 				depth = 8
 				entries = entries[:4]
 			}
-			e := New(Options{Threads: 1, HashMiB: 16})
+			e := search.New(search.Options{Threads: 1, HashMiB: 16})
 			solved, tried := 0, 0
 			for i := range entries {
 				en := &entries[i]
@@ -74,7 +75,7 @@ func TestSolveSuites(t *testing.T) {
 				}
 				tried++
 				e.Clear()
-				ok, r := e.Solve(context.Background(), en, Limits{Depth: depth})
+				ok, r := Solve(context.Background(), e, en, search.Limits{Depth: depth})
 				if ok {
 					solved++
 				} else {

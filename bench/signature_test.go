@@ -1,4 +1,4 @@
-package search
+package bench
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/search"
 )
 
 func TestBenchPositionsParse(t *testing.T) {
@@ -29,8 +30,8 @@ func TestBenchIsDeterministic(t *testing.T) {
 	if raceEnabled {
 		depth = 4
 	}
-	n1, _ := Bench(depth)
-	n2, _ := Bench(depth)
+	n1, _ := Bench(depth, nil)
+	n2, _ := Bench(depth, nil)
 	assert.Equal(t, n1, n2)
 	assert.Positive(t, n1)
 }
@@ -39,21 +40,21 @@ func TestBenchSignature(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the signature run is too slow under the race detector")
 	}
-	n, _ := Bench(DefaultBenchDepth)
+	n, _ := Bench(DefaultBenchDepth, nil)
 	assert.Equal(t, uint64(BenchSignature), n, "search changed: update BenchSignature (and say Bench: N in the commit)")
 }
 
 // benchSearch searches the bench positions to depth with the given
 // threads and reports nodes per second.
 func benchSearch(b *testing.B, threads, depth int) {
-	e := New(Options{Threads: threads, HashMiB: BenchHashMiB})
+	e := search.New(search.Options{Threads: threads, HashMiB: BenchHashMiB})
 	var nodes uint64
 	for b.Loop() {
 		for _, bp := range BenchPositions {
 			p, err := engine.ParseFEN(bp.Variant, bp.FEN)
 			require.NoError(b, err)
 			e.Clear()
-			nodes += e.Search(context.Background(), p, nil, Limits{Depth: depth}, nil).Nodes
+			nodes += e.Search(context.Background(), p, nil, search.Limits{Depth: depth}, nil).Nodes
 		}
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
@@ -70,11 +71,11 @@ func BenchmarkNPS2(b *testing.B) { benchSearch(b, 2, 11) }
 func BenchmarkStartPosition1s(b *testing.B) {
 	for _, v := range engine.AllVariants() {
 		b.Run(v.String(), func(b *testing.B) {
-			e := New(Options{Threads: 1, HashMiB: 64})
+			e := search.New(search.Options{Threads: 1, HashMiB: 64})
 			depth := 0
 			for b.Loop() {
 				e.Clear()
-				depth = e.Search(context.Background(), engine.StartPosition(v), nil, Limits{MoveTime: time.Second}, nil).Depth
+				depth = e.Search(context.Background(), engine.StartPosition(v), nil, search.Limits{MoveTime: time.Second}, nil).Depth
 			}
 			b.ReportMetric(float64(depth), "depth")
 		})
