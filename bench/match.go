@@ -467,156 +467,221 @@ type fault struct {
 	detail string
 }
 
-// play plays one game of the schedule.
+// play plays one game of the schedule: it sets the game up, (re)starts both
+// engines, has them move until the game ends, then scores it and completes
+// its PDN record. A game cancelled by ctx comes back with aborted set.
 func (w *worker) play(ctx context.Context, j GameJob) GameResult {
-	cfg := w.cfg
-	v := cfg.Variant
-	t0 := time.Now()
-	op := j.Opening
-	// colour -> engine index
-	var engOf [2]int
-	if j.AWhite() {
-		engOf = [2]int{engine.White: 0, engine.Black: 1}
-	} else {
-		engOf = [2]int{engine.White: 1, engine.Black: 0}
-	}
-	r := GameResult{
-		Job: j, Loser: -1,
-		White: cfg.Engines[engOf[engine.White]].Name, Black: cfg.Engines[engOf[engine.Black]].Name,
-	}
-	g := engine.NewGame(op.Start)
-	rec := engine.NewPDNGame(v, op.Start)
-	for _, m := range op.Moves {
-		g.Play(m)
-		rec.AppendMove(m)
-	}
-	log := cfg.Log.With().Str("round", j.RoundTag()).Logger()
-
-	var flt *fault
-	for e, p := range w.players {
-		if err := p.ensure(ctx); err != nil {
-			if ctx.Err() != nil {
-				r.aborted = true
-				return r
-			}
-			flt = &fault{e, TermCrash, "could not be restarted: " + err.Error()}
-			break
-		}
-		if err := p.c.NewGame(); err != nil {
-			p.kill()
-			flt = &fault{e, TermCrash, err.Error()}
-			break
-		}
-	}
-
-	var clock [2]time.Duration
-	var toGo [2]int
-	lims := [2]Limits{cfg.EngineLimits(0), cfg.EngineLimits(1)}
-	for e := range clock {
-		clock[e], toGo[e] = lims[e].Base, lims[e].Moves
+	gm := w.newGame(j)
+	flt := gm.startEngines(ctx)
+	if gm.r.aborted {
+		return gm.r
 	}
 	var res engine.Result
 	var why engine.Reason
 	for flt == nil {
-		if res, why = g.Result(); res != engine.Ongoing {
+		if res, why = gm.g.Result(); res != engine.Ongoing {
 			break
 		}
-		if r.Plies >= cfg.MaxPlies {
+		if gm.r.Plies >= w.cfg.MaxPlies {
 			break
 		}
-		pos := g.Position()
-		e := engOf[pos.Side]
-		p := w.players[e]
-		name := p.spec.Name
-		lim := lims[e]
-
-		sctx, cancel := context.WithTimeout(ctx, DefaultStartTimeout)
-		err := p.c.SetGame(sctx, g)
-		cancel()
-		if err != nil {
-			if ctx.Err() != nil {
-				r.aborted = true
-				return r
-			}
-			flt = w.clientFault(e, err, "setting the position")
-			break
+		flt = gm.move(ctx)
+		if gm.r.aborted {
+			return gm.r
 		}
-		var level hub.Level
-		var deadline time.Duration
-		switch {
-		case lim.Clocked():
-			level = hub.Level{Moves: toGo[e], Time: max(clock[e], time.Millisecond), Inc: lim.Inc}
-			deadline = max(clock[e], 0) + lim.Inc + cfg.TimeMargin
-		case lim.MoveTime > 0:
-			level = hub.Level{MoveTime: lim.MoveTime}
-			deadline = lim.MoveTime + cfg.TimeMargin
-		default:
-			level = hub.Level{Depth: lim.Depth, Nodes: lim.Nodes}
-			deadline = cfg.HangTimeout
-		}
-		if err := p.c.SetLevel(level); err != nil {
-			flt = w.clientFault(e, err, "sending the level")
-			break
-		}
-		began := time.Now()
-		d, err := p.c.Think(ctx, deadline, nil)
-		used := time.Since(began)
-		r.Longest[e] = max(r.Longest[e], used)
-		if err != nil {
-			if ctx.Err() != nil {
-				w.players[e].kill()
-				r.aborted = true
-				return r
-			}
-			flt = w.clientFault(e, err, "searching")
-			break
-		}
-		if used > deadline {
-			if lim.Clocked() || lim.MoveTime > 0 {
-				flt = &fault{e, TermTime, fmt.Sprintf("%s used %.3f s of %.3f s (margin %.3f s) at ply %d",
-					name, used.Seconds(), (deadline - cfg.TimeMargin).Seconds(), cfg.TimeMargin.Seconds(), g.Ply()+1)}
-			} else {
-				flt = &fault{e, TermHang, fmt.Sprintf("%s answered only after stop, %.1f s into a %s search at ply %d",
-					name, used.Seconds(), lim, g.Ply()+1)}
-			}
-			break
-		}
-		if d.Move == "" {
-			flt = &fault{e, TermIllegal, fmt.Sprintf("%s gave no move at ply %d (%s)", name, g.Ply()+1, strings.Join(d.Errors, "; "))}
-			break
-		}
-		m, err := pos.ParseMove(d.Move)
-		if err != nil {
-			flt = &fault{e, TermIllegal, fmt.Sprintf("%s played %q at ply %d in %s: %v", name, d.Move, g.Ply()+1, pos.FEN(), err)}
-			break
-		}
-		if lim.Clocked() {
-			clock[e] += lim.Inc - used
-			clock[e] = max(clock[e], 0) // an overrun within the margin is forgiven
-			if lim.Moves > 0 {
-				if toGo[e]--; toGo[e] == 0 {
-					toGo[e] = lim.Moves
-					clock[e] += lim.Base
-				}
-			}
-		}
-		g.Play(m)
-		rec.AppendMove(m)
-		r.Plies++
 	}
+	gm.score(flt, res, why)
+	gm.record()
+	return gm.r
+}
 
+// matchGame is one game being played by a worker: who plays which colour,
+// the refereed game and its PDN record, the clocks, and the result so far.
+type matchGame struct {
+	w     *worker
+	cfg   *Config
+	job   GameJob
+	t0    time.Time // when the game was set up
+	engOf [2]int    // colour -> engine index
+	g     *engine.Game
+	rec   *engine.PDNGame
+	lims  [2]Limits        // per engine
+	clock [2]time.Duration // per engine: time left on a clocked limit
+	toGo  [2]int           // per engine: moves to the next time control
+	r     GameResult
+}
+
+// newGame sets up the game of j: the colours, the opening's moves played
+// into the game and its record, and both engines' clocks at their base time.
+func (w *worker) newGame(j GameJob) *matchGame {
+	cfg := w.cfg
+	gm := &matchGame{w: w, cfg: cfg, job: j, t0: time.Now()}
+	if j.AWhite() {
+		gm.engOf = [2]int{engine.White: 0, engine.Black: 1}
+	} else {
+		gm.engOf = [2]int{engine.White: 1, engine.Black: 0}
+	}
+	gm.r = GameResult{
+		Job: j, Loser: -1,
+		White: cfg.Engines[gm.engOf[engine.White]].Name, Black: cfg.Engines[gm.engOf[engine.Black]].Name,
+	}
+	op := j.Opening
+	gm.g = engine.NewGame(op.Start)
+	gm.rec = engine.NewPDNGame(cfg.Variant, op.Start)
+	for _, m := range op.Moves {
+		gm.g.Play(m)
+		gm.rec.AppendMove(m)
+	}
+	gm.lims = [2]Limits{cfg.EngineLimits(0), cfg.EngineLimits(1)}
+	for e := range gm.clock {
+		gm.clock[e], gm.toGo[e] = gm.lims[e].Base, gm.lims[e].Moves
+	}
+	return gm
+}
+
+// startEngines starts (or restarts) each engine that is not running and
+// tells it a new game begins. It returns the fault of the first engine that
+// fails, or nil; when ctx is cancelled it sets r.aborted instead.
+func (gm *matchGame) startEngines(ctx context.Context) *fault {
+	for e, p := range gm.w.players {
+		if err := p.ensure(ctx); err != nil {
+			if ctx.Err() != nil {
+				gm.r.aborted = true
+				return nil
+			}
+			return &fault{e, TermCrash, "could not be restarted: " + err.Error()}
+		}
+		if err := p.c.NewGame(); err != nil {
+			p.kill()
+			return &fault{e, TermCrash, err.Error()}
+		}
+	}
+	return nil
+}
+
+// move has the side to move's engine play one move: it sends the position
+// and the level, lets the engine think, referees the answer, charges the
+// clock and plays the move. It returns the engine's fault, or nil; when ctx
+// is cancelled it sets r.aborted instead.
+func (gm *matchGame) move(ctx context.Context) *fault {
+	pos := gm.g.Position()
+	e := gm.engOf[pos.Side]
+	p := gm.w.players[e]
+
+	sctx, cancel := context.WithTimeout(ctx, DefaultStartTimeout)
+	err := p.c.SetGame(sctx, gm.g)
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			gm.r.aborted = true
+			return nil
+		}
+		return gm.w.clientFault(e, err, "setting the position")
+	}
+	level, deadline := gm.level(e)
+	if err := p.c.SetLevel(level); err != nil {
+		return gm.w.clientFault(e, err, "sending the level")
+	}
+	began := time.Now()
+	d, err := p.c.Think(ctx, deadline, nil)
+	used := time.Since(began)
+	gm.r.Longest[e] = max(gm.r.Longest[e], used)
+	if err != nil {
+		if ctx.Err() != nil {
+			p.kill()
+			gm.r.aborted = true
+			return nil
+		}
+		return gm.w.clientFault(e, err, "searching")
+	}
+	m, flt := gm.referee(e, &pos, d, used, deadline)
+	if flt != nil {
+		return flt
+	}
+	gm.charge(e, used)
+	gm.g.Play(m)
+	gm.rec.AppendMove(m)
+	gm.r.Plies++
+	return nil
+}
+
+// level returns the Hub level engine e searches its next move under, and
+// the deadline of that search: the clock (or the time per move) plus the
+// time margin, or the hang timeout for a depth or node limit.
+func (gm *matchGame) level(e int) (hub.Level, time.Duration) {
+	lim := gm.lims[e]
+	switch {
+	case lim.Clocked():
+		return hub.Level{Moves: gm.toGo[e], Time: max(gm.clock[e], time.Millisecond), Inc: lim.Inc},
+			max(gm.clock[e], 0) + lim.Inc + gm.cfg.TimeMargin
+	case lim.MoveTime > 0:
+		return hub.Level{MoveTime: lim.MoveTime}, lim.MoveTime + gm.cfg.TimeMargin
+	default:
+		return hub.Level{Depth: lim.Depth, Nodes: lim.Nodes}, gm.cfg.HangTimeout
+	}
+}
+
+// referee checks engine e's answer d in pos, given after used of a search
+// whose deadline was deadline: it returns the move, or the fault (on time,
+// hang, no move, a move that does not parse or is illegal).
+func (gm *matchGame) referee(e int, pos *engine.Position, d hub.Done, used, deadline time.Duration) (engine.Move, *fault) {
+	name := gm.w.players[e].spec.Name
+	lim := gm.lims[e]
+	ply := gm.g.Ply() + 1
+	if used > deadline {
+		if lim.Clocked() || lim.MoveTime > 0 {
+			return engine.Move{}, &fault{e, TermTime, fmt.Sprintf("%s used %.3f s of %.3f s (margin %.3f s) at ply %d",
+				name, used.Seconds(), (deadline - gm.cfg.TimeMargin).Seconds(), gm.cfg.TimeMargin.Seconds(), ply)}
+		}
+		return engine.Move{}, &fault{e, TermHang, fmt.Sprintf("%s answered only after stop, %.1f s into a %s search at ply %d",
+			name, used.Seconds(), lim, ply)}
+	}
+	if d.Move == "" {
+		return engine.Move{}, &fault{e, TermIllegal, fmt.Sprintf("%s gave no move at ply %d (%s)", name, ply, strings.Join(d.Errors, "; "))}
+	}
+	m, err := pos.ParseMove(d.Move)
+	if err != nil {
+		return engine.Move{}, &fault{e, TermIllegal, fmt.Sprintf("%s played %q at ply %d in %s: %v", name, d.Move, ply, pos.FEN(), err)}
+	}
+	return m, nil
+}
+
+// charge takes used off engine e's clock under a clocked limit, adds the
+// increment, and adds the base time again at each time control.
+func (gm *matchGame) charge(e int, used time.Duration) {
+	lim := gm.lims[e]
+	if !lim.Clocked() {
+		return
+	}
+	gm.clock[e] += lim.Inc - used
+	gm.clock[e] = max(gm.clock[e], 0) // an overrun within the margin is forgiven
+	if lim.Moves > 0 {
+		if gm.toGo[e]--; gm.toGo[e] == 0 {
+			gm.toGo[e] = lim.Moves
+			gm.clock[e] += lim.Base
+		}
+	}
+}
+
+// score sets the game's result and termination: a loss for the engine at
+// fault (crashed or hung engines are killed, to be restarted before the
+// next game), a draw by adjudication at the move cap when the game is still
+// going (res Ongoing), or the rules' result res for reason why.
+func (gm *matchGame) score(flt *fault, res engine.Result, why engine.Reason) {
+	cfg, r := gm.cfg, &gm.r
 	switch {
 	case flt != nil:
 		r.Loser = flt.engine
 		r.Termination, r.Detail = flt.term, flt.detail
-		if engOf[engine.White] == flt.engine {
+		if gm.engOf[engine.White] == flt.engine {
 			res = engine.BlackWins
 		} else {
 			res = engine.WhiteWins
 		}
 		if flt.term == TermCrash || flt.term == TermHang {
-			w.players[flt.engine].kill() // restarted before the next game
+			gm.w.players[flt.engine].kill() // restarted before the next game
 		}
+		log := cfg.Log.With().Str("round", gm.job.RoundTag()).Logger()
 		log.Warn().Str("engine", cfg.Engines[flt.engine].Name).Str("termination", flt.term).Str("detail", flt.detail).Msg("match: engine fault")
 	case res == engine.Ongoing:
 		res = engine.Draw
@@ -626,24 +691,30 @@ func (w *worker) play(ctx context.Context, j GameJob) GameResult {
 		r.Termination, r.Detail = TermNormal, why.String()
 	}
 	r.Result = res
-	r.Duration = time.Since(t0)
-	rec.Result = res.PDN(v)
+	r.Duration = time.Since(gm.t0)
+}
+
+// record completes the game's PDN record (result, the roster and the match
+// tags, the time controls) and stores it in r.PDN.
+func (gm *matchGame) record() {
+	cfg, r, rec, v := gm.cfg, &gm.r, gm.rec, gm.cfg.Variant
+	rec.Result = r.Result.PDN(v)
 	for _, t := range [][2]string{
 		{"Event", cfg.Event},
 		{"Site", "?"},
-		{"Date", t0.UTC().Format("2006.01.02")},
-		{"Round", j.RoundTag()},
+		{"Date", gm.t0.UTC().Format("2006.01.02")},
+		{"Round", gm.job.RoundTag()},
 		{"White", r.White},
 		{"Black", r.Black},
 		{"GameType", fmt.Sprint(v.Rules().GameType)},
-		{"Opening", op.Name},
+		{"Opening", gm.job.Opening.Name},
 		{"Termination", r.Termination},
 		{"TerminationDetail", r.Detail},
 		{"PlyCount", fmt.Sprint(len(rec.Moves))},
 	} {
 		rec.SetTag(t[0], t[1])
 	}
-	wl, bl := lims[engOf[engine.White]], lims[engOf[engine.Black]]
+	wl, bl := gm.lims[gm.engOf[engine.White]], gm.lims[gm.engOf[engine.Black]]
 	if wl == bl {
 		rec.SetTag("TimeControl", wl.String())
 	} else {
@@ -651,7 +722,6 @@ func (w *worker) play(ctx context.Context, j GameJob) GameResult {
 		rec.SetTag("BlackTimeControl", bl.String())
 	}
 	r.PDN = rec
-	return r
 }
 
 // clientFault classifies a Hub client error of engine e during what.
