@@ -238,7 +238,7 @@ var transcripts = []struct{ name, script string }{
 > set-param name=variant value=AMERICAN
 > pos pos=` + startEnglish + `
 > set-param name=variant value=frisian
-< error message="set-param variant: unknown variant 'frisian' (want russian, english, brazilian, international; american is accepted for english, normal and standard for international) (kept english)"
+< error message="set-param variant: unknown variant 'frisian' (want russian, english, brazilian, international; also accepted: american and checkers for english, normal and standard for international) (kept english)"
 `},
 	{"stop and ponder-hit outside a search are ignored", `
 > stop
@@ -323,7 +323,7 @@ var transcripts = []struct{ name, script string }{
 > set-param name=ponder value=""
 < error message="set-param ponder: value '' is not a bool (want true or false) (kept false)"
 > set-param name=variant value=chess
-< error message="set-param variant: unknown variant 'chess' (want russian, english, brazilian, international; american is accepted for english, normal and standard for international) (kept russian)"
+< error message="set-param variant: unknown variant 'chess' (want russian, english, brazilian, international; also accepted: american and checkers for english, normal and standard for international) (kept russian)"
 > set-param value=3
 < error message="set-param: missing name="
 > set-param name=hash
