@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,7 @@ import (
 
 	"damka/book"
 	"damka/engine"
+	"damka/internal/shareddata"
 	"damka/search"
 )
 
@@ -611,8 +611,7 @@ func mustHub(t *testing.T, v engine.VariantID, s string) engine.Position {
 // TestWholeGame: every move of real games sent in one moves= list, with
 // the captured squares written in descending order.
 func TestWholeGame(t *testing.T) {
-	skipWithoutSharedData(t)
-	path := filepath.Join("..", "..", "..", "shared", "data", "draughts", "russian_ussr_championship_X.pdn")
+	path := shareddata.Path(t, "russian_ussr_championship_X.pdn")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
