@@ -85,7 +85,11 @@ func (c CapturePriority) String() string {
 
 // captureScore is the score of a capture sequence that takes n pieces under
 // rule c; the legal sequences are those of the highest score. It is on the
-// move generator's hot path and allocates nothing.
+// move generator's hot path and allocates nothing. The generators' quick
+// path (quickCaptures8x8) lists every one-piece capture by a man without
+// scoring it: it relies on those all scoring the same, as they do under
+// both rules here. A rule that tells them apart (one that prefers taking a
+// king) must also turn the quick path off for its variants.
 func captureScore(c CapturePriority, n uint8) uint8 {
 	if c == CaptureMajority {
 		return n
