@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/internal/shareddata"
 	"damka/protocol/hub"
 )
 
@@ -153,7 +154,7 @@ func TestMatchStartFailure(t *testing.T) {
 // ended by the rules (or the move cap), the statistics equal to those
 // recomputed from the PDN, and `damka pdn check` happy with the file.
 func TestMatchDamka(t *testing.T) {
-	skipWithoutSharedData(t)
+	shareddata.Skip(t)
 	dir := t.TempDir()
 	damka := goBuild(t, dir, "damka", "damka/cmd/damka")
 	load := func(file string, v engine.VariantID) []Opening {
@@ -236,7 +237,7 @@ func assertSameStats(t *testing.T, want, got Stats) {
 // the whole, and merging the shards' PDN gives the numbers of one run (the
 // fake engines play deterministic moves, so the games are the same).
 func TestShardsAndMerge(t *testing.T) {
-	skipWithoutSharedData(t)
+	shareddata.Skip(t)
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
 	ops, err := LoadOpenings(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
@@ -294,7 +295,7 @@ func TestShardsAndMerge(t *testing.T) {
 // TestSPRTStopsMatch: against an engine that loses every game the SPRT
 // accepts H1 after a few pairs and the match stops early.
 func TestSPRTStopsMatch(t *testing.T) {
-	skipWithoutSharedData(t)
+	shareddata.Skip(t)
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
 	ops, err := LoadOpenings(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)

@@ -10,16 +10,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/internal/shareddata"
 )
 
-// sharedData is shared/data/draughts seen from this package's directory.
-const sharedData = "../../shared/data/draughts"
+// sharedData is the project's shared data directory (internal/shareddata).
+var sharedData, _ = shareddata.Dir()
 
 // TestACFDeck: the 156-opening deck of the ACF 3-move TSV (144
 // crossboard + 12 mailplay, the 18 barred left out), each replayed from
 // the start and checked against the file's FEN.
 func TestACFDeck(t *testing.T) {
-	skipWithoutSharedData(t)
+	shareddata.Skip(t)
 	ops, err := LoadOpenings(filepath.Join(sharedData, "acf_3move_ballots.tsv"), engine.English)
 	require.NoError(t, err)
 	require.Len(t, ops, 156)
@@ -43,7 +44,7 @@ func TestACFDeck(t *testing.T) {
 // TestBallotJSON: the pydraughts ballot files, with algebraic FENs for
 // Russian and Brazilian.
 func TestBallotJSON(t *testing.T) {
-	skipWithoutSharedData(t)
+	shareddata.Skip(t)
 	ops, err := LoadOpenings(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	require.Len(t, ops, 150)
@@ -134,8 +135,7 @@ func TestPDNAndFENOpenings(t *testing.T) {
 // TestLoadOpenings8x8FileForInternational: an 8x8 ballot file's algebraic
 // squares are valid 10x10 squares; given for international it is refused.
 func TestLoadOpenings8x8FileForInternational(t *testing.T) {
-	skipWithoutSharedData(t)
-	file := filepath.Join(sharedDataDir, "pydraughts_ballots_brazilian.json")
+	file := shareddata.Path(t, "pydraughts_ballots_brazilian.json")
 	_, err := LoadOpenings(file, engine.International)
 	assert.ErrorContains(t, err, "an 8x8 file, not international")
 	ops, err := LoadOpenings(file, engine.Brazilian)

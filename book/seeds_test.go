@@ -11,20 +11,23 @@ import (
 
 	"damka/book"
 	"damka/engine"
+	"damka/internal/shareddata"
 )
 
-// sharedData is the project's shared data directory, from the package dir.
-const sharedData = "../../shared/data/draughts"
+// sharedData is the project's shared data directory (internal/shareddata).
+var sharedData, _ = shareddata.Dir()
 
+// readShared returns file name of the shared data folder, skipping t when
+// the folder is absent.
 func readShared(t *testing.T, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedData, name))
+	data, err := os.ReadFile(shareddata.Path(t, name))
 	require.NoError(t, err)
 	return data
 }
 
 func TestParseSeedsACFDeck(t *testing.T) {
-	skipWithoutSharedData(t)
+	shareddata.Skip(t)
 	seeds, err := book.ParseSeeds(readShared(t, "acf_3move_ballots.tsv"), engine.English, "acf")
 	require.NoError(t, err)
 	// 174 openings, 18 barred: the 156-opening deck.
@@ -38,7 +41,7 @@ func TestParseSeedsACFDeck(t *testing.T) {
 }
 
 func TestParseSeedsBallotJSON(t *testing.T) {
-	skipWithoutSharedData(t)
+	shareddata.Skip(t)
 	seeds, err := book.ParseSeeds(readShared(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian, "150")
 	require.NoError(t, err)
 	require.Len(t, seeds, 150)
@@ -90,7 +93,7 @@ func TestParseSeedsErrors(t *testing.T) {
 }
 
 func TestGameStats(t *testing.T) {
-	skipWithoutSharedData(t)
+	shareddata.Skip(t)
 	f, err := os.Open(filepath.Join(sharedData, "english_tinsley_checkerboard.pdn"))
 	require.NoError(t, err)
 	defer f.Close()
@@ -138,8 +141,7 @@ func TestGameStats(t *testing.T) {
 }
 
 func TestParseSeeds8x8FileForInternational(t *testing.T) {
-	skipWithoutSharedData(t)
-	file := filepath.Join(sharedDataDir, "pydraughts_ballots_brazilian.json")
+	file := shareddata.Path(t, "pydraughts_ballots_brazilian.json")
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
 	_, err = book.ParseSeeds(data, engine.International, file)

@@ -228,13 +228,13 @@ func (d DrawState) Update(prev *Position, m Move) DrawState {
 // look for a lost position (see Game.Result) and does not allocate.
 func (d DrawState) Reason(p *Position) Reason {
 	rev, bal := int(d.Reversible), int(d.Balance)
-	switch p.V {
-	case English:
+	switch variants[p.V].Draws {
+	case DrawRulesEnglish:
 		if rev >= 2*EnglishNoProgressMoves {
 			return NoProgress
 		}
 		return ReasonNone
-	case Russian:
+	case DrawRulesRussian:
 		wk, bk := p.Pieces[White]&p.Kings, p.Pieces[Black]&p.Kings
 		if wk == 0 || bk == 0 {
 			// Rules 2 and 4 need kings on both sides.
@@ -259,7 +259,7 @@ func (d DrawState) Reason(p *Position) Reason {
 			return PieceCountEnding
 		}
 		return ReasonNone
-	default: // Brazilian, International: FMJD rules
+	default: // DrawRulesFMJD (Brazilian, international)
 		if r := fmjdEnding(p, bal); r != ReasonNone {
 			return r
 		}

@@ -73,20 +73,20 @@ var reverseDir = [4]int{dirSE, dirSW, dirNE, dirNW}
 // perpDirs maps a direction to the two directions at right angles to it.
 var perpDirs = [4][2]int{{dirNE, dirSW}, {dirNW, dirSE}, {dirNW, dirSE}, {dirNE, dirSW}}
 
+// maxSquares is the most playable squares of any board.
+const maxSquares = 50
+
 // bitOfSquare and squareOfBit convert between square numbers and internal
-// bits, per board size (index 0: 8x8, 1: 10x10).
+// bits, per board.
 var (
-	bitOfSquare [2][51]uint8
-	squareOfBit [2][64]Square
+	bitOfSquare [numBoards][maxSquares + 1]uint8
+	squareOfBit [numBoards][64]Square
 )
 
 func init() {
-	for g, k := range [2]int{4, 5} {
-		n := 8 * k
-		if g == 1 {
-			n = 10 * k
-		}
-		for s := 0; s < n; s++ {
+	for g := range boards {
+		k := boards[g].RowLen
+		for s := 0; s < boards[g].Squares; s++ {
 			b := s + s/(2*k)
 			bitOfSquare[g][s+1] = uint8(b)
 			squareOfBit[g][b] = Square(s + 1)
@@ -94,34 +94,11 @@ func init() {
 	}
 }
 
-func geomIndex(v VariantID) int {
-	if v == International {
-		return 1
-	}
-	return 0
-}
-
 // boardMask returns the mask of playable bits for v.
-func boardMask(v VariantID) uint64 {
-	if v == International {
-		return board10x10
-	}
-	return board8x8
-}
+func boardMask(v VariantID) uint64 { return boards[v.Board()].mask }
 
 // promoMask returns the bits of the row where colour c crowns.
-func promoMask(v VariantID, c Color) uint64 {
-	if v == International {
-		if c == White {
-			return promoWhite10x10
-		}
-		return promoBlack10x10
-	}
-	if c == White {
-		return promoWhite8x8
-	}
-	return promoBlack8x8
-}
+func promoMask(v VariantID, c Color) uint64 { return boards[v.Board()].promo[c&1] }
 
 // SquareBit returns the internal bitboard bit of square sq in variant v, or
 // 0 when sq is out of range.
@@ -129,14 +106,14 @@ func SquareBit(v VariantID, sq Square) uint64 {
 	if sq == 0 || int(sq) > v.Rules().Squares {
 		return 0
 	}
-	return 1 << bitOfSquare[geomIndex(v)][sq]
+	return 1 << bitOfSquare[v.Board()][sq]
 }
 
 // squareAt returns the square number of internal bit b.
-func squareAt(v VariantID, b uint8) Square { return squareOfBit[geomIndex(v)][b] }
+func squareAt(v VariantID, b uint8) Square { return squareOfBit[v.Board()][b] }
 
 // bitAt returns the internal bit index of square sq (1-based, in range).
-func bitAt(v VariantID, sq Square) uint8 { return bitOfSquare[geomIndex(v)][sq] }
+func bitAt(v VariantID, sq Square) uint8 { return bitOfSquare[v.Board()][sq] }
 
 // SquareRowCol returns the 0-based row (0 = top, Black's back rank) and
 // column (0 = file a) of square sq on the variant's board.

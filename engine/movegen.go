@@ -1,4 +1,13 @@
 // movegen.go: the public move generation entry points for every variant.
+//
+// Each board has its own generator, with the board's shifts and masks as
+// constants: movegen_8x8.go is written by hand, the others are generated
+// from it (internal/genboard). The entry points below pick the generator
+// of the position's board (the variant's Board in the rules table); the
+// rule switches (flying kings, capture priority, crowning) come from the
+// same table through the generators' templates. A new board is a case here
+// and a target of genboard; a new variant on an existing board is only a
+// row of the rules table.
 
 package engine
 
@@ -33,7 +42,7 @@ func (p *Position) GeneratePaths(list *MoveList) { p.generate(list, true) }
 func (p *Position) generate(list *MoveList, paths bool) {
 	list.N = 0
 	list.Overflow = false
-	if p.V == International {
+	if boardOf[p.V.slot()] == Board10x10 {
 		n, ok := quickCaptures10x10(p, list, false)
 		switch {
 		case !ok: // some capture is more than a single man jump
@@ -57,7 +66,7 @@ func (p *Position) generate(list *MoveList, paths bool) {
 func (p *Position) GenerateCaptures(list *MoveList) {
 	list.N = 0
 	list.Overflow = false
-	if p.V == International {
+	if boardOf[p.V.slot()] == Board10x10 {
 		generateCaptures10x10(p, list, false)
 		return
 	}
@@ -71,7 +80,7 @@ func (p *Position) GenerateCaptures(list *MoveList) {
 func (p *Position) CountMoves(list *MoveList, paths bool) int {
 	list.N = 0
 	list.Overflow = false
-	if p.V == International {
+	if boardOf[p.V.slot()] == Board10x10 {
 		n, ok := quickCaptures10x10(p, list, true)
 		switch {
 		case !ok:
@@ -93,7 +102,7 @@ func (p *Position) CountMoves(list *MoveList, paths bool) int {
 
 // HasCapture reports whether the side to move must capture.
 func (p *Position) HasCapture() bool {
-	if p.V == International {
+	if boardOf[p.V.slot()] == Board10x10 {
 		return hasCapture10x10(p)
 	}
 	return hasCapture8x8(p)

@@ -1,8 +1,10 @@
 // movegen_8x8.go: legal move generation on the 8x8 board.
 //
-// This file is the template of movegen_10x10.go: `go generate` copies it with
-// every "8x8" replaced by "10x10", so both boards get code with constant
-// shifts and masks. Edit this file, never the generated one.
+// Every board's generator is this code: the 8-by-8 board's file is written by
+// hand, and internal/genboard (`go generate ./engine`) derives the other
+// boards' files from it with the board's name put in, so that each board
+// gets its shifts and masks as constants. Edit the hand-written file, never
+// a generated copy.
 
 package engine
 
@@ -15,32 +17,33 @@ var delta8x8 = [4]int{-nw8x8, -ne8x8, sw8x8, se8x8}
 // stack; nothing escapes.
 type gen8x8 struct {
 	list     *MoveList
-	empty    uint64 // empty squares, the moving piece's origin included
-	enemy    uint64 // enemy pieces; captured ones stay here: they block until the move ends
-	promo    uint64 // the mover's crowning row
-	from     uint8  // origin of the piece being moved
-	best     uint8  // majority rule: most pieces captured so far
-	paths    bool   // keep every capture path (no duplicate removal)
-	majority bool   // majority rule
-	crownMid bool   // Russian: crowned during the capture, continue as a king
-	crowned  bool   // the man being moved was crowned mid-capture
-	flying   bool   // flying kings
+	empty    uint64          // empty squares, the moving piece's origin included
+	enemy    uint64          // enemy pieces; captured ones stay here: they block until the move ends
+	promo    uint64          // the mover's crowning row
+	from     uint8           // origin of the piece being moved
+	best     uint8           // highest captureScore of the sequences so far
+	priority CapturePriority // the variant's capture priority rule
+	paths    bool            // keep every capture path (no duplicate removal)
+	crownMid bool            // Russian: crowned during the capture, continue as a king
+	crowned  bool            // the man being moved was crowned mid-capture
+	flying   bool            // flying kings
 	manDirs  [4]bool
 	dirMask  [4]uint64 // all ones for the directions in manDirs, else zero
 	count    bool      // count sequences in cnt instead of listing those that cannot be duplicates
 	cnt      int       // sequences counted, not listed (count mode)
 }
 
-// genTemplate8x8 holds, per variant and side to move, the fields of gen8x8
-// that depend only on the rules, so a generation starts with one copy.
-var genTemplate8x8 [numVariants][2]gen8x8
+// genTemplate8x8 holds, per variant (VariantID.slot()) and side to move, the
+// fields of gen8x8 that depend only on the rules table, so a generation
+// starts with one copy.
+var genTemplate8x8 [variantSlots][2]gen8x8
 
 func init() {
 	for v := range variants {
 		r := &variants[v]
 		for c := range 2 {
-			g := &genTemplate8x8[v][c]
-			g.majority = r.MajorityRule
+			g := &genTemplate8x8[r.ID.slot()][c]
+			g.priority = r.Capture
 			g.crownMid = r.CrownMidCapture
 			g.flying = r.FlyingKings
 			back := r.MenCaptureBackward
@@ -62,12 +65,13 @@ func init() {
 
 // add records a finished capture sequence.
 func (g *gen8x8) add(to uint8, capt uint64, n uint8, crown bool) {
-	if g.majority {
-		if n < g.best {
+	if g.priority != CaptureAny {
+		s := captureScore(g.priority, n)
+		if s < g.best {
 			return
 		}
-		if n > g.best {
-			g.best = n
+		if s > g.best {
+			g.best = s
 			g.list.N = 0
 			g.cnt = 0
 		}
@@ -283,7 +287,7 @@ func captures8x8(p *Position, list *MoveList, paths, count bool) int {
 func slowCaptures8x8(p *Position, list *MoveList, paths, count bool) int {
 	us := p.Side & 1
 	own := p.Pieces[us]
-	g := genTemplate8x8[p.V&3][us] // rule switches, crowning row and man directions
+	g := genTemplate8x8[p.V.slot()][us] // rule switches, crowning row and man directions
 	g.list = list
 	g.enemy = p.Pieces[us^1]
 	g.paths = paths
@@ -413,7 +417,7 @@ func hasCapture8x8(p *Position) bool {
 	own := p.Pieces[us]
 	enemy := p.Pieces[us^1]
 	empty := board8x8 &^ (own | enemy)
-	t := &genTemplate8x8[p.V&3][us]
+	t := &genTemplate8x8[p.V.slot()][us]
 	if manCaptureOrigins8x8(own&^p.Kings, enemy, empty, &t.manDirs) != 0 {
 		return true
 	}
@@ -472,7 +476,7 @@ func kingsCanCapture8x8(kings, enemy, empty uint64, flying bool) bool {
 // board as it was.
 func quickCaptures8x8(p *Position, list *MoveList, count bool) (n int, ok bool) {
 	us := p.Side & 1
-	t := &genTemplate8x8[p.V&3][us]
+	t := &genTemplate8x8[p.V.slot()][us]
 	own := p.Pieces[us]
 	enemy := p.Pieces[us^1]
 	empty := board8x8 &^ (own | enemy)

@@ -101,7 +101,7 @@ func TestMajorityRule(t *testing.T) {
 				most = max(most, m.NCapt)
 			}
 			for _, m := range l.Slice() {
-				if v.Rules().MajorityRule {
+				if v.Rules().Capture == CaptureMajority {
 					assert.Equal(t, most, m.NCapt, "%s: majority rule", v)
 				}
 			}

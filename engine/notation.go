@@ -377,14 +377,14 @@ func (p *Position) capturePaths() []capturePath {
 			f.from(Square(sq), p.Kings&b != 0)
 		}
 	}
-	if variants[p.V].MajorityRule && len(f.out) > 0 {
-		best := 0
+	if prio := variants[p.V].Capture; prio != CaptureAny && len(f.out) > 0 {
+		best := uint8(0)
 		for i := range f.out {
-			best = max(best, f.out[i].ncapt)
+			best = max(best, captureScore(prio, uint8(f.out[i].ncapt)))
 		}
 		n := 0
 		for i := range f.out {
-			if f.out[i].ncapt == best {
+			if captureScore(prio, uint8(f.out[i].ncapt)) == best {
 				f.out[n] = f.out[i]
 				n++
 			}

@@ -106,17 +106,14 @@ func (p *Position) ComputeKey() uint64 {
 	return k
 }
 
-// StartPosition returns the initial position of v: Black on the first 12
-// (20) squares, White on the last 12 (20), and the variant's first mover.
+// StartPosition returns the initial position of v: Black on the first
+// BoardInfo.Men squares (12 on 8x8, 20 on 10x10), White on the last as
+// many, and the variant's first mover.
 func StartPosition(v VariantID) Position {
 	r := v.Rules()
 	var p Position
 	p.V = v
-	n := 12
-	if v == International {
-		n = 20
-	}
-	for s := 1; s <= n; s++ {
+	for s := 1; s <= r.Board.Info().Men; s++ {
 		p.Pieces[Black] |= SquareBit(v, Square(s))
 		p.Pieces[White] |= SquareBit(v, Square(r.Squares+1-s))
 	}

@@ -15,7 +15,8 @@ import (
 )
 
 // Weights are the evaluation weights of one variant, in centi-men. They are
-// kept in one table, indexed by engine.VariantID (see For).
+// kept in one table, indexed by engine.VariantID (see For); a new variant
+// is a row there and one in bridgeSquares.
 type Weights struct {
 	Man  int // value of a man; the unit, 100
 	King int // value of a king
@@ -52,8 +53,9 @@ var flyingKing8x8 = Weights{
 	Runaway: 120, RunStep: 12, Trade: 40, KingDiag: 20, KingChase: 4,
 }
 
-// weights is the one place holding every variant's numbers.
-var weights = [4]Weights{
+// weights is the one place holding every variant's numbers, one row per
+// variant (TestEveryVariantHasWeights fails for a variant without a row).
+var weights = [engine.NumVariants]Weights{
 	engine.Russian: flyingKing8x8,
 	engine.English: {
 		Man: 100, King: 140,
@@ -82,28 +84,29 @@ func For(v engine.VariantID) Weights { return weights[v] }
 // better side of a draw but treats it as worth about 0.
 const DrawDivisor = 16
 
-// bridgeMask[v][c] are the back-rank squares colour c guards first: in
+// bridgeSquares[v][c] are the back-rank squares colour c guards first: in
 // English the bridge (1 and 3 for Black, 30 and 32 for White); on the
 // other boards the middle back-rank squares.
-var bridgeMask = makeBridgeMasks()
-
-func makeBridgeMasks() (m [4][2]uint64) {
-	sq := func(v engine.VariantID, s ...int) uint64 {
-		var b uint64
-		for _, x := range s {
-			b |= engine.SquareBit(v, engine.Square(x))
-		}
-		return b
-	}
-	m[engine.English] = [2]uint64{sq(engine.English, 30, 32), sq(engine.English, 1, 3)}
-	m[engine.Russian] = [2]uint64{sq(engine.Russian, 30, 31), sq(engine.Russian, 2, 3)}
-	m[engine.Brazilian] = m[engine.Russian]
-	m[engine.International] = [2]uint64{sq(engine.International, 47, 48, 49), sq(engine.International, 2, 3, 4)}
-	return m
+var bridgeSquares = [engine.NumVariants][2][]engine.Square{
+	engine.Russian:       {{30, 31}, {2, 3}},
+	engine.English:       {{30, 32}, {1, 3}},
+	engine.Brazilian:     {{30, 31}, {2, 3}},
+	engine.International: {{47, 48, 49}, {2, 3, 4}},
 }
 
-// maxMen is the number of men each side starts with, by board (12 or 20).
-var maxMen = [2]int{12, 20}
+// bridgeMask[v][c] is bridgeSquares[v][c] as a bitboard.
+var bridgeMask = makeBridgeMasks()
+
+func makeBridgeMasks() (m [engine.NumVariants][2]uint64) {
+	for v := range engine.NumVariants {
+		for c := range 2 {
+			for _, s := range bridgeSquares[v][c] {
+				m[v][c] |= engine.SquareBit(v, s)
+			}
+		}
+	}
+	return m
+}
 
 // The per-square man table, bit-sliced: manPlanes[v][menLeft][c][back][k]
 // holds the squares whose value has bit k set, so a side's table sum is
@@ -115,20 +118,24 @@ const (
 	manOffset = 32
 )
 
-type manPlaneSet [41][2][2][planeBits]uint64
+// maxMen bounds the men per side at the start of any variant (20 on 10x10):
+// the man tables have one row per number of men left, 0..2*maxMen.
+const maxMen = 20
+
+type manPlaneSet [2*maxMen + 1][2][2][planeBits]uint64
 
 // Table is a full set of weights, one Weights per variant, with the man
 // tables derived from them. The package's own table (used by Evaluate) is
 // built from the weights above; NewTable makes others for experiments.
 type Table struct {
-	w      [4]Weights
-	planes [4]manPlaneSet
+	w      [engine.NumVariants]Weights
+	planes [engine.NumVariants]manPlaneSet
 }
 
 // std is the table Evaluate uses.
 var std = mustTable(weights)
 
-func mustTable(w [4]Weights) *Table {
+func mustTable(w [engine.NumVariants]Weights) *Table {
 	t, err := NewTable(w)
 	if err != nil {
 		panic(err)
@@ -136,12 +143,12 @@ func mustTable(w [4]Weights) *Table {
 	return t
 }
 
-// NewTable returns a table for the weights w (indexed by VariantID). It
-// fails when a man's per-square value (advancement, centre, edge, back
-// rank) falls outside 0..255 once offset by 32.
-func NewTable(w [4]Weights) (*Table, error) {
+// NewTable returns a table for the weights w (one per variant, indexed by
+// VariantID). It fails when a man's per-square value (advancement, centre,
+// edge, back rank) falls outside 0..255 once offset by 32.
+func NewTable(w [engine.NumVariants]Weights) (*Table, error) {
 	t := &Table{w: w}
-	for v := engine.VariantID(0); v < 4; v++ {
+	for v := range engine.NumVariants {
 		if err := buildPlanes(v, &t.w[v], &t.planes[v]); err != nil {
 			return nil, err
 		}
@@ -154,9 +161,9 @@ func (t *Table) Weights(v engine.VariantID) Weights { return t.w[v] }
 
 func buildPlanes(v engine.VariantID, w *Weights, planes *manPlaneSet) error {
 	g := geomOf(v)
-	mm := maxMen[0]
-	if v == engine.International {
-		mm = maxMen[1]
+	mm := g.men
+	if mm > maxMen {
+		return fmt.Errorf("eval: %v starts with %d men a side, more than the tables' %d", v, mm, maxMen)
 	}
 	for left := 0; left <= 2*mm; left++ {
 		for c := engine.White; c <= engine.Black; c++ {
@@ -222,7 +229,7 @@ func (t *Table) Evaluate(p *engine.Position) int {
 	v := p.V
 	w := &t.w[v]
 	g := geomOf(v)
-	flying := v != engine.English
+	flying := g.flying
 
 	var s [2]side
 	for c := 0; c < 2; c++ {
@@ -268,19 +275,8 @@ func (t *Table) Evaluate(p *engine.Position) int {
 
 			// Runaway men: nothing of the opponent's in the cone ahead.
 			if op.nKings == 0 {
-				half := g.rowMask[0] | g.rowMask[1] | g.rowMask[2] | g.rowMask[3]
-				if c == engine.Black {
-					half = g.rowMask[g.size-1] | g.rowMask[g.size-2] | g.rowMask[g.size-3] | g.rowMask[g.size-4]
-				}
-				if g.size == 10 {
-					if c == engine.White {
-						half |= g.rowMask[4]
-					} else {
-						half |= g.rowMask[5]
-					}
-				}
 				enemy := op.men
-				for b := men & half; b != 0; b &= b - 1 {
+				for b := men & g.half[c]; b != 0; b &= b - 1 {
 					i := bits.TrailingZeros64(b)
 					if g.cone[c][i]&enemy == 0 {
 						togo := int(g.row[i])
@@ -326,7 +322,7 @@ func endgame(p *engine.Position, w *Weights, g *geometry, s *[2]side, total int,
 	}
 
 	if s[0].nMen+s[1].nMen == 0 {
-		return sign * kingsOnly(p.V, w, g, st, wk, sign*total, flying)
+		return sign * kingsOnly(w, g, st, wk, sign*total, flying)
 	}
 
 	// A side with a king against men only holds a flying-king ending it is
@@ -344,10 +340,7 @@ func endgame(p *engine.Position, w *Weights, g *geometry, s *[2]side, total int,
 	}
 	if diff >= w.Man {
 		// Ahead: trading down brings the win closer.
-		mm := maxMen[0]
-		if p.V == engine.International {
-			mm = maxMen[1]
-		}
+		mm := g.men
 		pieces := st.nMen + st.nKings + wk.nMen + wk.nKings
 		total += sign * w.Trade * (2*mm - pieces) / (2 * mm)
 	}
@@ -356,7 +349,7 @@ func endgame(p *engine.Position, w *Weights, g *geometry, s *[2]side, total int,
 
 // kingsOnly scores an ending with kings only on the board; t is the score
 // from the strong side's view and so is the result.
-func kingsOnly(v engine.VariantID, w *Weights, g *geometry, st, wk *side, t int, flying bool) int {
+func kingsOnly(w *Weights, g *geometry, st, wk *side, t int, flying bool) int {
 	ns, nw := st.nKings, wk.nKings
 	if nw == 0 { // the search scores a side without pieces as lost
 		return t
@@ -370,7 +363,7 @@ func kingsOnly(v engine.VariantID, w *Weights, g *geometry, st, wk *side, t int,
 		case nw == 1 && ns == 3:
 			// 3 kings against 1: a draw while the lone king holds the long
 			// diagonal; on the 10x10 board also a draw in general.
-			if v == engine.International || wk.kings&g.longDiag != 0 {
+			if g.size >= 10 || wk.kings&g.longDiag != 0 {
 				return t / DrawDivisor
 			}
 		}

@@ -220,3 +220,35 @@ func TestNewTable(t *testing.T) {
 	_, err = NewTable(ws)
 	assert.ErrorContains(t, err, "out of range")
 }
+
+// TestEveryVariantHasWeights checks that each variant of the engine's rules
+// table has its row here: weights, bridge squares on the guarding side's
+// back rank, and a geometry built from the variant's own board and rules.
+func TestEveryVariantHasWeights(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		r := v.Rules()
+		w := For(v)
+		assert.Equal(t, 100, w.Man, "%s: no weights row", v)
+		assert.Greater(t, w.King, w.Man, "%s king value", v)
+		g := geomOf(v)
+		assert.Equal(t, r.BoardSize, g.size, "%s board size", v)
+		assert.Equal(t, r.Board.Info().Men, g.men, "%s men", v)
+		assert.LessOrEqual(t, g.men, maxMen, "%s men", v)
+		assert.Equal(t, r.FlyingKings, g.flying, "%s flying kings", v)
+		assert.Equal(t, g.board, g.half[engine.White]|g.half[engine.Black], "%s halves", v)
+		assert.Zero(t, g.half[engine.White]&g.half[engine.Black], "%s halves", v)
+		assert.Equal(t, bits.OnesCount64(g.board)/2, bits.OnesCount64(g.half[engine.White]), "%s halves", v)
+		for c := engine.White; c <= engine.Black; c++ {
+			back := 0
+			if c == engine.White {
+				back = r.BoardSize - 1
+			}
+			require.NotEmpty(t, bridgeSquares[v][c], "%s: no bridge squares for %s", v, c)
+			for _, sq := range bridgeSquares[v][c] {
+				row, _ := engine.SquareRowCol(v, sq)
+				assert.Equal(t, back, row, "%s: bridge square %d of %s is not on its back rank", v, sq, c)
+			}
+			assert.Equal(t, len(bridgeSquares[v][c]), bits.OnesCount64(bridgeMask[v][c]))
+		}
+	}
+}

@@ -9,15 +9,19 @@ import (
 	"damka/engine"
 )
 
-// geometry holds the masks one board size needs, in the engine's internal
-// bit layout (engine.SquareBit). Row 0 is the top row (Black's back rank),
-// column 0 is file a.
+// geometry holds the masks of one variant's board, in the engine's internal
+// bit layout (engine.SquareBit), and the rules the evaluation reads from the
+// engine's rules table. Row 0 is the top row (Black's back rank), column 0
+// is file a.
 type geometry struct {
 	size    int    // 8 or 10
+	men     int    // men per side in the start position (12 or 20)
+	flying  bool   // flying kings (the variant's FlyingKings)
 	board   uint64 // all playable bits
 	upLeft  uint   // right shift for a step toward row 0 and column 0 (White's forward-left)
 	upRight uint   // right shift for a step toward row 0 and higher columns
 	rowMask [10]uint64
+	half    [2]uint64 // half[c]: the half of the board nearer colour c's crowning row
 	row     [64]int8
 	col     [64]int8
 	centre  uint64 // the central squares
@@ -30,22 +34,18 @@ type geometry struct {
 	corner2  [2]uint64 // the double-corner pairs (8x8: 1,5 and 28,32)
 }
 
-// geoms[0] is the 8x8 board, geoms[1] the 10x10 board. They are built in
-// a variable initialiser, so every init function can use them.
+// geoms holds each variant's geometry, indexed by VariantID. They are built
+// in a variable initialiser, so every init function can use them.
 var geoms = makeGeoms()
 
-func makeGeoms() (g [2]geometry) {
-	initGeometry(&g[0], engine.Russian)
-	initGeometry(&g[1], engine.International)
+func makeGeoms() (g [engine.NumVariants]geometry) {
+	for v := range engine.NumVariants {
+		initGeometry(&g[v], v)
+	}
 	return g
 }
 
-func geomOf(v engine.VariantID) *geometry {
-	if v == engine.International {
-		return &geoms[1]
-	}
-	return &geoms[0]
-}
+func geomOf(v engine.VariantID) *geometry { return &geoms[v] }
 
 func bitOf(v engine.VariantID, sq engine.Square) int {
 	return bits.TrailingZeros64(engine.SquareBit(v, sq))
@@ -54,6 +54,8 @@ func bitOf(v engine.VariantID, sq engine.Square) int {
 func initGeometry(g *geometry, v engine.VariantID) {
 	r := v.Rules()
 	g.size = r.BoardSize
+	g.men = r.Board.Info().Men
+	g.flying = r.FlyingKings
 	n := g.size
 	at := func(row, col int) int {
 		sq := engine.SquareFromRowCol(v, row, col)
@@ -69,6 +71,13 @@ func initGeometry(g *geometry, v engine.VariantID) {
 		g.row[b] = int8(row)
 		g.col[b] = int8(col)
 		g.rowMask[row] |= 1 << b
+		// The half of the board a man must still cross: the runaway test
+		// looks only at men already there.
+		if row < n/2 {
+			g.half[engine.White] |= 1 << b
+		} else {
+			g.half[engine.Black] |= 1 << b
+		}
 		if col == 0 || col == n-1 {
 			g.edge |= 1 << b
 		}

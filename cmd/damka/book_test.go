@@ -14,15 +14,16 @@ import (
 
 	"damka/book"
 	"damka/engine"
+	"damka/internal/shareddata"
 	"damka/search"
 )
 
 func TestBookBuildReproducible(t *testing.T) {
-	skipWithoutSharedData(t)
+	data := shareddata.Skip(t)
 	dir := t.TempDir()
 	seeds := filepath.Join(dir, "seeds.txt")
 	require.NoError(t, os.WriteFile(seeds, []byte("# one ballot\nW:W17,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,9,10,11,12,13 3\n"), 0o644))
-	games := filepath.Join("..", "..", "..", "shared", "data", "draughts", "english_tinsley_checkerboard.pdn")
+	games := filepath.Join(data, "english_tinsley_checkerboard.pdn")
 	build := func(name string, extra ...string) []byte {
 		out := filepath.Join(dir, name)
 		args := append([]string{"book", "build", "--variant", "english", "--depth", "4", "--plies", "6",

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"damka/internal/shareddata"
 	buildversion "damka/version"
 )
 
@@ -98,10 +99,7 @@ func TestPDNCheckCommand(t *testing.T) {
 	assert.Contains(t, lines[0], "22-21")
 	assert.Equal(t, "games=3 ok=2 bad=1", lines[1])
 
-	russian := "../../../shared/data/draughts/russian_ussr_championship_X.pdn"
-	if _, err := os.Stat(russian); err != nil {
-		t.Skip("shared data not present")
-	}
+	russian := shareddata.Path(t, "russian_ussr_championship_X.pdn")
 	out, _, code = runCLI("pdn", "check", "--variant", "russian", russian)
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "games=153 ok=153 bad=0\n", out)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"damka/internal/shareddata"
 )
 
 func TestExtractEngines(t *testing.T) {
@@ -35,11 +37,11 @@ func TestExtractEngines(t *testing.T) {
 // TestMatchCommand runs `damka match` in-process against two damka
 // processes, then `damka match merge` and `damka pdn check` on its PDN.
 func TestMatchCommand(t *testing.T) {
-	skipWithoutSharedData(t)
+	data := shareddata.Skip(t)
 	dir := t.TempDir()
 	bin := buildDamka(t, dir)
 	pdn := filepath.Join(dir, "m.pdn")
-	tsv := filepath.Join("..", "..", "..", "shared", "data", "draughts", "acf_3move_ballots.tsv")
+	tsv := filepath.Join(data, "acf_3move_ballots.tsv")
 	out, errs, code := runCLI("match", "--variant", "english",
 		"--engine", "name=A", "cmd="+bin, "option.hash=8",
 		"--engine", "name=B cmd='"+bin+" hub' option.threads=1",

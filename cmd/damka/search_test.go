@@ -14,6 +14,7 @@ import (
 
 	"damka/bench"
 	"damka/engine"
+	"damka/internal/shareddata"
 )
 
 func TestAnalyseCommand(t *testing.T) {
@@ -167,8 +168,7 @@ func TestWrongVariantHint(t *testing.T) {
 	assert.Contains(t, hint, "1 read as any of russian, brazilian: choose one with --variant")
 	assert.NotContains(t, hint, "use --variant")
 
-	skipWithoutSharedData(t)
-	out, _, code = runCLI("pdn", "check", filepath.Join(sharedDataDir, "english_tinsley_checkerboard.pdn"))
+	out, _, code = runCLI("pdn", "check", shareddata.Path(t, "english_tinsley_checkerboard.pdn"))
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "read as english: use --variant english")
 }

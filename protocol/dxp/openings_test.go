@@ -10,10 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/internal/shareddata"
 )
 
-// sharedData is shared/data/draughts relative to this package's directory.
-const sharedData = "../../../shared/data/draughts"
+// sharedData is the project's shared data directory (internal/shareddata).
+var sharedData, _ = shareddata.Dir()
 
 func TestReadOpeningsFENLines(t *testing.T) {
 	in := "# openings\n\nW:W31-50:B1-20\n; a Hub position string:\nB" + startBoardHub10 + "\n  W:W32-50,28:B1-20  \n"
@@ -67,7 +68,7 @@ func TestReadOpeningsPDN(t *testing.T) {
 // TestReadOpeningsSharedData reads the FEN-tagged English problem file of
 // shared/data.
 func TestReadOpeningsSharedData(t *testing.T) {
-	skipWithoutSharedData(t)
+	shareddata.Skip(t)
 	f, err := os.Open(filepath.Join(sharedData, "english_boland_border_classics_fen.pdn"))
 	require.NoError(t, err)
 	defer f.Close()

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,7 @@ import (
 
 	"damka/book"
 	"damka/engine"
+	"damka/internal/shareddata"
 	"damka/search"
 )
 
@@ -238,7 +238,7 @@ var transcripts = []struct{ name, script string }{
 > set-param name=variant value=AMERICAN
 > pos pos=` + startEnglish + `
 > set-param name=variant value=frisian
-< error message="set-param variant: unknown variant 'frisian' (want russian, english, brazilian, international; american is accepted for english, normal and standard for international) (kept english)"
+< error message="set-param variant: unknown variant 'frisian' (want russian, english, brazilian, international; also accepted: american and checkers for english, normal and standard for international) (kept english)"
 `},
 	{"stop and ponder-hit outside a search are ignored", `
 > stop
@@ -323,7 +323,7 @@ var transcripts = []struct{ name, script string }{
 > set-param name=ponder value=""
 < error message="set-param ponder: value '' is not a bool (want true or false) (kept false)"
 > set-param name=variant value=chess
-< error message="set-param variant: unknown variant 'chess' (want russian, english, brazilian, international; american is accepted for english, normal and standard for international) (kept russian)"
+< error message="set-param variant: unknown variant 'chess' (want russian, english, brazilian, international; also accepted: american and checkers for english, normal and standard for international) (kept russian)"
 > set-param value=3
 < error message="set-param: missing name="
 > set-param name=hash
@@ -611,8 +611,7 @@ func mustHub(t *testing.T, v engine.VariantID, s string) engine.Position {
 // TestWholeGame: every move of real games sent in one moves= list, with
 // the captured squares written in descending order.
 func TestWholeGame(t *testing.T) {
-	skipWithoutSharedData(t)
-	path := filepath.Join("..", "..", "..", "shared", "data", "draughts", "russian_ussr_championship_X.pdn")
+	path := shareddata.Path(t, "russian_ussr_championship_X.pdn")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()

@@ -67,17 +67,12 @@ func (s *session) declareParams() []param {
 			name: "variant", typ: "enum", values: engine.VariantNames(),
 			get: func(s *session) string { return s.variant.String() },
 			set: func(s *session, v string) error {
+				// The names and aliases (Scan's "normal", pydraughts'
+				// "standard") are the engine's rules table.
 				id, err := engine.ParseVariant(v)
 				if err != nil {
-					// Scan calls international draughts "normal", pydraughts
-					// "standard".
-					switch strings.ToLower(v) {
-					case "normal", "standard":
-						id, err = engine.International, nil
-					default:
-						return fmt.Errorf("unknown variant '%s' (want %s; american is accepted for english, normal and standard for international)",
-							v, strings.Join(engine.VariantNames(), ", "))
-					}
+					return fmt.Errorf("unknown variant '%s' (want %s; also accepted: %s)",
+						v, strings.Join(engine.VariantNames(), ", "), engine.AliasText())
 				}
 				if id != s.variant {
 					// A new board: the start position, a fresh table.

@@ -1,0 +1,14 @@
+// Package layers holds no code: its test checks, with `go list -deps`, that
+// damka's imports point one way, from the front ends down to the rules core:
+//
+//	engine                        the rules core
+//	eval, book (egdb later)       evaluation, opening book, endgame databases
+//	search                        search, TT, time
+//	protocol/hub, protocol/dxp    the Hub and DXP front ends
+//	bench                         perft, bench, suites, match runner (speaks Hub to engines)
+//	cmd/damka                     the single binary
+//
+// A package may import only packages of lower layers, never one beside it
+// (hub does not import dxp, eval does not import book); internal/shareddata
+// is for tests only. A new package gets its layer in the test's table.
+package layers

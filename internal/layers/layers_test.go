@@ -1,0 +1,122 @@
+package layers
+
+import (
+	"fmt"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const module = "damka"
+
+// layer is each package's layer, lowest first; see the package comment.
+// Packages of layer -1 are tools or test helpers that no package of the
+// engine may import and that import no damka package themselves.
+var layer = map[string]int{
+	"damka/engine":                   0,
+	"damka/version":                  0, // build information, imports nothing of damka
+	"damka/eval":                     1,
+	"damka/book":                     1,
+	"damka/egdb":                     1, // the endgame databases, when they come
+	"damka/search":                   2,
+	"damka/protocol/hub":             3,
+	"damka/protocol/dxp":             3,
+	"damka/bench":                    4,
+	"damka/cmd/damka":                5,
+	"damka/engine/internal/genboard": -1,
+	"damka/internal/shareddata":      -1,
+	"damka/internal/layers":          -1,
+}
+
+// goList runs `go list -deps` over the module and returns, for every damka
+// package reached, its direct damka imports (test imports excluded).
+func goList(t *testing.T) map[string][]string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	cmd := exec.Command(gobin, "list", "-deps", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, module+"/...")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go list: %s", out)
+	pkgs := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || !isOurs(f[0]) {
+			continue
+		}
+		var ours []string
+		for _, imp := range f[1:] {
+			if isOurs(imp) {
+				ours = append(ours, imp)
+			}
+		}
+		pkgs[f[0]] = ours
+	}
+	return pkgs
+}
+
+func isOurs(p string) bool { return p == module || strings.HasPrefix(p, module+"/") }
+
+// violations returns what breaks the layer table in pkgs (package to its
+// direct damka imports): a package without a layer, an import that does not
+// point down, and any import to or from a tool or test helper.
+func violations(pkgs map[string][]string) []string {
+	var bad []string
+	for p, imps := range pkgs {
+		lp, ok := layer[p]
+		if !ok {
+			bad = append(bad, fmt.Sprintf("package %s has no layer: add it to the table in internal/layers", p))
+			continue
+		}
+		for _, imp := range imps {
+			li, ok := layer[imp]
+			switch {
+			case !ok:
+				// reported as a package of its own
+			case lp < 0 || li < 0:
+				bad = append(bad, fmt.Sprintf("%s imports %s: tools and test helpers neither import nor are imported", p, imp))
+			case li >= lp:
+				bad = append(bad, fmt.Sprintf("%s (layer %d) imports %s (layer %d): imports must point down", p, lp, imp, li))
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+// TestImportsPointDown checks every import between damka's packages, as
+// `go list -deps` reports them, against the layer table.
+func TestImportsPointDown(t *testing.T) {
+	pkgs := goList(t)
+	require.Contains(t, pkgs, "damka/engine")
+	require.Contains(t, pkgs, "damka/cmd/damka")
+	assert.Empty(t, violations(pkgs))
+}
+
+// TestViolations checks the checker on a made-up graph: an upward, a
+// sideways and a helper import, and a package without a layer, are each
+// reported; the real edges are not.
+func TestViolations(t *testing.T) {
+	pkgs := map[string][]string{
+		"damka/engine":       {"damka/internal/shareddata"},
+		"damka/eval":         {"damka/engine"},
+		"damka/book":         {"damka/engine", "damka/eval"},
+		"damka/search":       {"damka/engine", "damka/eval", "damka/book", "damka/protocol/hub"},
+		"damka/protocol/hub": {"damka/search", "damka/protocol/dxp"},
+		"damka/bench":        {"damka/protocol/hub"},
+		"damka/cmd/damka":    {"damka/bench", "damka/protocol/dxp"},
+		"damka/newthing":     {"damka/engine"},
+	}
+	assert.Equal(t, []string{
+		"damka/book (layer 1) imports damka/eval (layer 1): imports must point down",
+		"damka/engine imports damka/internal/shareddata: tools and test helpers neither import nor are imported",
+		"damka/protocol/hub (layer 3) imports damka/protocol/dxp (layer 3): imports must point down",
+		"damka/search (layer 2) imports damka/protocol/hub (layer 3): imports must point down",
+		"package damka/newthing has no layer: add it to the table in internal/layers",
+	}, violations(pkgs))
+}
