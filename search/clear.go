@@ -47,7 +47,7 @@ func startClear(t *table) *tableClear {
 			defer wg.Done()
 			for len(part) > 0 && !c.abort.Load() {
 				k := min(len(part), clearStep)
-				clear(part[:k])
+				zeroWords(part[:k])
 				part = part[k:]
 			}
 		}()

@@ -300,3 +300,28 @@ func TestOptionLimits(t *testing.T) {
 	assert.LessOrEqual(t, DefaultHashMiB, MaxHashMiB)
 	assert.LessOrEqual(t, DefaultBookMargin, MaxBookMargin)
 }
+
+// TestZeroWords: zeroWords empties exactly the words it is given, whole
+// pages and the edges around them.
+func TestZeroWords(t *testing.T) {
+	tt := newTable(4)
+	w := tt.words
+	for i := range w {
+		w[i].Store(^uint64(0))
+	}
+	for _, r := range [][2]int{{3, 3 + 5}, {1, 1<<16 + 7}, {0, len(w)}} {
+		zeroWords(w[r[0]:r[1]])
+		for i := range w {
+			want := uint64(0)
+			if i < r[0] || i >= r[1] {
+				want = ^uint64(0)
+			}
+			if w[i].Load() != want {
+				t.Fatalf("range %v: word %d is %x", r, i, w[i].Load())
+			}
+		}
+		for i := range w {
+			w[i].Store(^uint64(0))
+		}
+	}
+}
