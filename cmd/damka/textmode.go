@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"damka/book"
 	"damka/engine"
 	"damka/protocol/hub"
 	"damka/search"
@@ -256,21 +255,17 @@ func (tm *textMode) engineMove() {
 		return
 	}
 	p := tm.game.Position()
-	keys := tm.game.Keys()
-	if b, err := book.Default(p.V); err == nil {
-		if m, ok := b.Pick(&p, hub.DefaultBookMargin, nil); ok {
-			tm.game.Play(m)
-			tm.printf("damka plays %s (book)\n", p.FormatMove(m, engine.FormatFull))
-			tm.draw()
-			tm.over()
-			return
-		}
-	}
-	lim := tm.opt.limits
-	lim.Draw = tm.game.DrawState()
-	r := tm.eng.Search(tm.ctx, p, keys[:len(keys)-1], lim, nil)
+	r := tm.eng.Start(tm.ctx, search.Request{Game: tm.game, Limits: tm.opt.limits,
+		Book: search.BookOptions{Use: true, Margin: search.DefaultBookMargin}}).Wait()
 	if !r.HasMove {
 		tm.printf("damka has no legal move\n")
+		return
+	}
+	if r.Source == search.FromBook {
+		tm.game.Play(r.Move)
+		tm.printf("damka plays %s (book)\n", p.FormatMove(r.Move, engine.FormatFull))
+		tm.draw()
+		tm.over()
 		return
 	}
 	tm.game.Play(r.Move)
