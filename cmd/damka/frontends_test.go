@@ -107,11 +107,12 @@ func TestFrontEndsUseTheBook(t *testing.T) {
 }
 
 // TestFrontEndsShareTheLimits (issue 11.2): every front end accepts
-// threads and hash up to the search package's limits and refuses one more,
-// naming the range.
+// threads, hash and depth up to the search package's limits and refuses
+// one more, naming the range.
 func TestFrontEndsShareTheLimits(t *testing.T) {
 	threads := fmt.Sprintf("out of range 1..%d", search.MaxThreads)
 	hash := fmt.Sprintf("out of range 1..%d MiB", search.MaxHashMiB)
+	depth := fmt.Sprintf("..%d", search.MaxDepth)
 	over := func(n int) string { return fmt.Sprint(n + 1) }
 	for _, c := range []struct {
 		args []string
@@ -125,6 +126,9 @@ func TestFrontEndsShareTheLimits(t *testing.T) {
 		{[]string{"analyse", "--depth", "2", "--hash", over(search.MaxHashMiB)}, hash},
 		{[]string{"book", "build", "--out", filepath.Join(t.TempDir(), "x.book"), "--threads", over(search.MaxThreads)}, threads},
 		{[]string{"book", "build", "--out", filepath.Join(t.TempDir(), "x.book"), "--hash", over(search.MaxHashMiB)}, hash},
+		{[]string{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--depth", over(search.MaxDepth)}, depth},
+		{[]string{"analyse", "--depth", over(search.MaxDepth)}, depth},
+		{[]string{"book", "build", "--out", filepath.Join(t.TempDir(), "x.book"), "--depth", over(search.MaxDepth)}, depth},
 	} {
 		_, errs, code := runCLI(c.args...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)
@@ -136,4 +140,7 @@ func TestFrontEndsShareTheLimits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, out, fmt.Sprintf("param name=threads value=%d type=int min=1 max=%d\n", search.DefaultThreads, search.MaxThreads))
 	assert.Contains(t, out, fmt.Sprintf("param name=hash value=%d type=int min=1 max=%d\n", search.DefaultHashMiB, search.MaxHashMiB))
+	out, err = rootWithInput(t, fmt.Sprintf("level depth=%d\nquit\n", search.MaxDepth+1), "hub")
+	require.NoError(t, err)
+	assert.Contains(t, out, fmt.Sprintf("out of range 1..%d", search.MaxDepth))
 }
