@@ -2,7 +2,10 @@
 // principal variation alpha-beta search with aspiration windows, a
 // capture-resolving quiescence search, a transposition table shared by all
 // threads and Lazy SMP. It knows nothing of the Hub or DXP protocols: they
-// drive an Engine through Search, Stop and PonderHit.
+// choose each move through Start (book, then search; see Job), which runs
+// in the background and is steered by Job.Stop and Job.PonderHit, and they
+// size the engine within the limits declared here (MaxThreads, MaxHashMiB,
+// MaxDepth). Search is the blocking form for tools (bench, analysis).
 //
 // Scores are in centi-men (a man is 100) from the side to move's point of
 // view; a win in n plies scores Mate-n and a loss in n plies -(Mate-n).
@@ -83,14 +86,20 @@ type Result struct {
 	Depth   int           // last completed nominal depth
 	Nodes   uint64        // nodes searched by all threads
 	Time    time.Duration // elapsed
-	PV      []engine.Move // principal variation of the last completed iteration
+	PV      []engine.Move // principal variation of the last completed iteration (or of the unfinished one, see Partial)
+
+	// Partial: the search stopped during iteration Depth+1 after it had
+	// found a better move than iteration Depth's. Move is that move, PV
+	// its line so far, Score its score (a lower bound after a fail high;
+	// iteration Depth's score when the table no longer holds it).
+	Partial bool
 }
 
 // Engine is a search engine with its own transposition table and worker
-// threads. Search runs one search at a time; Stop and PonderHit may be
-// called from any goroutine while it runs.
+// threads. It runs one search at a time (Start, Search); Stop and PonderHit
+// may be called from any goroutine while it runs.
 type Engine struct {
-	mu      sync.Mutex // held by Search
+	mu      sync.Mutex // held by a search
 	opts    Options
 	tt      *table
 	workers []*worker
@@ -101,6 +110,12 @@ type Engine struct {
 	pondering atomic.Bool
 	startNano atomic.Int64 // time reference of the time limits (unix ns)
 	wake      chan struct{}
+
+	// ttUsed: a search has written to tt since it was made or cleared.
+	ttUsed bool
+	// clearing is the table clear Clear left running, or nil; a search
+	// waits for it (see clear.go).
+	clearing *tableClear
 }
 
 // params are search switches whose zero value is the production setting;
@@ -122,22 +137,36 @@ func New(opts Options) *Engine {
 	return e
 }
 
-// Option bounds: SetOptions clamps Threads and HashMiB to these.
+// The engine's limits and defaults, the one set every front end uses (Hub
+// parameters, DXP and command-line flags, book builds): SetOptions clamps
+// Threads to 1..MaxThreads and HashMiB to 1..MaxHashMiB, and front ends
+// refuse values outside these ranges with an error naming them.
 const (
-	MaxThreads = 64
-	MaxHashMiB = 1 << 16
+	// MaxThreads is the most search threads (Lazy SMP workers); each
+	// costs about 1.6 MiB of stacks.
+	MaxThreads = 256
+	// MaxHashMiB is the largest transposition table, in MiB (16 GiB):
+	// larger requests are refused, not attempted.
+	MaxHashMiB = 16384
+	// DefaultThreads is the thread count front ends start with.
+	DefaultThreads = 1
+	// DefaultHashMiB is the table size front ends start with, in MiB.
+	DefaultHashMiB = 64
 )
 
 // SetOptions changes the thread count and table size (clamped to 1 ..
 // MaxThreads and 1 .. MaxHashMiB). Called during a search it waits for the
-// search to end. A new table size empties the table.
+// search to end. A new table size empties the table (a fresh one, with
+// nothing to clear).
 func (e *Engine) SetOptions(opts Options) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	opts.Threads = min(max(opts.Threads, 1), MaxThreads)
 	opts.HashMiB = min(max(opts.HashMiB, 1), MaxHashMiB)
 	if e.tt == nil || opts.HashMiB != e.opts.HashMiB {
+		e.abandonClear() // the old table is dropped: no need to finish clearing it
 		e.tt = newTable(opts.HashMiB)
+		e.ttUsed = false
 	}
 	for len(e.workers) < opts.Threads {
 		e.workers = append(e.workers, newWorker(e, len(e.workers)))
@@ -158,18 +187,27 @@ func (e *Engine) Options() Options {
 
 // Clear forgets everything learned (table, killers, history), as for a new
 // game. A search after Clear repeats the one before it node for node (with
-// one thread).
+// one thread). Clear does not wait for a large table to be emptied: it
+// zeroes it in the background, on all CPUs, and the next search (or
+// SetOptions) waits for that to finish; a table no search has written to
+// since it was made or cleared is not touched at all. Called during a
+// search, Clear waits for the search to end.
 func (e *Engine) Clear() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.tt.clear()
 	for _, w := range e.workers {
 		w.clear()
+	}
+	e.tt.gen.Store(0)
+	if e.ttUsed {
+		e.ttUsed = false
+		e.clearing = startClear(e.tt)
 	}
 }
 
 // Stop ends the running search (if any) as soon as possible; Search then
-// returns its best move so far.
+// returns its best move so far. A Stop that comes before Search has begun
+// is not kept: use Job.Stop, which is never lost.
 func (e *Engine) Stop() {
 	e.stop.Store(true)
 	select {
@@ -179,9 +217,13 @@ func (e *Engine) Stop() {
 }
 
 // PonderHit tells a pondering search that the expected move was played: the
-// search goes on under its time limits, counted from now.
-func (e *Engine) PonderHit() {
-	e.startNano.Store(time.Now().UnixNano())
+// search goes on under its time limits, counted from now. Like Stop, it is
+// lost when it comes before Search has begun; Job.PonderHit is not.
+func (e *Engine) PonderHit() { e.ponderHitAt(time.Now()) }
+
+// ponderHitAt is PonderHit with the time limits counted from t.
+func (e *Engine) ponderHitAt(t time.Time) {
+	e.startNano.Store(t.UnixNano())
 	e.pondering.Store(false)
 	select {
 	case e.wake <- struct{}{}:
@@ -196,14 +238,34 @@ func (e *Engine) PonderHit() {
 // completed iteration. The search stops at the limits, on Stop, or when ctx
 // is done. With exactly one legal move and a clock or move time (not
 // analysing or pondering) it returns at once after a shallow search. A
-// position of an unknown variant gives a Result without a move.
+// position of an unknown variant gives a Result without a move. Search
+// blocks; Start is the non-blocking form that front ends use.
 func (e *Engine) Search(ctx context.Context, pos engine.Position, history []uint64, limits Limits, report func(Info)) Result {
+	return e.run(ctx, &pos, history, limits, report, time.Time{}, nil)
+}
+
+// SearchJob runs the search of a job started by Start (it implements
+// Searcher): j's position, history and limits, its time reference, and its
+// PonderHit, which reaches the search whenever it was called.
+func (e *Engine) SearchJob(ctx context.Context, j *Job) Result {
+	pos := j.pos
+	return e.run(ctx, &pos, j.history, j.limits, j.Report, j.start, j)
+}
+
+// run is Search. start is the time reference of the limits (zero: now,
+// once the engine is free); j, when not nil, is the job whose PonderHit
+// the search follows.
+func (e *Engine) run(ctx context.Context, pos *engine.Position, history []uint64, limits Limits, report func(Info), start time.Time, j *Job) Result {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if int(pos.V) >= len(engine.AllVariants()) {
 		return Result{} // no rules to search by: no move
 	}
-	start := time.Now()
+	e.finishClear()
+	e.ttUsed = true
+	if start.IsZero() {
+		start = time.Now()
+	}
 	e.startNano.Store(start.UnixNano())
 	e.stop.Store(false)
 	e.pondering.Store(limits.Ponder)
@@ -216,11 +278,16 @@ func (e *Engine) Search(ctx context.Context, pos engine.Position, history []uint
 	}
 	unregister := context.AfterFunc(ctx, e.Stop)
 	defer unregister()
+	if j != nil && limits.Ponder {
+		// After the flags are set up: a ponder-hit that came earlier is
+		// applied now, a later one as it comes.
+		defer j.watchPonderHit(e.ponderHitAt)()
+	}
 
 	e.tt.newSearch()
 	tm := newTimeManager(limits)
 	for _, w := range e.workers {
-		w.prepare(&pos, history, limits, tm, start)
+		w.prepare(pos, history, limits, tm, start)
 	}
 	main := e.workers[0]
 	var wg sync.WaitGroup
@@ -258,11 +325,24 @@ func (e *Engine) Search(ctx context.Context, pos engine.Position, history []uint
 		r.HasMove = true
 		r.Move = main.bestMove
 		pv := main.bestPV[:main.bestPVLen]
+		if len(pv) > 0 && pv[0] != r.Move {
+			// The unfinished iteration found a move better than the last
+			// completed one's before the search stopped: that move is
+			// played, with its line and score so far.
+			r.Partial = true
+			pv = nil
+			if st := &main.stack[0]; st.pvLen > 0 && st.pv[0] == r.Move {
+				pv = st.pv[:st.pvLen]
+			}
+			if s, ok := e.partialScore(main, r.Move); ok {
+				r.Score = s
+			}
+		}
 		// Lazy SMP: a helper that completed a deeper iteration than the
 		// main worker has the better-founded move.
 		for _, w := range e.workers[1:] {
 			if w.completed > r.Depth && w.bestPVLen > 0 {
-				r.Depth, r.Score = w.completed, w.rootScore
+				r.Depth, r.Score, r.Partial = w.completed, w.rootScore, false
 				r.Move = w.bestPV[0]
 				pv = w.bestPV[:w.bestPVLen]
 			}
@@ -276,6 +356,19 @@ func (e *Engine) Search(ctx context.Context, pos engine.Position, history []uint
 		}
 	}
 	return r
+}
+
+// partialScore is the root score of m, the best move of main's unfinished
+// iteration, read back from the table entry its reply stored at the depth
+// of that iteration (exact, or a lower bound for a fail high).
+func (e *Engine) partialScore(main *worker, m engine.Move) (int, bool) {
+	root := main.root
+	child := root.Play(m)
+	te, ok := e.tt.probe(tableKey(&child, main.limits.Draw.Update(&root, m)))
+	if !ok || te.depth < main.completed || te.bound == boundLower {
+		return 0, false
+	}
+	return -ttValue(te.score, 1), true
 }
 
 // elapsed returns the time since the limits' reference point.

@@ -159,10 +159,10 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 				return badInput("--margin %d out of range 0..10000 centi-men", margin)
 			case minCount < 1:
 				return badInput("--min-count %d: want at least 1", minCount)
-			case threads < 1 || threads > 1024:
-				return badInput("--threads %d out of range 1..1024", threads)
-			case hashMiB < 1 || hashMiB > 1<<16:
-				return badInput("--hash %d out of range 1..65536 MiB", hashMiB)
+			case threads < 1 || threads > search.MaxThreads:
+				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
+			case hashMiB < 1 || hashMiB > search.MaxHashMiB:
+				return badInput("--hash %d out of range 1..%d MiB", hashMiB, search.MaxHashMiB)
 			}
 			if out == "" {
 				out = v.String() + ".book"

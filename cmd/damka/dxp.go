@@ -18,7 +18,6 @@ import (
 	"damka/book"
 	"damka/engine"
 	"damka/protocol/dxp"
-	"damka/protocol/hub"
 	"damka/search"
 )
 
@@ -86,15 +85,15 @@ message sent and received.`,
 	f.IntVar(&o.minutes, "time", 5, "initiator: thinking time per player per game in minutes (0..999; 0: no clock)")
 	f.IntVar(&o.moves, "moves", 0, "initiator: move limit, moves per player (0..999; 0: none)")
 	f.StringVar(&o.openings, "openings", "", "initiator: file of opening positions (FEN lines or PDN)")
-	f.IntVar(&o.threads, "threads", 1, "search threads")
-	f.IntVar(&o.hash, "hash", 64, "transposition table size in MiB")
+	f.IntVar(&o.threads, "threads", search.DefaultThreads, "search threads")
+	f.IntVar(&o.hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
 	f.IntVar(&o.depth, "depth", 0, "search depth limit per move in plies (0: none; for quick tests)")
 	f.Uint64Var(&o.nodes, "nodes", 0, "node limit per move (0: none; for quick tests)")
 	f.Float64Var(&o.movetime, "movetime", 0, "fixed time per move in seconds (0: use the clock)")
 	f.StringVar(&o.pdn, "pdn", "", "append every game to this PDN file as soon as it ends")
 	f.StringVar(&o.name, "name", dxp.DefaultName, "name sent to the peer (at most 32 characters)")
 	f.BoolVar(&o.book, "book", true, "play from the embedded opening book")
-	f.IntVar(&o.bookMargin, "book-margin", hub.DefaultBookMargin, "book variety: moves within this many centi-men of the best")
+	f.IntVar(&o.bookMargin, "book-margin", search.DefaultBookMargin, "book variety: moves within this many centi-men of the best")
 	f.BoolVar(&o.takeback, "takeback", false, "accept BACKREQ (play against a human); refused by default")
 	f.IntVar(&o.sessions, "sessions", 0, "listening follower: stop after this many connections (0: until interrupted)")
 	f.DurationVar(&o.ackTimeout, "ack-timeout", dxp.DefaultAckTimeout, "how long to wait for GAMEACC and GAMEEND acknowledgements")
@@ -160,10 +159,12 @@ func checkDXPOptions(cmd *cobra.Command, o *dxpOptions) error {
 		return badInput("--time %d out of range 0..999 minutes", o.minutes)
 	case o.moves < 0 || o.moves > 999:
 		return badInput("--moves %d out of range 0..999", o.moves)
-	case o.threads < 1 || o.threads > 1024:
-		return badInput("--threads %d out of range 1..1024", o.threads)
-	case o.hash < 1 || o.hash > hub.MaxHashMiB:
-		return badInput("--hash %d out of range 1..65536 MiB", o.hash)
+	case o.threads < 1 || o.threads > search.MaxThreads:
+		return badInput("--threads %d out of range 1..%d", o.threads, search.MaxThreads)
+	case o.hash < 1 || o.hash > search.MaxHashMiB:
+		return badInput("--hash %d out of range 1..%d MiB", o.hash, search.MaxHashMiB)
+	case o.bookMargin < 0 || o.bookMargin > search.MaxBookMargin:
+		return badInput("--book-margin %d out of range 0..%d", o.bookMargin, search.MaxBookMargin)
 	case o.depth < 0 || o.depth > search.MaxDepth:
 		return badInput("--depth %d out of range 0..%d", o.depth, search.MaxDepth)
 	case !(o.movetime >= 0 && o.movetime <= 3600): // also NaN

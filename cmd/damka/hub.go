@@ -14,6 +14,7 @@ import (
 
 	"damka/engine"
 	"damka/protocol/hub"
+	"damka/search"
 	buildversion "damka/version"
 )
 
@@ -35,10 +36,10 @@ type engineFlags struct {
 func (f *engineFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.variant, "variant", "russian", "initial variant: russian, english (american), brazilian, international")
-	fl.IntVar(&f.threads, "threads", 1, "search threads (Hub parameter threads)")
-	fl.IntVar(&f.hashMiB, "hash", hub.DefaultHashMiB, "transposition table in MiB (Hub parameter hash)")
+	fl.IntVar(&f.threads, "threads", search.DefaultThreads, "search threads (Hub parameter threads)")
+	fl.IntVar(&f.hashMiB, "hash", search.DefaultHashMiB, "transposition table in MiB (Hub parameter hash)")
 	fl.BoolVar(&f.book, "book", true, "play from the embedded opening book (Hub parameter book)")
-	fl.IntVar(&f.bookMargin, "book-margin", hub.DefaultBookMargin, "book variety in centi-men (Hub parameter book-margin)")
+	fl.IntVar(&f.bookMargin, "book-margin", search.DefaultBookMargin, "book variety in centi-men (Hub parameter book-margin)")
 }
 
 // check validates the flags and returns the variant.
@@ -47,14 +48,14 @@ func (f *engineFlags) check() (engine.VariantID, error) {
 	if err != nil {
 		return 0, err
 	}
-	if f.threads < 1 || f.threads > hub.MaxThreads {
-		return 0, badInput("--threads %d out of range 1..%d", f.threads, hub.MaxThreads)
+	if f.threads < 1 || f.threads > search.MaxThreads {
+		return 0, badInput("--threads %d out of range 1..%d", f.threads, search.MaxThreads)
 	}
-	if f.hashMiB < 1 || f.hashMiB > hub.MaxHashMiB {
-		return 0, badInput("--hash %d out of range 1..%d MiB", f.hashMiB, hub.MaxHashMiB)
+	if f.hashMiB < 1 || f.hashMiB > search.MaxHashMiB {
+		return 0, badInput("--hash %d out of range 1..%d MiB", f.hashMiB, search.MaxHashMiB)
 	}
-	if f.bookMargin < 0 || f.bookMargin > hub.MaxBookMargin {
-		return 0, badInput("--book-margin %d out of range 0..%d", f.bookMargin, hub.MaxBookMargin)
+	if f.bookMargin < 0 || f.bookMargin > search.MaxBookMargin {
+		return 0, badInput("--book-margin %d out of range 0..%d", f.bookMargin, search.MaxBookMargin)
 	}
 	return v, nil
 }
@@ -117,7 +118,7 @@ func isTerminal(r io.Reader) bool {
 // terminal (a GUI started it), the text mode when it is.
 func runDefault(cmd *cobra.Command, args []string) error {
 	in, out := cmd.InOrStdin(), cmd.OutOrStdout()
-	ef := engineFlags{variant: "russian", threads: 1, hashMiB: hub.DefaultHashMiB, book: true, bookMargin: hub.DefaultBookMargin}
+	ef := engineFlags{variant: "russian", threads: search.DefaultThreads, hashMiB: search.DefaultHashMiB, book: true, bookMargin: search.DefaultBookMargin}
 	if isTerminal(in) {
 		return runTextMode(cmd.Context(), in, out, textOptions{variant: engine.Russian, threads: ef.threads, hashMiB: ef.hashMiB})
 	}

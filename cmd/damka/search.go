@@ -18,7 +18,6 @@ import (
 
 	"damka/bench"
 	"damka/engine"
-	"damka/protocol/hub"
 	"damka/search"
 )
 
@@ -36,8 +35,8 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.depth, "depth", 0, fmt.Sprintf("search to this depth in plies (1..%d)", search.MaxDepth))
 	fl.Uint64Var(&f.nodes, "nodes", 0, "stop after about this many nodes (1 or more)")
 	fl.Float64Var(&f.movetime, "movetime", 0, "search this many seconds (more than 0)")
-	fl.IntVar(&f.threads, "threads", 1, "search threads (Lazy SMP)")
-	fl.IntVar(&f.hashMiB, "hash", 64, "transposition table size in MiB")
+	fl.IntVar(&f.threads, "threads", search.DefaultThreads, fmt.Sprintf("search threads (Lazy SMP, 1..%d)", search.MaxThreads))
+	fl.IntVar(&f.hashMiB, "hash", search.DefaultHashMiB, fmt.Sprintf("transposition table size in MiB (1..%d)", search.MaxHashMiB))
 }
 
 // limits checks the flags: exactly one of depth, nodes and movetime, each
@@ -69,11 +68,11 @@ func (f *searchFlags) limits(fs *pflag.FlagSet) (search.Limits, error) {
 	if set != 1 {
 		return l, badInput("give exactly one of --depth, --nodes and --movetime")
 	}
-	if f.threads < 1 || f.threads > 256 {
-		return l, badInput("--threads %d out of range 1..256", f.threads)
+	if f.threads < 1 || f.threads > search.MaxThreads {
+		return l, badInput("--threads %d out of range 1..%d", f.threads, search.MaxThreads)
 	}
-	if f.hashMiB < 1 || f.hashMiB > hub.MaxHashMiB {
-		return l, badInput("--hash %d out of range 1..%d MiB", f.hashMiB, hub.MaxHashMiB)
+	if f.hashMiB < 1 || f.hashMiB > search.MaxHashMiB {
+		return l, badInput("--hash %d out of range 1..%d MiB", f.hashMiB, search.MaxHashMiB)
 	}
 	return l, nil
 }

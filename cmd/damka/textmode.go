@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"damka/book"
 	"damka/engine"
 	"damka/protocol/hub"
 	"damka/search"
@@ -484,11 +483,11 @@ func (tm *textMode) engineMove() {
 				header = false
 			}
 			tm.printf("  depth %2d  score %6s  nodes %10d  time %6.2f s  pv %s\n", info.Depth,
-				hub.FormatScore(info.Score), info.Nodes, info.Time.Seconds(), formatLine(&p, info.PV))
+				search.FormatScore(info.Score), info.Nodes, info.Time.Seconds(), search.FormatPV(&p, info.PV, engine.FormatFull))
 		}
 	}
 	c := tm.chooseMove(lim, report)
-	if !c.res.HasMove {
+	if !c.HasMove {
 		tm.printf("damka has no legal move\n")
 		return
 	}
@@ -497,60 +496,26 @@ func (tm *textMode) engineMove() {
 		tm.over()
 		return
 	}
-	tm.play(c.res.Move)
-	mv := p.FormatMove(c.res.Move, engine.FormatFull)
-	if c.book {
+	tm.play(c.Move)
+	mv := p.FormatMove(c.Move, engine.FormatFull)
+	if c.Source == search.FromBook {
 		tm.printf("damka plays %s (book)\n", mv)
 	} else {
-		r := c.res
+		r := c.Result
 		tm.printf("damka plays %s (depth %d, score %s, %d nodes, %.2f s) pv %s\n", mv,
-			r.Depth, hub.FormatScore(r.Score), r.Nodes, r.Time.Seconds(), formatLine(&p, r.PV))
+			r.Depth, search.FormatScore(r.Score), r.Nodes, r.Time.Seconds(), search.FormatPV(&p, r.PV, engine.FormatFull))
 	}
 	tm.draw()
 	tm.over()
 }
 
-// engineChoice is damka's move choice: a book move (res has only Move and
-// HasMove) or a search's result.
-type engineChoice struct {
-	book bool
-	res  search.Result
-}
-
-// chooseMove picks damka's move in the game's current position: a book
-// move when the embedded book has one, else a search under lim; report,
-// if not nil, gets each completed iteration.
-func (tm *textMode) chooseMove(lim search.Limits, report func(search.Info)) engineChoice {
-	p := tm.game.Position()
-	keys := tm.game.Keys()
-	if b, err := book.Default(p.V); err == nil {
-		if m, ok := b.Pick(&p, hub.DefaultBookMargin, nil); ok {
-			return engineChoice{book: true, res: search.Result{Move: m, HasMove: true}}
-		}
-	}
-	lim.Draw = tm.game.DrawState()
-	return engineChoice{res: tm.eng.Search(tm.ctx, p, keys[:len(keys)-1], lim, report)}
-}
-
-// formatLine writes the legal prefix of line from root in the variant's
-// notation, space separated.
-func formatLine(root *engine.Position, line []engine.Move) string {
-	words := make([]string, 0, len(line))
-	p := *root
-	var list engine.MoveList
-	for _, m := range line {
-		p.Generate(&list)
-		legal := false
-		for _, lm := range list.Slice() {
-			legal = legal || lm == m
-		}
-		if !legal {
-			break
-		}
-		words = append(words, p.FormatMove(m, engine.FormatFull))
-		p = p.Play(m)
-	}
-	return strings.Join(words, " ")
+// chooseMove picks damka's move in the game's current position through the
+// search layer's one move chooser: a book move when the embedded book has
+// one, else a search under lim; report, if not nil, gets each completed
+// iteration (and the line of the move played).
+func (tm *textMode) chooseMove(lim search.Limits, report func(search.Info)) search.Choice {
+	return tm.eng.Start(tm.ctx, search.Request{Game: tm.game, Limits: lim, Report: report,
+		Book: search.BookOptions{Use: true, Margin: search.DefaultBookMargin}}).Wait()
 }
 
 // undo takes back moves until it is the person's turn again, at least one,

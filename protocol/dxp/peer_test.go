@@ -25,9 +25,9 @@ type fakeEngine struct {
 	clears int
 }
 
-func (f *fakeEngine) SearchGame(ctx context.Context, g *engine.Game, limits search.Limits, _ func(search.Info)) search.Result {
+func (f *fakeEngine) SearchJob(ctx context.Context, j *search.Job) search.Result {
 	f.mu.Lock()
-	f.limits = append(f.limits, limits)
+	f.limits = append(f.limits, j.Limits())
 	think := f.think
 	f.mu.Unlock()
 	if think > 0 {
@@ -38,7 +38,7 @@ func (f *fakeEngine) SearchGame(ctx context.Context, g *engine.Game, limits sear
 		}
 		t.Stop()
 	}
-	p := g.Position()
+	p := j.Position()
 	var list engine.MoveList
 	p.Generate(&list)
 	if list.N == 0 {

@@ -42,11 +42,11 @@ func (r Role) String() string {
 }
 
 // Engine is the search a session plays with; *search.Engine implements it.
-// SearchGame searches the current position of g (whose history and draw
-// counters it uses) and returns the best move; it must return soon after
-// ctx is done. Clear forgets what earlier games taught it.
+// The session chooses each move with search.Start (the book first, then
+// SearchJob, which must return soon after its context is done). Clear
+// forgets what earlier games taught it.
 type Engine interface {
-	SearchGame(ctx context.Context, g *engine.Game, limits search.Limits, report func(search.Info)) search.Result
+	search.Searcher
 	Clear()
 }
 
@@ -873,28 +873,27 @@ func (s *session) anyTime(ctx context.Context, gs *gameState, ev event) (*GameRe
 // and sends the move. over reports that the game ended or was suspended.
 func (s *session) think(ctx context.Context) (req *GameReq, over bool, err error) {
 	gs := s.game
-	sg := engine.NewGame(gs.g.Start())
-	for _, m := range gs.g.Moves() {
-		sg.Play(m)
-	}
-	limits := s.limits(gs)
-	sctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	job := search.Start(ctx, s.cfg.Engine, search.Request{
+		Game:   gs.g,
+		Limits: s.limits(gs),
+		Book:   search.BookOptions{Use: s.cfg.Book != nil, Book: s.cfg.Book, Margin: s.cfg.BookMargin},
+	})
+	defer job.Stop()
 	ch := make(chan search.Result, 1)
 	s.searches.Add(1)
 	go func() {
 		defer s.searches.Done()
-		if p := sg.Position(); s.cfg.Book != nil {
-			if m, ok := s.cfg.Book.Pick(&p, s.cfg.BookMargin, nil); ok {
-				s.log.Debug().Str("move", p.FormatMove(m, engine.FormatNumeric)).Msg("dxp: book move")
-				ch <- search.Result{Move: m, HasMove: true, PV: []engine.Move{m}}
-				return
-			}
+		c := job.Wait()
+		switch {
+		case c.Source == search.FromBook:
+			s.log.Debug().Str("move", c.Root.FormatMove(c.Move, engine.FormatNumeric)).Msg("dxp: book move")
+		case c.Problem != "":
+			s.log.Error().Str("problem", c.Problem).Msg("dxp: bad search result")
 		}
-		ch <- s.cfg.Engine.SearchGame(sctx, sg, limits, nil)
+		ch <- c.Result
 	}()
 	stop := func() {
-		cancel()
+		job.Stop()
 		<-ch
 	}
 	for {

@@ -5,12 +5,10 @@ package hub
 
 import (
 	"context"
-	"damka/book"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"damka/engine"
@@ -105,18 +103,6 @@ func (s *session) level(l Line) {
 	}
 }
 
-// bookMove picks a move for pos from the embedded book of its variant,
-// among the moves within the book-margin of the best, weighted. A variant
-// without a usable book gives no move (the search plays instead).
-func (s *session) bookMove(pos *engine.Position) (engine.Move, bool) {
-	b, err := book.Default(pos.V)
-	if err != nil {
-		s.log.Warn().Err(err).Msg("hub: no opening book")
-		return engine.Move{}, false
-	}
-	return b.Pick(pos, s.bookMargin, s.rng)
-}
-
 // goSearch handles a go line and the lines that arrive during its search.
 // Every go line is answered by exactly one done line. It returns a line
 // that ended the search, to be handled next, and whether to quit (ctx
@@ -152,17 +138,6 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 		s.out.send(NewLine("done"))
 		return nil, false
 	}
-	pos := s.game.Position()
-	var list engine.MoveList
-	if pos.CountMoves(&list, false) == 0 {
-		side := "white"
-		if pos.Side == engine.Black {
-			side = "black"
-		}
-		s.errorf("go: %s to move has no legal move: the game is over (no search, no move)", side)
-		s.out.send(NewLine("done"))
-		return nil, false
-	}
 	if len(unknown) > 0 {
 		s.errorf("go: unknown argument %s ignored", quoteList(unknown))
 	}
@@ -170,46 +145,26 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 	case "ponder":
 		limits.Ponder = true
 	case "analyze":
-		limits.Infinite = true
+		limits.Infinite = true // never from the book
 	}
-	if mode != "analyze" && s.book {
-		// Book move: answered at once, in think and ponder mode alike.
-		if m, ok := s.bookMove(&pos); ok {
-			s.log.Info().Str("pos", pos.HubPosition()).Str("move", pos.FormatMove(m, engine.FormatHub)).Msg("hub: book move")
-			s.out.send(NewLine("done").With("move", pos.FormatMove(m, engine.FormatHub)))
-			return nil, false
-		}
-	}
-	keys := s.game.Keys()
-	history := keys[:len(keys)-1]
-	limits.Draw = s.game.DrawState()
+	pos := s.game.Position()
 	s.ensureSearcher()
-	s.log.Info().Str("mode", mode).Str("pos", pos.HubPosition()).Int("history", len(history)).
+	s.log.Info().Str("mode", mode).Str("pos", pos.HubPosition()).Int("history", s.game.Ply()).
 		Int("depth", limits.Depth).Uint64("nodes", limits.Nodes).Dur("move_time", limits.MoveTime).
 		Dur("time", limits.Time).Dur("inc", limits.Inc).Int("moves", limits.MovesToGo).Msg("hub: search")
-
-	sctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	// A ponder-hit that arrives before the search has begun could be
-	// overwritten when Search sets up its ponder state, so it is repeated
-	// at the first report, which comes after that set-up.
-	var hit, started, reissued atomic.Bool
-	report := func(info search.Info) {
-		if !started.Swap(true) && hit.Load() && !reissued.Swap(true) {
-			s.searcher.PonderHit()
-		}
-		s.out.send(infoLine(&pos, info))
-	}
-	results := make(chan search.Result, 1)
-	go func() { results <- s.searcher.Search(sctx, pos, history, limits, report) }()
-
+	job := search.Start(ctx, s.searcher, search.Request{
+		Game:   s.game,
+		Limits: limits,
+		Book:   search.BookOptions{Use: s.book, Margin: s.bookMargin, Rand: s.rng},
+		Report: func(info search.Info) { s.out.send(infoLine(&pos, info)) },
+	})
 	for {
 		select {
-		case r := <-results:
-			s.done(&pos, r)
+		case <-job.Done():
+			s.done(job.Wait())
 			return pending, quit
 		case <-ctx.Done():
-			cancel()
+			job.Stop()
 			quit = true
 		case x := <-lines:
 			if !x.eof && x.tooLong == 0 {
@@ -221,111 +176,73 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 						continue
 					case "ponder-hit":
 						s.log.Debug().Str("in", x.text).Msg("hub")
-						if mode == "ponder" && !hit.Swap(true) {
-							s.searcher.PonderHit()
+						if mode == "ponder" {
+							job.PonderHit()
 						}
 						continue
 					case "stop":
 						s.log.Debug().Str("in", x.text).Msg("hub")
-						cancel()
+						job.Stop()
 						continue
 					}
 				}
 			}
 			// Any other line ends the search and is handled after done.
-			cancel()
+			job.Stop()
 			pending = &x
 		}
 		// The search is ending: wait for it without reading more input.
-		r := <-results
-		s.done(&pos, r)
+		s.done(job.Wait())
 		return pending, quit
 	}
 }
 
-// done answers the end of a search of pos with its best move and the
-// expected reply.
-func (s *session) done(pos *engine.Position, r search.Result) {
-	s.log.Info().Int("depth", r.Depth).Int("score", r.Score).Uint64("nodes", r.Nodes).
-		Dur("elapsed", r.Time).Msg("hub: search done")
-	if !r.HasMove {
-		s.errorf("go: no legal move (no move)")
+// done answers the end of a move choice with its move and the expected
+// reply (legal, as the Choice guarantees).
+func (s *session) done(c search.Choice) {
+	root := &c.Root
+	switch c.Source {
+	case search.NoMove:
+		side := "white"
+		if root.Side == engine.Black {
+			side = "black"
+		}
+		s.errorf("go: %s to move has no legal move: the game is over (no search, no move)", side)
 		s.out.send(NewLine("done"))
 		return
-	}
-	if !isLegal(pos, r.Move) {
-		// A search bug must not cost the game: say so and play a legal move.
-		var list engine.MoveList
-		pos.Generate(&list)
-		s.log.Error().Str("pos", pos.HubPosition()).Msg("hub: search returned an illegal move")
-		s.errorf("internal error: the search returned an illegal move; playing the first legal move")
-		r.Move, r.PV = list.Moves[0], nil
-	}
-	d := NewLine("done").With("move", pos.FormatMove(r.Move, engine.FormatHub))
-	if len(r.PV) > 1 && r.PV[0] == r.Move {
-		next := pos.Play(r.Move)
-		if isLegal(&next, r.PV[1]) {
-			d = d.With("ponder", next.FormatMove(r.PV[1], engine.FormatHub))
+	case search.FromBook:
+		s.log.Info().Str("pos", root.HubPosition()).Str("move", root.FormatMove(c.Move, engine.FormatHub)).Msg("hub: book move")
+	default:
+		if c.BookErr != nil {
+			s.log.Warn().Err(c.BookErr).Msg("hub: no opening book")
 		}
+		s.log.Info().Int("depth", c.Depth).Int("score", c.Score).Uint64("nodes", c.Nodes).
+			Dur("elapsed", c.Time).Bool("partial", c.Partial).Msg("hub: search done")
+	}
+	if c.Problem != "" {
+		// A search bug must not cost the game: say so (a legal move is played).
+		s.log.Error().Str("pos", root.HubPosition()).Str("problem", c.Problem).Msg("hub: bad search result")
+		s.errorf("internal error: %s", c.Problem)
+	}
+	d := NewLine("done").With("move", root.FormatMove(c.Move, engine.FormatHub))
+	if len(c.PV) > 1 {
+		next := root.Play(c.Move)
+		d = d.With("ponder", next.FormatMove(c.PV[1], engine.FormatHub))
 	}
 	s.out.send(d)
 }
 
-// isLegal reports whether m is one of p's legal moves.
-func isLegal(p *engine.Position, m engine.Move) bool {
-	var list engine.MoveList
-	p.Generate(&list)
-	for _, lm := range list.Slice() {
-		if lm == m {
-			return true
-		}
-	}
-	return false
-}
-
-// FormatScore writes a search score (centi-men, see search.Mate) in men
-// with two decimals, as info lines give it: 100 -> "1.00". A forced win in
-// n plies is 100 - n/100 men ("99.99" for a win next ply) and a forced loss
-// its negative, as Scan reports won and lost positions.
-func FormatScore(cs int) string {
-	switch {
-	case cs > search.MateBound:
-		return strconv.FormatFloat(float64(10000-(search.Mate-cs))/100, 'f', 2, 64)
-	case cs < -search.MateBound:
-		return strconv.FormatFloat(-float64(10000-(search.Mate+cs))/100, 'f', 2, 64)
-	}
-	return strconv.FormatFloat(float64(cs)/100, 'f', 2, 64)
-}
-
 // infoLine writes one search report: depth, score in men, nodes, time in
-// seconds, nps in millions and the PV (legal prefix only) in Hub moves.
+// seconds, nps in millions and the PV in Hub moves.
 func infoLine(root *engine.Position, info search.Info) Line {
 	l := NewLine("info").
 		With("depth", strconv.Itoa(info.Depth)).
-		With("score", FormatScore(info.Score)).
+		With("score", search.FormatScore(info.Score)).
 		With("nodes", strconv.FormatUint(info.Nodes, 10)).
 		With("time", strconv.FormatFloat(info.Time.Seconds(), 'f', 3, 64)).
 		With("nps", strconv.FormatFloat(float64(info.NPS)/1e6, 'f', 1, 64))
-	if pv := formatPV(root, info.PV); pv != "" {
+	if pv := search.FormatPV(root, info.PV, engine.FormatHub); pv != "" {
 		l = l.WithQuoted("pv", pv)
 	}
 	return l
-}
-
-// formatPV writes the legal prefix of pv from root in Hub moves, space
-// separated.
-func formatPV(root *engine.Position, pv []engine.Move) string {
-	var b strings.Builder
-	p := *root
-	for i, m := range pv {
-		if !isLegal(&p, m) {
-			break
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(p.FormatMove(m, engine.FormatHub))
-		p = p.Play(m)
-	}
-	return b.String()
 }

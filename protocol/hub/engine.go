@@ -21,13 +21,11 @@ import (
 )
 
 // Searcher is the search engine a Hub session drives; *search.Engine
-// implements it. Search is called from one goroutine at a time; PonderHit
-// may be called from another goroutine while Search runs. The session stops
-// a search by cancelling the context it passed to Search. Clear and
-// SetOptions are only called while no search runs.
+// implements it. The session chooses each move with search.Start, which
+// calls SearchJob from the job's goroutine, one job at a time. Clear and
+// SetOptions are only called while no job runs.
 type Searcher interface {
-	Search(ctx context.Context, pos engine.Position, history []uint64, limits search.Limits, report func(search.Info)) search.Result
-	PonderHit()
+	search.Searcher
 	Clear()
 	SetOptions(search.Options)
 }
@@ -41,8 +39,8 @@ type Config struct {
 
 	// Defaults of the parameters (shared/spec/hub.md "Start-up").
 	Variant engine.VariantID // the variant parameter's default: Russian
-	Threads int              // search threads; 0 means 1
-	HashMiB int              // transposition table in MiB; 0 means DefaultHashMiB
+	Threads int              // search threads; 0 means search.DefaultThreads
+	HashMiB int              // transposition table in MiB; 0 means search.DefaultHashMiB
 
 	// NoBook starts the session with the book parameter off (it is on by
 	// default). BookMargin is book-margin's default in centi-men (0 means
@@ -62,15 +60,14 @@ type Config struct {
 	Log zerolog.Logger
 }
 
-// Parameter ranges and defaults.
+// Parameter ranges and defaults: the search package's, which every front
+// end shares (these names only repeat them for Hub's users).
 const (
-	DefaultHashMiB = 64
-	// DefaultBookMargin is book-margin's default, in centi-men.
-	DefaultBookMargin = 10
-	// MaxBookMargin bounds book-margin.
-	MaxBookMargin = 1000
-	MaxHashMiB    = 16384 // 16 GiB: larger requests are refused, not attempted
-	MaxThreads    = 256
+	DefaultHashMiB    = search.DefaultHashMiB    // MiB
+	DefaultBookMargin = search.DefaultBookMargin // centi-men
+	MaxBookMargin     = search.MaxBookMargin     // centi-men
+	MaxHashMiB        = search.MaxHashMiB        // MiB: larger requests are refused, not attempted
+	MaxThreads        = search.MaxThreads
 	// MaxLineBytes bounds one input line; a longer line is discarded with
 	// error message="line too long ...".
 	MaxLineBytes = 1 << 20
@@ -180,13 +177,13 @@ func newSession(cfg Config, out io.Writer) *session {
 		log:     cfg.Log,
 		out:     &lineWriter{w: bufio.NewWriter(out), log: cfg.Log},
 		variant: cfg.Variant,
-		threads: max(cfg.Threads, 1),
+		threads: cfg.Threads,
 		hashMiB: cfg.HashMiB,
 		book:    !cfg.NoBook,
 	}
 	s.bookMargin = cfg.BookMargin
 	if s.bookMargin <= 0 {
-		s.bookMargin = DefaultBookMargin
+		s.bookMargin = search.DefaultBookMargin
 	}
 	seed := cfg.BookSeed
 	if seed == 0 {
@@ -194,10 +191,13 @@ func newSession(cfg Config, out io.Writer) *session {
 	}
 	s.rng = rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
 	if s.hashMiB <= 0 {
-		s.hashMiB = DefaultHashMiB
+		s.hashMiB = search.DefaultHashMiB
 	}
-	s.hashMiB = min(s.hashMiB, MaxHashMiB)
-	s.threads = min(s.threads, MaxThreads)
+	if s.threads <= 0 {
+		s.threads = search.DefaultThreads
+	}
+	s.hashMiB = min(s.hashMiB, search.MaxHashMiB)
+	s.threads = min(s.threads, search.MaxThreads)
 	s.game = engine.NewGame(engine.StartPosition(s.variant))
 	s.params = s.declareParams()
 	return s

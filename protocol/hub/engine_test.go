@@ -753,7 +753,7 @@ func TestFormatScore(t *testing.T) {
 		search.MateBound + 1: "98.73",
 	}
 	for cs, want := range cases {
-		assert.Equal(t, want, FormatScore(cs), "%d", cs)
+		assert.Equal(t, want, search.FormatScore(cs), "%d", cs)
 	}
 }
 
@@ -764,8 +764,8 @@ type brokenSearcher struct {
 	spoil func(*search.Result)
 }
 
-func (b brokenSearcher) Search(ctx context.Context, pos engine.Position, h []uint64, l search.Limits, report func(search.Info)) search.Result {
-	r := b.Engine.Search(ctx, pos, h, l, report)
+func (b brokenSearcher) SearchJob(ctx context.Context, j *search.Job) search.Result {
+	r := b.Engine.SearchJob(ctx, j)
 	b.spoil(&r)
 	return r
 }
@@ -785,9 +785,9 @@ func TestSearchResultGuards(t *testing.T) {
 	start.Generate(&l)
 	first := start.FormatMove(l.Moves[0], engine.FormatHub)
 	assert.Contains(t, out, "error message=\"internal error: the search returned an illegal move; playing the first legal move\"\ndone move="+first+"\n")
-	// No move at all.
+	// No move at all: the same.
 	out = run(func(r *search.Result) { r.HasMove = false })
-	assert.True(t, strings.HasSuffix(out, "error message=\"go: no legal move (no move)\"\ndone\n"), out)
+	assert.Contains(t, out, "error message=\"internal error: the search returned no move; playing the first legal move\"\ndone move="+first+"\n")
 	// A ponder move that is not legal after the move is left out.
 	out = run(func(r *search.Result) { r.PV = []engine.Move{r.Move, {From: 1, To: 2}} })
 	assert.Regexp(t, `(?m)^done move=\S+$`, out)

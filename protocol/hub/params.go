@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"damka/engine"
+	"damka/search"
 )
 
 // param is one declared engine parameter.
@@ -86,10 +87,10 @@ func (s *session) declareParams() []param {
 			},
 		},
 		{
-			name: "threads", typ: "int", min: 1, max: MaxThreads,
+			name: "threads", typ: "int", min: 1, max: search.MaxThreads,
 			get: func(s *session) string { return strconv.Itoa(s.threads) },
 			set: func(s *session, v string) error {
-				n, err := parseInt(v, 1, MaxThreads)
+				n, err := parseInt(v, 1, search.MaxThreads)
 				if err != nil {
 					return err
 				}
@@ -101,10 +102,10 @@ func (s *session) declareParams() []param {
 			},
 		},
 		{
-			name: "hash", typ: "int", min: 1, max: MaxHashMiB,
+			name: "hash", typ: "int", min: 1, max: search.MaxHashMiB,
 			get: func(s *session) string { return strconv.Itoa(s.hashMiB) },
 			set: func(s *session, v string) error {
-				n, err := parseInt(v, 1, MaxHashMiB)
+				n, err := parseInt(v, 1, search.MaxHashMiB)
 				if err != nil {
 					return err
 				}
@@ -132,10 +133,10 @@ func (s *session) declareParams() []param {
 			// Variety: the book chooses among moves scoring within this many
 			// centi-men of its best, weighted by how often they were played
 			// or kept.
-			name: "book-margin", typ: "int", min: 0, max: MaxBookMargin,
+			name: "book-margin", typ: "int", min: 0, max: search.MaxBookMargin,
 			get: func(s *session) string { return strconv.Itoa(s.bookMargin) },
 			set: func(s *session, v string) error {
-				n, err := parseInt(v, 0, MaxBookMargin)
+				n, err := parseInt(v, 0, search.MaxBookMargin)
 				if err == nil {
 					s.bookMargin = n
 				}

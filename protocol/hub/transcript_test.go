@@ -37,11 +37,11 @@ type spyCall struct {
 	limits  search.Limits
 }
 
-func (s *spy) Search(ctx context.Context, pos engine.Position, history []uint64, l search.Limits, report func(search.Info)) search.Result {
+func (s *spy) SearchJob(ctx context.Context, j *search.Job) search.Result {
 	s.mu.Lock()
-	s.calls = append(s.calls, spyCall{pos, append([]uint64(nil), history...), l})
+	s.calls = append(s.calls, spyCall{j.Position(), append([]uint64(nil), j.History()...), j.Limits()})
 	s.mu.Unlock()
-	return s.Engine.Search(ctx, pos, history, l, report)
+	return s.Engine.SearchJob(ctx, j)
 }
 
 func (s *spy) last(t *testing.T) spyCall {

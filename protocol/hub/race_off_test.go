@@ -1,0 +1,7 @@
+//go:build !race
+
+package hub
+
+// raceEnabled: the race detector shadows every allocation, so tests skip
+// the steps that allocate gigabytes.
+const raceEnabled = false
