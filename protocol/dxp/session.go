@@ -911,7 +911,7 @@ func (s *session) think(ctx context.Context) (req *GameReq, over bool, err error
 			secs := int((time.Since(gs.turn) + time.Second/2) / time.Second)
 			mm := MoveMessage(&pos, res.Move, secs)
 			s.log.Debug().Str("move", pos.FormatMove(res.Move, engine.FormatFull)).Int("depth", res.Depth).
-				Int("score", res.Score).Uint64("nodes", res.Nodes).Dur("time", res.Time).Msg("dxp: our move")
+				Int("score", res.Score).Uint64("nodes", res.Nodes).Dur("think", res.Time).Msg("dxp: our move")
 			if err := s.send(mm); err != nil {
 				s.finish(engine.Ongoing, "write failed")
 				return nil, true, err
