@@ -68,7 +68,8 @@ extension: squares 01..32 in the variant's numbering and a 32-character
 position; both sides must be started with the same --variant.
 
 It prints one line per game and a last line
-games=N wins=W draws=D losses=L unfinished=U. --pdn FILE appends each game
+games=N wins=W draws=D losses=L unfinished=U refused=R (R: game requests
+refused, by the peer or by damka; not among the N games). --pdn FILE appends each game
 as soon as it ends. A listening follower serves one connection after another
 until interrupted (or --sessions connections). --log-level debug logs every
 message sent and received.`,

@@ -521,6 +521,7 @@ func TestRefusals(t *testing.T) {
 	r := result(t, done)
 	require.NoError(t, r.err)
 	assert.Equal(t, Summary{Refused: 3}, r.sum)
+	assert.Equal(t, "games=0 wins=0 draws=0 losses=0 unfinished=0 refused=3", r.sum.String())
 	assert.Contains(t, ep.log.String(), `"text":"Hello from the peer"`, "CHAT is logged")
 }
 
@@ -695,4 +696,24 @@ func TestMoveLimitEndedByDamka(t *testing.T) {
 	require.NoError(t, r.err)
 	assert.Equal(t, Summary{Games: 2, Draws: 1, Wins: 1}, r.sum)
 	assert.Equal(t, 4, len(ep.records[0].PDN.Moves))
+}
+
+// TestInitiatorRefused: games the peer refuses are counted as refused (and
+// in the summary line), not as games.
+func TestInitiatorRefused(t *testing.T) {
+	v := engine.International
+	cfg, _, ep := scripted(v, Initiator)
+	cfg.Games = 2
+	p, done := startDamka(t, testContext(t), cfg)
+	for i := 0; i < 2; i++ {
+		_, ok := p.recv().(*GameReq)
+		require.True(t, ok)
+		p.sendMsg(&GameAcc{Name: "peer", Code: AccRefused})
+	}
+	p.expectClosed()
+	r := result(t, done)
+	require.NoError(t, r.err)
+	assert.Equal(t, Summary{Refused: 2}, r.sum)
+	assert.Equal(t, "games=0 wins=0 draws=0 losses=0 unfinished=0 refused=2", r.sum.String())
+	assert.Empty(t, ep.records)
 }

@@ -167,9 +167,11 @@ func (s *Summary) Add(o Summary) {
 	s.Refused += o.Refused
 }
 
-// String returns "games=N wins=W draws=D losses=L unfinished=U".
+// String returns "games=N wins=W draws=D losses=L unfinished=U refused=R"
+// (refused games are not among the N games begun).
 func (s Summary) String() string {
-	return fmt.Sprintf("games=%d wins=%d draws=%d losses=%d unfinished=%d", s.Games, s.Wins, s.Draws, s.Losses, s.Unfinished)
+	return fmt.Sprintf("games=%d wins=%d draws=%d losses=%d unfinished=%d refused=%d",
+		s.Games, s.Wins, s.Draws, s.Losses, s.Unfinished, s.Refused)
 }
 
 // ErrDisconnected is wrapped by Run's error when the peer closed the
