@@ -45,6 +45,7 @@ type dxpOptions struct {
 	bookMargin          int
 	sessions            int
 	ackTimeout, timeout time.Duration
+	peerTimeout         time.Duration
 }
 
 func newDXPCmd() *cobra.Command {
@@ -100,6 +101,8 @@ message sent and received.`,
 	f.IntVar(&o.sessions, "sessions", 0, "listening follower: stop after this many connections (0: until interrupted)")
 	f.DurationVar(&o.ackTimeout, "ack-timeout", dxp.DefaultAckTimeout, "how long to wait for GAMEACC and GAMEEND acknowledgements")
 	f.DurationVar(&o.timeout, "connect-timeout", 10*time.Second, "how long --connect tries")
+	f.DurationVar(&o.peerTimeout, "peer-timeout", dxp.DefaultPeerTimeout,
+		"end the game (unfinished) and the connection when the peer sends no move for its remaining clock plus this long, or a follower gets no GAMEREQ for this long (0: wait forever)")
 	return cmd
 }
 
@@ -135,6 +138,8 @@ func checkDXPOptions(cmd *cobra.Command, o *dxpOptions) error {
 		return badInput("--movetime %g out of range 0..3600 seconds", o.movetime)
 	case o.sessions < 0:
 		return badInput("--sessions %d is negative", o.sessions)
+	case o.peerTimeout < 0:
+		return badInput("--peer-timeout %v is negative (0: wait forever)", o.peerTimeout)
 	case len(o.name) == 0 || len(o.name) > dxp.NameLen:
 		return badInput("--name %q: want 1..%d characters", o.name, dxp.NameLen)
 	}
@@ -159,12 +164,16 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 		Name:           o.name,
 		AcceptTakeBack: o.takeback,
 		AckTimeout:     o.ackTimeout,
+		PeerTimeout:    o.peerTimeout,
 		Logger:         logger,
 		Limits: search.Limits{
 			Depth:    o.depth,
 			Nodes:    o.nodes,
 			MoveTime: time.Duration(o.movetime * float64(time.Second)),
 		},
+	}
+	if o.peerTimeout == 0 {
+		cfg.PeerTimeout = -1 // no limit
 	}
 	if o.book {
 		b, err := book.Default(v)

@@ -35,6 +35,8 @@ func TestDXPBadInput(t *testing.T) {
 		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--initiator", "--openings", "/nonexistent/file"},
 		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--name", strings.Repeat("n", 33)},
 		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--pdn", "/nonexistent/dir/x.pdn"},
+		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--peer-timeout", "-1s"},
+		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--peer-timeout", "soon"},
 	}
 	for _, args := range cases {
 		out, errs, code := runCLI(args...)

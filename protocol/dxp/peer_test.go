@@ -717,3 +717,66 @@ func TestInitiatorRefused(t *testing.T) {
 	assert.Equal(t, "games=0 wins=0 draws=0 losses=0 unfinished=0 refused=2", r.sum.String())
 	assert.Empty(t, ep.records)
 }
+
+// TestPeerTimeout: a peer that stops answering mid-game gets a CHAT and a
+// GAMEEND without result after PeerTimeout; the game is recorded
+// unfinished and Run returns ErrPeerTimeout. A follower that gets no
+// GAMEREQ closes the connection after PeerTimeout.
+func TestPeerTimeout(t *testing.T) {
+	v := engine.International
+	cfg, _, ep := scripted(v, Follower)
+	cfg.PeerTimeout = 300 * time.Millisecond
+	cfg.AckTimeout = 300 * time.Millisecond
+	p, done := startDamka(t, testContext(t), cfg)
+	req := gameReq(engine.White, nil)
+	req.Minutes = 0
+	p.sendMsg(req)
+	p.expectAcc(AccAccepted)
+	g := engine.NewGame(engine.StartPosition(v))
+	p.expectMove(g)
+	began := time.Now()
+	assert.Equal(t, EndNone, p.expectEnd().Reason) // the peer stays silent
+	waited := time.Since(began)
+	assert.GreaterOrEqual(t, waited, 250*time.Millisecond)
+	assert.Less(t, waited, 5*time.Second)
+	require.NotEmpty(t, p.chats)
+	assert.Contains(t, p.chats[len(p.chats)-1], "no move from the peer in 0s (peer timeout 300ms)")
+	r := result(t, done)
+	require.ErrorIs(t, r.err, ErrPeerTimeout)
+	assert.Equal(t, Summary{Games: 1, Unfinished: 1}, r.sum)
+	require.Len(t, ep.records, 1)
+	assert.Equal(t, Unfinished, ep.records[0].Outcome)
+	assert.Contains(t, ep.records[0].Reason, "no move from the peer")
+	p.expectClosed()
+
+	// Connected, but no GAMEREQ.
+	p, done = startDamka(t, testContext(t), cfg)
+	r = result(t, done)
+	require.ErrorIs(t, r.err, ErrPeerTimeout)
+	assert.Contains(t, r.err.Error(), "no GAMEREQ from the peer in 300ms")
+	assert.Equal(t, Summary{}, r.sum)
+	p.expectClosed()
+}
+
+// TestPeerAllowance: the wait for the peer's move is its remaining clock
+// plus PeerTimeout from the start of its turn; a negative PeerTimeout
+// waits forever.
+func TestPeerAllowance(t *testing.T) {
+	s := &session{cfg: Config{PeerTimeout: time.Minute}}
+	gs := &gameState{us: engine.White, minutes: 5, turn: time.Now()}
+	gs.clock = [2]time.Duration{time.Minute, 3 * time.Minute}
+	assert.Equal(t, 4*time.Minute, s.peerAllowance(gs))
+	w := s.peerWait(gs)
+	assert.InDelta(t, float64(4*time.Minute), float64(w), float64(time.Second))
+	gs.clock[engine.Black] = -time.Second // over its time: no credit
+	assert.Equal(t, time.Minute, s.peerAllowance(gs))
+	gs.minutes = 0 // no clock
+	gs.clock[engine.Black] = time.Hour
+	assert.Equal(t, time.Minute, s.peerAllowance(gs))
+	gs.turn = time.Now().Add(-2 * time.Minute) // already late: at once
+	assert.Equal(t, time.Millisecond, s.peerWait(gs))
+	assert.Equal(t, time.Minute, s.peerWait(nil))
+	s.cfg.PeerTimeout = -1
+	assert.Zero(t, s.peerWait(gs))
+	assert.Zero(t, s.peerWait(nil))
+}

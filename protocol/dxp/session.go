@@ -60,6 +60,9 @@ const (
 	DefaultMoveTime = time.Second
 	// DefaultName is the name damka gives in GAMEREQ and GAMEACC.
 	DefaultName = "damka"
+	// DefaultPeerTimeout is how long a session waits for a silent peer
+	// beyond the peer's remaining clock (see Config.PeerTimeout).
+	DefaultPeerTimeout = 10 * time.Minute
 )
 
 // Config configures a session.
@@ -97,6 +100,14 @@ type Config struct {
 	// AckTimeout bounds the wait for a GAMEACC or a GAMEEND acknowledgement
 	// (default DefaultAckTimeout).
 	AckTimeout time.Duration
+
+	// PeerTimeout bounds the wait for the peer: for its move, at most its
+	// remaining clock time (games with a clock) plus PeerTimeout from the
+	// start of its turn; for the follower's next GAMEREQ, PeerTimeout.
+	// When it passes, a game in progress is ended (GAMEEND without result)
+	// and recorded unfinished, and Run returns an error wrapping
+	// ErrPeerTimeout. 0 means DefaultPeerTimeout; negative: no limit.
+	PeerTimeout time.Duration
 
 	// Event and Site are written as the PDN tags of each game
 	// (default "DXP match" and "?").
@@ -179,6 +190,10 @@ func (s Summary) String() string {
 // games were all played.
 var ErrDisconnected = errors.New("peer disconnected")
 
+// ErrPeerTimeout is wrapped by Run's error when the peer sent nothing
+// within Config.PeerTimeout (beyond its clock) while damka waited for it.
+var ErrPeerTimeout = errors.New("the peer went silent")
+
 // Run plays a DXP session on conn in cfg.Role and closes conn when done
 // (sending side shut down first). The initiator returns after its games
 // (or when the peer refuses all games or disconnects); the follower
@@ -200,6 +215,9 @@ func Run(ctx context.Context, conn io.ReadWriteCloser, cfg Config) (Summary, err
 	cfg.Name = asciiText(cfg.Name, NameLen)
 	if cfg.AckTimeout <= 0 {
 		cfg.AckTimeout = DefaultAckTimeout
+	}
+	if cfg.PeerTimeout == 0 {
+		cfg.PeerTimeout = DefaultPeerTimeout
 	}
 	if cfg.Event == "" {
 		cfg.Event = "DXP match"
@@ -534,10 +552,12 @@ func (s *session) runFollower(ctx context.Context) error {
 			}
 			continue
 		}
-		ev := s.wait(ctx, 0, nil)
+		ev := s.wait(ctx, s.peerWait(s.game), nil)
 		switch ev.kind {
 		case evCancel:
 			return nil
+		case evTimeout:
+			return s.followerSilent()
 		case evClosed:
 			if s.game != nil && !s.game.suspended {
 				return fmt.Errorf("%w mid-game: %v", ErrDisconnected, ev.err)
@@ -799,7 +819,7 @@ func (s *session) play(ctx context.Context) (*GameReq, error) {
 			}
 			continue
 		}
-		ev := s.wait(ctx, 0, nil)
+		ev := s.wait(ctx, s.peerWait(gs), nil)
 		if req, over, err := s.peerTurn(ctx, gs, ev); over || err != nil {
 			return req, err
 		}
@@ -820,6 +840,8 @@ func (s *session) peerTurn(ctx context.Context, gs *gameState, ev event) (*GameR
 	case evBad:
 		req, err := s.protocolError(ctx, fmt.Sprintf("%v", ev.err))
 		return req, true, err
+	case evTimeout:
+		return nil, true, s.peerSilent(ctx, gs)
 	}
 	switch m := ev.msg.(type) {
 	case *Move:
@@ -846,6 +868,65 @@ func (s *session) peerTurn(ctx context.Context, gs *gameState, ev event) (*GameR
 		req, over, err := s.anyTime(ctx, gs, ev)
 		return req, over, err
 	}
+}
+
+// peerWait returns how long to wait now for the peer in game gs (nil:
+// between games): until its remaining clock plus PeerTimeout have passed
+// since its turn began; 0 (no limit) when PeerTimeout is negative.
+func (s *session) peerWait(gs *gameState) time.Duration {
+	if s.cfg.PeerTimeout <= 0 {
+		return 0
+	}
+	if gs == nil {
+		return s.cfg.PeerTimeout
+	}
+	return max(time.Until(gs.turn.Add(s.peerAllowance(gs))), time.Millisecond)
+}
+
+// peerAllowance is how long the peer may take for its move in gs: its
+// remaining clock (games with a clock) plus PeerTimeout.
+func (s *session) peerAllowance(gs *gameState) time.Duration {
+	d := s.cfg.PeerTimeout
+	if gs.minutes > 0 {
+		d += max(gs.clock[gs.us.Opp()], 0)
+	}
+	return d
+}
+
+// silence describes how long the peer has been silent in gs.
+func (s *session) silence(gs *gameState) string {
+	why := fmt.Sprintf("no move from the peer in %v", time.Since(gs.turn).Round(time.Second))
+	if gs.minutes > 0 {
+		return why + fmt.Sprintf(" (its clock plus the peer timeout of %v)", s.cfg.PeerTimeout)
+	}
+	return why + fmt.Sprintf(" (peer timeout %v)", s.cfg.PeerTimeout)
+}
+
+// peerSilent ends game gs, whose peer sent nothing in time: CHAT, GAMEEND
+// without result, recorded unfinished; the session then ends.
+func (s *session) peerSilent(ctx context.Context, gs *gameState) error {
+	why := s.silence(gs)
+	s.log.Warn().Str("why", why).Msg("dxp: the peer went silent; ending the game")
+	if err := s.chat("damka: " + why + "; ending the game"); err != nil {
+		s.finish(engine.Ongoing, why)
+		return err
+	}
+	if _, err := s.endUnfinished(ctx, why); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: %s", ErrPeerTimeout, why)
+}
+
+// followerSilent ends a follower's session whose peer sent no GAMEREQ in
+// time (a game it suspended is recorded unfinished).
+func (s *session) followerSilent() error {
+	why := fmt.Sprintf("no GAMEREQ from the peer in %v (peer timeout)", s.cfg.PeerTimeout)
+	if gs := s.game; gs != nil {
+		why = s.silence(gs)
+		s.finish(engine.Ongoing, why)
+	}
+	s.log.Warn().Str("why", why).Msg("dxp: the peer went silent; closing the connection")
+	return fmt.Errorf("%w: %s", ErrPeerTimeout, why)
 }
 
 // anyTime handles the messages that may come on either side's turn:
