@@ -46,6 +46,7 @@ type dxpOptions struct {
 	sessions            int
 	ackTimeout, timeout time.Duration
 	peerTimeout         time.Duration
+	messageGap          time.Duration
 }
 
 func newDXPCmd() *cobra.Command {
@@ -101,6 +102,8 @@ message sent and received.`,
 	f.IntVar(&o.sessions, "sessions", 0, "listening follower: stop after this many connections (0: until interrupted)")
 	f.DurationVar(&o.ackTimeout, "ack-timeout", dxp.DefaultAckTimeout, "how long to wait for GAMEACC and GAMEEND acknowledgements")
 	f.DurationVar(&o.timeout, "connect-timeout", 10*time.Second, "how long --connect tries")
+	f.DurationVar(&o.messageGap, "message-gap", dxp.DefaultMessageGap,
+		"least time between two messages damka sends with none from the peer in between, for clients that read one message per socket read (pydraughts); 0: none")
 	f.DurationVar(&o.peerTimeout, "peer-timeout", dxp.DefaultPeerTimeout,
 		"end the game (unfinished) and the connection when the peer sends no move for its remaining clock plus this long, or a follower gets no GAMEREQ for this long (0: wait forever)")
 	return cmd
@@ -138,6 +141,8 @@ func checkDXPOptions(cmd *cobra.Command, o *dxpOptions) error {
 		return badInput("--movetime %g out of range 0..3600 seconds", o.movetime)
 	case o.sessions < 0:
 		return badInput("--sessions %d is negative", o.sessions)
+	case o.messageGap < 0 || o.messageGap > 10*time.Second:
+		return badInput("--message-gap %v out of range 0..10s", o.messageGap)
 	case o.peerTimeout < 0:
 		return badInput("--peer-timeout %v is negative (0: wait forever)", o.peerTimeout)
 	case len(o.name) == 0 || len(o.name) > dxp.NameLen:
@@ -165,6 +170,7 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 		AcceptTakeBack: o.takeback,
 		AckTimeout:     o.ackTimeout,
 		PeerTimeout:    o.peerTimeout,
+		MessageGap:     o.messageGap,
 		Logger:         logger,
 		Limits: search.Limits{
 			Depth:    o.depth,
@@ -174,6 +180,9 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 	}
 	if o.peerTimeout == 0 {
 		cfg.PeerTimeout = -1 // no limit
+	}
+	if o.messageGap == 0 {
+		cfg.MessageGap = -1 // no gap
 	}
 	if o.book {
 		b, err := book.Default(v)

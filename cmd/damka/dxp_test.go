@@ -37,6 +37,8 @@ func TestDXPBadInput(t *testing.T) {
 		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--pdn", "/nonexistent/dir/x.pdn"},
 		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--peer-timeout", "-1s"},
 		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--peer-timeout", "soon"},
+		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--message-gap", "-1ms"},
+		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--message-gap", "1m"},
 	}
 	for _, args := range cases {
 		out, errs, code := runCLI(args...)

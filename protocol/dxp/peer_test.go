@@ -780,3 +780,128 @@ func TestPeerAllowance(t *testing.T) {
 	assert.Zero(t, s.peerWait(gs))
 	assert.Zero(t, s.peerWait(nil))
 }
+
+// chunkPeer reads like pydraughts' DXP client (and DXC100): one socket
+// read of at most 1024 bytes is one message, NULs dropped, so it needs
+// each read to hold exactly one message. It reads lag after the previous
+// message arrived (a Python thread waiting for the interpreter lock).
+type chunkPeer struct {
+	t    *testing.T
+	conn net.Conn
+	lag  time.Duration
+}
+
+// next returns the one message of the next read; two messages in one
+// read fail the test (pydraughts would read "K0M0000322800" as one).
+func (p *chunkPeer) next() Message {
+	p.t.Helper()
+	time.Sleep(p.lag)
+	require.NoError(p.t, p.conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	buf := make([]byte, 1024)
+	var got []byte
+	for {
+		n, err := p.conn.Read(buf)
+		require.NoError(p.t, err)
+		got = append(got, buf[:n]...)
+		if i := strings.IndexByte(string(got), 0); i >= 0 {
+			require.Equal(p.t, len(got)-1, i, "two messages in one read: %q", got)
+			break
+		}
+	}
+	m, err := Decode(got[:len(got)-1])
+	require.NoError(p.t, err, "%q", got)
+	return m
+}
+
+func (p *chunkPeer) send(wire string) {
+	p.t.Helper()
+	_, err := p.conn.Write([]byte(wire + "\x00"))
+	require.NoError(p.t, err)
+}
+
+// TestOneMessagePerRead: the messages damka sends back to back (GAMEACC
+// and its first MOVE, BACKACC and the MOVE from the position taken back,
+// CHAT and GAMEEND) reach a client that reads one message per read, 40 ms
+// late, in separate reads; a move answering the peer's move is not
+// delayed. With MessageGap off they merge.
+func TestOneMessagePerRead(t *testing.T) {
+	v := engine.International
+	play := func(t *testing.T, gap time.Duration) (merged bool) {
+		cfg, _, _ := scripted(v, Follower)
+		cfg.AcceptTakeBack = true
+		cfg.MessageGap = gap
+		dp, done := startDamka(t, testContext(t), cfg)
+		p := &chunkPeer{t: t, conn: dp.conn, lag: 40 * time.Millisecond}
+		if gap < 0 {
+			// Only show that the messages merge without the gap.
+			p.send("R01DXP Client                      W000000A")
+			time.Sleep(p.lag)
+			require.NoError(t, p.conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+			buf := make([]byte, 1024)
+			n, err := p.conn.Read(buf)
+			require.NoError(t, err)
+			merged = strings.Count(string(buf[:n]), "\x00") > 1
+			dp.conn.Close()
+			<-done
+			return merged
+		}
+		g := engine.NewGame(engine.StartPosition(v))
+		apply := func(m Message) {
+			mm, ok := m.(*Move)
+			require.True(t, ok, "want MOVE, got %#v", m)
+			pos := g.Position()
+			mv, err := FindMove(&pos, mm)
+			require.NoError(t, err)
+			g.Play(mv)
+		}
+		p.send("R01DXP Client                      W000000A") // damka plays White, no clock
+		acc, ok := p.next().(*GameAcc)
+		require.True(t, ok)
+		require.Equal(t, AccAccepted, acc.Code)
+		apply(p.next())
+		// A reply to our move comes at once (no gap).
+		pos := g.Position()
+		var list engine.MoveList
+		pos.Generate(&list)
+		m := list.Moves[list.N-1]
+		sent := time.Now()
+		p.send(string(mustEncode(t, MoveMessage(&pos, m, 0))))
+		g.Play(m)
+		p.lag = 0
+		apply(p.next())
+		assert.Less(t, time.Since(sent), gap/2+100*time.Millisecond, "the reply to a move waited for the gap")
+		p.lag = 40 * time.Millisecond
+		// Take back to White's first move: BACKACC, then damka's move again.
+		p.send("B001W")
+		k, ok := p.next().(*BackAcc)
+		require.True(t, ok)
+		require.Equal(t, BackAccepted, k.Code)
+		g.Undo()
+		g.Undo()
+		g.Undo()
+		apply(p.next())
+		// A bad message: CHAT naming it, then GAMEEND.
+		p.send("M99")
+		_, ok = p.next().(*Chat)
+		require.True(t, ok)
+		e, ok := p.next().(*GameEnd)
+		require.True(t, ok)
+		assert.Equal(t, EndNone, e.Reason)
+		p.send("E01")
+		dp.conn.Close()
+		r := result(t, done)
+		assert.Equal(t, Summary{Games: 1, Unfinished: 1}, r.sum)
+		return false
+	}
+	t.Run("gap", func(t *testing.T) { play(t, 200*time.Millisecond) })
+	t.Run("no-gap", func(t *testing.T) {
+		assert.True(t, play(t, -1), "without the gap GAMEACC and the first MOVE arrive in one read")
+	})
+}
+
+func mustEncode(t *testing.T, m Message) []byte {
+	t.Helper()
+	b, err := Encode(m)
+	require.NoError(t, err)
+	return b
+}

@@ -13,6 +13,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -60,6 +61,8 @@ const (
 	DefaultMoveTime = time.Second
 	// DefaultName is the name damka gives in GAMEREQ and GAMEACC.
 	DefaultName = "damka"
+	// DefaultMessageGap is the default of Config.MessageGap.
+	DefaultMessageGap = 200 * time.Millisecond
 	// DefaultPeerTimeout is how long a session waits for a silent peer
 	// beyond the peer's remaining clock (see Config.PeerTimeout).
 	DefaultPeerTimeout = 10 * time.Minute
@@ -100,6 +103,18 @@ type Config struct {
 	// AckTimeout bounds the wait for a GAMEACC or a GAMEEND acknowledgement
 	// (default DefaultAckTimeout).
 	AckTimeout time.Duration
+
+	// MessageGap is the least time between two messages damka sends with
+	// no message from the peer in between (GAMEACC then damka's first
+	// MOVE, BACKACC then the MOVE from the position taken back, CHAT then
+	// GAMEACC or GAMEEND). Some clients (pydraughts, DXC100) take one
+	// socket read for one message and drop the NULs in it, so two
+	// messages that reach the socket before the client reads merge into
+	// one. TCP_NODELAY and separate writes do not prevent that; a pause
+	// long enough for the client to read does. A move answering the
+	// peer's move is never delayed. 0 means DefaultMessageGap; negative:
+	// no gap.
+	MessageGap time.Duration
 
 	// PeerTimeout bounds the wait for the peer: for its move, at most its
 	// remaining clock time (games with a clock) plus PeerTimeout from the
@@ -219,6 +234,9 @@ func Run(ctx context.Context, conn io.ReadWriteCloser, cfg Config) (Summary, err
 	if cfg.PeerTimeout == 0 {
 		cfg.PeerTimeout = DefaultPeerTimeout
 	}
+	if cfg.MessageGap == 0 {
+		cfg.MessageGap = DefaultMessageGap
+	}
 	if cfg.Event == "" {
 		cfg.Event = "DXP match"
 	}
@@ -229,6 +247,7 @@ func Run(ctx context.Context, conn io.ReadWriteCloser, cfg Config) (Summary, err
 		cfg:        cfg,
 		log:        cfg.Logger.With().Str("dxp", cfg.Role.String()).Logger(),
 		conn:       conn,
+		epoch:      time.Now().Add(-time.Nanosecond),
 		events:     make(chan event),
 		done:       make(chan struct{}),
 		readerDone: make(chan struct{}),
@@ -306,6 +325,12 @@ type session struct {
 	peerStop   bool   // the peer said "no more games"
 	lastGame   bool   // initiator: the game in progress is the last
 	closed     *event // the end of the stream, once seen
+	// For MessageGap: when our last message began to be written and when
+	// the reader last got a message, in nanoseconds since epoch (so 0 is
+	// never).
+	epoch    time.Time
+	lastSend int64
+	lastRecv atomic.Int64
 }
 
 // readLoop reads messages and hands them to the session loop.
@@ -314,6 +339,9 @@ func (s *session) readLoop() {
 	fr := NewReader(s.conn)
 	for {
 		raw, err := fr.ReadMessage()
+		if err == nil {
+			s.lastRecv.Store(int64(time.Since(s.epoch)))
+		}
 		var ev event
 		var fe *FrameError
 		switch {
@@ -382,12 +410,29 @@ func (s *session) send(m Message) error {
 	if err != nil {
 		return err
 	}
+	s.pause()
 	s.log.Debug().Str("send", string(b[:len(b)-1])).Msg("dxp message")
-	if _, err := s.conn.Write(b); err != nil {
+	// Taken before the write: an answer the reader gets at once comes after.
+	s.lastSend = int64(time.Since(s.epoch))
+	_, err = s.conn.Write(b)
+	if err != nil {
 		s.log.Warn().Err(err).Msg("dxp write failed")
 		return fmt.Errorf("%w: write: %v", ErrDisconnected, err)
 	}
 	return nil
+}
+
+// pause waits until MessageGap has passed since our last message when the
+// peer has sent nothing since (see Config.MessageGap).
+func (s *session) pause() {
+	gap := s.cfg.MessageGap
+	if gap <= 0 || s.lastSend == 0 || s.lastRecv.Load() > s.lastSend {
+		return
+	}
+	if d := time.Duration(s.lastSend) + gap - time.Since(s.epoch); d > 0 {
+		s.log.Debug().Dur("pause", d).Msg("dxp: pause before the next message (message gap)")
+		time.Sleep(d)
+	}
 }
 
 // chat sends a CHAT (text made ASCII and cut to fit).
