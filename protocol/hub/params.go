@@ -79,14 +79,8 @@ func (s *session) declareParams() []param {
 							v, strings.Join(engine.VariantNames(), ", "))
 					}
 				}
-				if id != s.variant {
-					// A new board: the start position, a fresh table.
-					s.variant = id
-					s.game = engine.NewGame(engine.StartPosition(id))
-					if s.searcher != nil {
-						s.searcher.Clear()
-					}
-				}
+				s.autoVariant = false // the GUI chose it
+				s.setVariant(id)      // a new board and a fresh table when it changes
 				return nil
 			},
 		},
