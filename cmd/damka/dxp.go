@@ -44,6 +44,8 @@ type dxpOptions struct {
 	bookMargin          int
 	sessions            int
 	ackTimeout, timeout time.Duration
+	peerTimeout         time.Duration
+	messageGap          time.Duration
 }
 
 func newDXPCmd() *cobra.Command {
@@ -67,7 +69,8 @@ extension: squares 01..32 in the variant's numbering and a 32-character
 position; both sides must be started with the same --variant.
 
 It prints one line per game and a last line
-games=N wins=W draws=D losses=L unfinished=U. --pdn FILE appends each game
+games=N wins=W draws=D losses=L unfinished=U refused=R (R: game requests
+refused, by the peer or by damka; not among the N games). --pdn FILE appends each game
 as soon as it ends. A listening follower serves one connection after another
 until interrupted (or --sessions connections). --log-level debug logs every
 message sent and received.`,
@@ -98,6 +101,10 @@ message sent and received.`,
 	f.IntVar(&o.sessions, "sessions", 0, "listening follower: stop after this many connections (0: until interrupted)")
 	f.DurationVar(&o.ackTimeout, "ack-timeout", dxp.DefaultAckTimeout, "how long to wait for GAMEACC and GAMEEND acknowledgements")
 	f.DurationVar(&o.timeout, "connect-timeout", 10*time.Second, "how long --connect tries")
+	f.DurationVar(&o.messageGap, "message-gap", dxp.DefaultMessageGap,
+		"least time between two messages damka sends with none from the peer in between, for clients that read one message per socket read (pydraughts); 0: none")
+	f.DurationVar(&o.peerTimeout, "peer-timeout", dxp.DefaultPeerTimeout,
+		"end the game (unfinished) and the connection when the peer sends no move for its remaining clock plus this long, or a follower gets no GAMEREQ for this long (0: wait forever)")
 	return cmd
 }
 
@@ -171,6 +178,10 @@ func checkDXPOptions(cmd *cobra.Command, o *dxpOptions) error {
 		return badInput("--movetime %g out of range 0..3600 seconds", o.movetime)
 	case o.sessions < 0:
 		return badInput("--sessions %d is negative", o.sessions)
+	case o.messageGap < 0 || o.messageGap > 10*time.Second:
+		return badInput("--message-gap %v out of range 0..10s", o.messageGap)
+	case o.peerTimeout < 0:
+		return badInput("--peer-timeout %v is negative (0: wait forever)", o.peerTimeout)
 	case len(o.name) == 0 || len(o.name) > dxp.NameLen:
 		return badInput("--name %q: want 1..%d characters", o.name, dxp.NameLen)
 	}
@@ -195,12 +206,20 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 		Name:           o.name,
 		AcceptTakeBack: o.takeback,
 		AckTimeout:     o.ackTimeout,
+		PeerTimeout:    o.peerTimeout,
+		MessageGap:     o.messageGap,
 		Logger:         logger,
 		Limits: search.Limits{
 			Depth:    o.depth,
 			Nodes:    o.nodes,
 			MoveTime: time.Duration(o.movetime * float64(time.Second)),
 		},
+	}
+	if o.peerTimeout == 0 {
+		cfg.PeerTimeout = -1 // no limit
+	}
+	if o.messageGap == 0 {
+		cfg.MessageGap = -1 // no gap
 	}
 	if o.book {
 		b, err := book.Default(v)

@@ -38,6 +38,10 @@ func TestDXPBadInput(t *testing.T) {
 		{"dxp", "--listen", "127.0.0.1:99999", "--variant", "russian"},
 		{"dxp", "--listen", "127.0.0.1", "--variant", "russian"},
 		{"dxp", "--connect", ":27531", "--variant", "russian"},
+		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--peer-timeout", "-1s"},
+		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--peer-timeout", "soon"},
+		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--message-gap", "-1ms"},
+		{"dxp", "--listen", "127.0.0.1:0", "--variant", "russian", "--message-gap", "1m"},
 	}
 	for _, args := range cases {
 		out, errs, code := runCLI(args...)

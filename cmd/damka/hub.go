@@ -27,6 +27,7 @@ var version = buildversion.String()
 // engineFlags are the search settings shared by hub and the text mode.
 type engineFlags struct {
 	variant    string
+	variantSet bool // --variant was given (else a 10x10 position selects international in Hub)
 	threads    int
 	hashMiB    int
 	book       bool
@@ -35,7 +36,7 @@ type engineFlags struct {
 
 func (f *engineFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.variant, "variant", "russian", "initial variant: russian, english (american), brazilian, international")
+	fl.StringVar(&f.variant, "variant", "russian", "initial variant: russian, english (american), brazilian, international (without it, a 51-character Hub position selects international until the GUI sets the variant)")
 	fl.IntVar(&f.threads, "threads", search.DefaultThreads, "search threads (Hub parameter threads)")
 	fl.IntVar(&f.hashMiB, "hash", search.DefaultHashMiB, "transposition table in MiB (Hub parameter hash)")
 	fl.BoolVar(&f.book, "book", true, "play from the embedded opening book (Hub parameter book)")
@@ -75,6 +76,7 @@ the parameters' defaults; the GUI can change them with set-param.`,
 			if err != nil {
 				return err
 			}
+			ef.variantSet = cmd.Flags().Changed("variant")
 			return runHub(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), v, ef)
 		},
 	}
@@ -93,9 +95,12 @@ func runHub(ctx context.Context, in io.Reader, out io.Writer, v engine.VariantID
 		Version: version,
 		Author:  "the damka authors",
 		Variant: v,
-		Threads: ef.threads,
-		HashMiB: ef.hashMiB,
-		NoBook:  !ef.book,
+		// Without --variant, a GUI written for Scan (10x10 positions, no
+		// set-param variant) gets international.
+		AutoVariant: !ef.variantSet,
+		Threads:     ef.threads,
+		HashMiB:     ef.hashMiB,
+		NoBook:      !ef.book,
 		// A margin of 0 is a valid setting (only the best book moves);
 		// Config treats 0 as "default", so pass at least 1 centi-man.
 		BookMargin: max(ef.bookMargin, 1),

@@ -211,3 +211,23 @@ func playHubGame(ctx context.Context, t *testing.T, bin string, v engine.Variant
 		assert.NoError(t, c.Close(ctx))
 	}
 }
+
+// TestHubVariantFromPosition: without --variant (damka alone or `damka
+// hub`), a 51-character position selects international, as pydraughts'
+// HubEngine expects; with --variant the variant is kept and the position
+// refused.
+func TestHubVariantFromPosition(t *testing.T) {
+	intl := engine.StartPosition(engine.International)
+	script := "pos pos=" + intl.HubPosition() + "\nlevel depth=1\ngo think\nhub\nquit\n"
+	for _, args := range [][]string{nil, {"hub"}, {"hub", "--book=false"}} {
+		out, err := rootWithInput(t, script, args...)
+		require.NoError(t, err)
+		assert.Regexp(t, `(?m)^done move=(31|32|33|34|35)-(26|27|28|29|30)`, out, "%v", args)
+		assert.Contains(t, out, "param name=variant value=international type=enum", "%v", args)
+	}
+	out, err := rootWithInput(t, script, "hub", "--variant", "russian")
+	require.NoError(t, err)
+	assert.Contains(t, out, "51 characters is a 10x10 position")
+	assert.Regexp(t, `(?m)^done$`, out)
+	assert.Contains(t, out, "param name=variant value=russian type=enum")
+}

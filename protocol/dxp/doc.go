@@ -30,4 +30,9 @@
 //     new game and the old one is recorded as unfinished.
 //   - BACKACC: 0 accepted, 1 not supported, 2 refused (damka in match
 //     play).
+//   - Two messages damka sends back to back (GAMEACC then its first MOVE,
+//     BACKACC then the MOVE after a takeback) are Config.MessageGap apart,
+//     for clients that take one socket read for one message.
+//   - A silent peer: after its remaining clock plus Config.PeerTimeout the
+//     game is ended without result and the session ends.
 package dxp

@@ -521,6 +521,7 @@ func TestRefusals(t *testing.T) {
 	r := result(t, done)
 	require.NoError(t, r.err)
 	assert.Equal(t, Summary{Refused: 3}, r.sum)
+	assert.Equal(t, "games=0 wins=0 draws=0 losses=0 unfinished=0 refused=3", r.sum.String())
 	assert.Contains(t, ep.log.String(), `"text":"Hello from the peer"`, "CHAT is logged")
 }
 
@@ -695,4 +696,216 @@ func TestMoveLimitEndedByDamka(t *testing.T) {
 	require.NoError(t, r.err)
 	assert.Equal(t, Summary{Games: 2, Draws: 1, Wins: 1}, r.sum)
 	assert.Equal(t, 4, len(ep.records[0].PDN.Moves))
+}
+
+// TestInitiatorRefused: games the peer refuses are counted as refused (and
+// in the summary line), not as games.
+func TestInitiatorRefused(t *testing.T) {
+	v := engine.International
+	cfg, _, ep := scripted(v, Initiator)
+	cfg.Games = 2
+	p, done := startDamka(t, testContext(t), cfg)
+	for i := 0; i < 2; i++ {
+		_, ok := p.recv().(*GameReq)
+		require.True(t, ok)
+		p.sendMsg(&GameAcc{Name: "peer", Code: AccRefused})
+	}
+	p.expectClosed()
+	r := result(t, done)
+	require.NoError(t, r.err)
+	assert.Equal(t, Summary{Refused: 2}, r.sum)
+	assert.Equal(t, "games=0 wins=0 draws=0 losses=0 unfinished=0 refused=2", r.sum.String())
+	assert.Empty(t, ep.records)
+}
+
+// TestPeerTimeout: a peer that stops answering mid-game gets a CHAT and a
+// GAMEEND without result after PeerTimeout; the game is recorded
+// unfinished and Run returns ErrPeerTimeout. A follower that gets no
+// GAMEREQ closes the connection after PeerTimeout.
+func TestPeerTimeout(t *testing.T) {
+	v := engine.International
+	cfg, _, ep := scripted(v, Follower)
+	cfg.PeerTimeout = 300 * time.Millisecond
+	cfg.AckTimeout = 300 * time.Millisecond
+	p, done := startDamka(t, testContext(t), cfg)
+	req := gameReq(engine.White, nil)
+	req.Minutes = 0
+	p.sendMsg(req)
+	p.expectAcc(AccAccepted)
+	g := engine.NewGame(engine.StartPosition(v))
+	p.expectMove(g)
+	began := time.Now()
+	assert.Equal(t, EndNone, p.expectEnd().Reason) // the peer stays silent
+	waited := time.Since(began)
+	assert.GreaterOrEqual(t, waited, 250*time.Millisecond)
+	assert.Less(t, waited, 5*time.Second)
+	require.NotEmpty(t, p.chats)
+	assert.Contains(t, p.chats[len(p.chats)-1], "no move from the peer in 0s (peer timeout 300ms)")
+	r := result(t, done)
+	require.ErrorIs(t, r.err, ErrPeerTimeout)
+	assert.Equal(t, Summary{Games: 1, Unfinished: 1}, r.sum)
+	require.Len(t, ep.records, 1)
+	assert.Equal(t, Unfinished, ep.records[0].Outcome)
+	assert.Contains(t, ep.records[0].Reason, "no move from the peer")
+	p.expectClosed()
+
+	// Connected, but no GAMEREQ.
+	p, done = startDamka(t, testContext(t), cfg)
+	r = result(t, done)
+	require.ErrorIs(t, r.err, ErrPeerTimeout)
+	assert.Contains(t, r.err.Error(), "no GAMEREQ from the peer in 300ms")
+	assert.Equal(t, Summary{}, r.sum)
+	p.expectClosed()
+}
+
+// TestPeerAllowance: the wait for the peer's move is its remaining clock
+// plus PeerTimeout from the start of its turn; a negative PeerTimeout
+// waits forever.
+func TestPeerAllowance(t *testing.T) {
+	s := &session{cfg: Config{PeerTimeout: time.Minute}}
+	gs := &gameState{us: engine.White, minutes: 5, turn: time.Now()}
+	gs.clock = [2]time.Duration{time.Minute, 3 * time.Minute}
+	assert.Equal(t, 4*time.Minute, s.peerAllowance(gs))
+	w := s.peerWait(gs)
+	assert.InDelta(t, float64(4*time.Minute), float64(w), float64(time.Second))
+	gs.clock[engine.Black] = -time.Second // over its time: no credit
+	assert.Equal(t, time.Minute, s.peerAllowance(gs))
+	gs.minutes = 0 // no clock
+	gs.clock[engine.Black] = time.Hour
+	assert.Equal(t, time.Minute, s.peerAllowance(gs))
+	gs.turn = time.Now().Add(-2 * time.Minute) // already late: at once
+	assert.Equal(t, time.Millisecond, s.peerWait(gs))
+	assert.Equal(t, time.Minute, s.peerWait(nil))
+	s.cfg.PeerTimeout = -1
+	assert.Zero(t, s.peerWait(gs))
+	assert.Zero(t, s.peerWait(nil))
+}
+
+// chunkPeer reads like pydraughts' DXP client (and DXC100): one socket
+// read of at most 1024 bytes is one message, NULs dropped, so it needs
+// each read to hold exactly one message. It reads lag after the previous
+// message arrived (a Python thread waiting for the interpreter lock).
+type chunkPeer struct {
+	t    *testing.T
+	conn net.Conn
+	lag  time.Duration
+}
+
+// next returns the one message of the next read; two messages in one
+// read fail the test (pydraughts would read "K0M0000322800" as one).
+func (p *chunkPeer) next() Message {
+	p.t.Helper()
+	time.Sleep(p.lag)
+	require.NoError(p.t, p.conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	buf := make([]byte, 1024)
+	var got []byte
+	for {
+		n, err := p.conn.Read(buf)
+		require.NoError(p.t, err)
+		got = append(got, buf[:n]...)
+		if i := strings.IndexByte(string(got), 0); i >= 0 {
+			require.Equal(p.t, len(got)-1, i, "two messages in one read: %q", got)
+			break
+		}
+	}
+	m, err := Decode(got[:len(got)-1])
+	require.NoError(p.t, err, "%q", got)
+	return m
+}
+
+func (p *chunkPeer) send(wire string) {
+	p.t.Helper()
+	_, err := p.conn.Write([]byte(wire + "\x00"))
+	require.NoError(p.t, err)
+}
+
+// TestOneMessagePerRead: the messages damka sends back to back (GAMEACC
+// and its first MOVE, BACKACC and the MOVE from the position taken back,
+// CHAT and GAMEEND) reach a client that reads one message per read, 40 ms
+// late, in separate reads; a move answering the peer's move is not
+// delayed. With MessageGap off they merge.
+//
+// This is the takeback of pydraughts' test_engines (damka White, BACKREQ
+// to move 1, damka's move again), which hung against damka when K0 and the
+// MOVE arrived in one read.
+func TestOneMessagePerRead(t *testing.T) {
+	v := engine.International
+	play := func(t *testing.T, gap time.Duration) (merged bool) {
+		cfg, _, _ := scripted(v, Follower)
+		cfg.AcceptTakeBack = true
+		cfg.MessageGap = gap
+		dp, done := startDamka(t, testContext(t), cfg)
+		p := &chunkPeer{t: t, conn: dp.conn, lag: 40 * time.Millisecond}
+		if gap < 0 {
+			// Only show that the messages merge without the gap.
+			p.send("R01DXP Client                      W000000A")
+			time.Sleep(p.lag)
+			require.NoError(t, p.conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+			buf := make([]byte, 1024)
+			n, err := p.conn.Read(buf)
+			require.NoError(t, err)
+			merged = strings.Count(string(buf[:n]), "\x00") > 1
+			dp.conn.Close()
+			<-done
+			return merged
+		}
+		g := engine.NewGame(engine.StartPosition(v))
+		apply := func(m Message) {
+			mm, ok := m.(*Move)
+			require.True(t, ok, "want MOVE, got %#v", m)
+			pos := g.Position()
+			mv, err := FindMove(&pos, mm)
+			require.NoError(t, err)
+			g.Play(mv)
+		}
+		p.send("R01DXP Client                      W000000A") // damka plays White, no clock
+		acc, ok := p.next().(*GameAcc)
+		require.True(t, ok)
+		require.Equal(t, AccAccepted, acc.Code)
+		apply(p.next())
+		// A reply to our move comes at once (no gap).
+		pos := g.Position()
+		var list engine.MoveList
+		pos.Generate(&list)
+		m := list.Moves[list.N-1]
+		sent := time.Now()
+		p.send(string(mustEncode(t, MoveMessage(&pos, m, 0))))
+		g.Play(m)
+		p.lag = 0
+		apply(p.next())
+		assert.Less(t, time.Since(sent), DefaultMessageGap/2, "the reply to a move waited for the gap")
+		p.lag = 40 * time.Millisecond
+		// Take back to White's first move: BACKACC, then damka's move again.
+		p.send("B001W")
+		k, ok := p.next().(*BackAcc)
+		require.True(t, ok)
+		require.Equal(t, BackAccepted, k.Code)
+		g.Undo()
+		g.Undo()
+		g.Undo()
+		apply(p.next())
+		// A bad message: CHAT naming it, then GAMEEND.
+		p.send("M99")
+		_, ok = p.next().(*Chat)
+		require.True(t, ok)
+		e, ok := p.next().(*GameEnd)
+		require.True(t, ok)
+		assert.Equal(t, EndNone, e.Reason)
+		p.send("E01")
+		dp.conn.Close()
+		r := result(t, done)
+		assert.Equal(t, Summary{Games: 1, Unfinished: 1}, r.sum)
+		return false
+	}
+	t.Run("default-gap", func(t *testing.T) { play(t, 0) })
+	t.Run("no-gap", func(t *testing.T) {
+		assert.True(t, play(t, -1), "without the gap GAMEACC and the first MOVE arrive in one read")
+	})
+}
+
+func mustEncode(t *testing.T, m Message) []byte {
+	t.Helper()
+	b, err := Encode(m)
+	require.NoError(t, err)
+	return b
 }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -60,6 +61,13 @@ const (
 	DefaultMoveTime = time.Second
 	// DefaultName is the name damka gives in GAMEREQ and GAMEACC.
 	DefaultName = "damka"
+	// DefaultMessageGap is the default of Config.MessageGap: pydraughts'
+	// client under heavy CPU load (load average 18-22 on 2 cores) missed
+	// a 200 ms gap about once in 50 takebacks, and no 500 ms gap in 150.
+	DefaultMessageGap = 500 * time.Millisecond
+	// DefaultPeerTimeout is how long a session waits for a silent peer
+	// beyond the peer's remaining clock (see Config.PeerTimeout).
+	DefaultPeerTimeout = 10 * time.Minute
 )
 
 // Config configures a session.
@@ -97,6 +105,27 @@ type Config struct {
 	// AckTimeout bounds the wait for a GAMEACC or a GAMEEND acknowledgement
 	// (default DefaultAckTimeout).
 	AckTimeout time.Duration
+
+	// MessageGap is the least time between two messages damka sends with
+	// no message from the peer in between (GAMEACC then damka's first
+	// MOVE, BACKACC then the MOVE from the position taken back, CHAT then
+	// GAMEACC or GAMEEND). Some clients (pydraughts, DXC100) take one
+	// socket read for one message and drop the NULs in it, so two
+	// messages that reach the socket before the client reads merge into
+	// one. TCP_NODELAY and separate writes do not prevent that; a pause
+	// long enough for the client to read does. A move answering the
+	// peer's move is never delayed, nor a move whose search took longer
+	// than the gap (the gap counts from the previous message). 0 means
+	// DefaultMessageGap; negative: no gap.
+	MessageGap time.Duration
+
+	// PeerTimeout bounds the wait for the peer: for its move, at most its
+	// remaining clock time (games with a clock) plus PeerTimeout from the
+	// start of its turn; for the follower's next GAMEREQ, PeerTimeout.
+	// When it passes, a game in progress is ended (GAMEEND without result)
+	// and recorded unfinished, and Run returns an error wrapping
+	// ErrPeerTimeout. 0 means DefaultPeerTimeout; negative: no limit.
+	PeerTimeout time.Duration
 
 	// Event and Site are written as the PDN tags of each game
 	// (default "DXP match" and "?").
@@ -167,15 +196,21 @@ func (s *Summary) Add(o Summary) {
 	s.Refused += o.Refused
 }
 
-// String returns "games=N wins=W draws=D losses=L unfinished=U".
+// String returns "games=N wins=W draws=D losses=L unfinished=U refused=R"
+// (refused games are not among the N games begun).
 func (s Summary) String() string {
-	return fmt.Sprintf("games=%d wins=%d draws=%d losses=%d unfinished=%d", s.Games, s.Wins, s.Draws, s.Losses, s.Unfinished)
+	return fmt.Sprintf("games=%d wins=%d draws=%d losses=%d unfinished=%d refused=%d",
+		s.Games, s.Wins, s.Draws, s.Losses, s.Unfinished, s.Refused)
 }
 
 // ErrDisconnected is wrapped by Run's error when the peer closed the
 // connection or it failed in the middle of a game or before the initiator's
 // games were all played.
 var ErrDisconnected = errors.New("peer disconnected")
+
+// ErrPeerTimeout is wrapped by Run's error when the peer sent nothing
+// within Config.PeerTimeout (beyond its clock) while damka waited for it.
+var ErrPeerTimeout = errors.New("the peer went silent")
 
 // Run plays a DXP session on conn in cfg.Role and closes conn when done
 // (sending side shut down first). The initiator returns after its games
@@ -199,6 +234,12 @@ func Run(ctx context.Context, conn io.ReadWriteCloser, cfg Config) (Summary, err
 	if cfg.AckTimeout <= 0 {
 		cfg.AckTimeout = DefaultAckTimeout
 	}
+	if cfg.PeerTimeout == 0 {
+		cfg.PeerTimeout = DefaultPeerTimeout
+	}
+	if cfg.MessageGap == 0 {
+		cfg.MessageGap = DefaultMessageGap
+	}
 	if cfg.Event == "" {
 		cfg.Event = "DXP match"
 	}
@@ -209,6 +250,7 @@ func Run(ctx context.Context, conn io.ReadWriteCloser, cfg Config) (Summary, err
 		cfg:        cfg,
 		log:        cfg.Logger.With().Str("dxp", cfg.Role.String()).Logger(),
 		conn:       conn,
+		epoch:      time.Now().Add(-time.Nanosecond),
 		events:     make(chan event),
 		done:       make(chan struct{}),
 		readerDone: make(chan struct{}),
@@ -286,6 +328,12 @@ type session struct {
 	peerStop   bool   // the peer said "no more games"
 	lastGame   bool   // initiator: the game in progress is the last
 	closed     *event // the end of the stream, once seen
+	// For MessageGap: when our last message began to be written and when
+	// the reader last got a message, in nanoseconds since epoch (so 0 is
+	// never).
+	epoch    time.Time
+	lastSend int64
+	lastRecv atomic.Int64
 }
 
 // readLoop reads messages and hands them to the session loop.
@@ -294,6 +342,9 @@ func (s *session) readLoop() {
 	fr := NewReader(s.conn)
 	for {
 		raw, err := fr.ReadMessage()
+		if err == nil {
+			s.lastRecv.Store(int64(time.Since(s.epoch)))
+		}
 		var ev event
 		var fe *FrameError
 		switch {
@@ -362,12 +413,29 @@ func (s *session) send(m Message) error {
 	if err != nil {
 		return err
 	}
+	s.pause()
 	s.log.Debug().Str("send", string(b[:len(b)-1])).Msg("dxp message")
-	if _, err := s.conn.Write(b); err != nil {
+	// Taken before the write: an answer the reader gets at once comes after.
+	s.lastSend = int64(time.Since(s.epoch))
+	_, err = s.conn.Write(b)
+	if err != nil {
 		s.log.Warn().Err(err).Msg("dxp write failed")
 		return fmt.Errorf("%w: write: %v", ErrDisconnected, err)
 	}
 	return nil
+}
+
+// pause waits until MessageGap has passed since our last message when the
+// peer has sent nothing since (see Config.MessageGap).
+func (s *session) pause() {
+	gap := s.cfg.MessageGap
+	if gap <= 0 || s.lastSend == 0 || s.lastRecv.Load() > s.lastSend {
+		return
+	}
+	if d := time.Duration(s.lastSend) + gap - time.Since(s.epoch); d > 0 {
+		s.log.Debug().Dur("pause", d).Msg("dxp: pause before the next message (message gap)")
+		time.Sleep(d)
+	}
 }
 
 // chat sends a CHAT (text made ASCII and cut to fit).
@@ -532,10 +600,12 @@ func (s *session) runFollower(ctx context.Context) error {
 			}
 			continue
 		}
-		ev := s.wait(ctx, 0, nil)
+		ev := s.wait(ctx, s.peerWait(s.game), nil)
 		switch ev.kind {
 		case evCancel:
 			return nil
+		case evTimeout:
+			return s.followerSilent()
 		case evClosed:
 			if s.game != nil && !s.game.suspended {
 				return fmt.Errorf("%w mid-game: %v", ErrDisconnected, ev.err)
@@ -797,7 +867,7 @@ func (s *session) play(ctx context.Context) (*GameReq, error) {
 			}
 			continue
 		}
-		ev := s.wait(ctx, 0, nil)
+		ev := s.wait(ctx, s.peerWait(gs), nil)
 		if req, over, err := s.peerTurn(ctx, gs, ev); over || err != nil {
 			return req, err
 		}
@@ -818,6 +888,8 @@ func (s *session) peerTurn(ctx context.Context, gs *gameState, ev event) (*GameR
 	case evBad:
 		req, err := s.protocolError(ctx, fmt.Sprintf("%v", ev.err))
 		return req, true, err
+	case evTimeout:
+		return nil, true, s.peerSilent(ctx, gs)
 	}
 	switch m := ev.msg.(type) {
 	case *Move:
@@ -844,6 +916,65 @@ func (s *session) peerTurn(ctx context.Context, gs *gameState, ev event) (*GameR
 		req, over, err := s.anyTime(ctx, gs, ev)
 		return req, over, err
 	}
+}
+
+// peerWait returns how long to wait now for the peer in game gs (nil:
+// between games): until its remaining clock plus PeerTimeout have passed
+// since its turn began; 0 (no limit) when PeerTimeout is negative.
+func (s *session) peerWait(gs *gameState) time.Duration {
+	if s.cfg.PeerTimeout <= 0 {
+		return 0
+	}
+	if gs == nil {
+		return s.cfg.PeerTimeout
+	}
+	return max(time.Until(gs.turn.Add(s.peerAllowance(gs))), time.Millisecond)
+}
+
+// peerAllowance is how long the peer may take for its move in gs: its
+// remaining clock (games with a clock) plus PeerTimeout.
+func (s *session) peerAllowance(gs *gameState) time.Duration {
+	d := s.cfg.PeerTimeout
+	if gs.minutes > 0 {
+		d += max(gs.clock[gs.us.Opp()], 0)
+	}
+	return d
+}
+
+// silence describes how long the peer has been silent in gs.
+func (s *session) silence(gs *gameState) string {
+	why := fmt.Sprintf("no move from the peer in %v", time.Since(gs.turn).Round(time.Second))
+	if gs.minutes > 0 {
+		return why + fmt.Sprintf(" (its clock plus the peer timeout of %v)", s.cfg.PeerTimeout)
+	}
+	return why + fmt.Sprintf(" (peer timeout %v)", s.cfg.PeerTimeout)
+}
+
+// peerSilent ends game gs, whose peer sent nothing in time: CHAT, GAMEEND
+// without result, recorded unfinished; the session then ends.
+func (s *session) peerSilent(ctx context.Context, gs *gameState) error {
+	why := s.silence(gs)
+	s.log.Warn().Str("why", why).Msg("dxp: the peer went silent; ending the game")
+	if err := s.chat("damka: " + why + "; ending the game"); err != nil {
+		s.finish(engine.Ongoing, why)
+		return err
+	}
+	if _, err := s.endUnfinished(ctx, why); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: %s", ErrPeerTimeout, why)
+}
+
+// followerSilent ends a follower's session whose peer sent no GAMEREQ in
+// time (a game it suspended is recorded unfinished).
+func (s *session) followerSilent() error {
+	why := fmt.Sprintf("no GAMEREQ from the peer in %v (peer timeout)", s.cfg.PeerTimeout)
+	if gs := s.game; gs != nil {
+		why = s.silence(gs)
+		s.finish(engine.Ongoing, why)
+	}
+	s.log.Warn().Str("why", why).Msg("dxp: the peer went silent; closing the connection")
+	return fmt.Errorf("%w: %s", ErrPeerTimeout, why)
 }
 
 // anyTime handles the messages that may come on either side's turn:
@@ -910,7 +1041,7 @@ func (s *session) think(ctx context.Context) (req *GameReq, over bool, err error
 			secs := int((time.Since(gs.turn) + time.Second/2) / time.Second)
 			mm := MoveMessage(&pos, res.Move, secs)
 			s.log.Debug().Str("move", pos.FormatMove(res.Move, engine.FormatFull)).Int("depth", res.Depth).
-				Int("score", res.Score).Uint64("nodes", res.Nodes).Dur("time", res.Time).Msg("dxp: our move")
+				Int("score", res.Score).Uint64("nodes", res.Nodes).Dur("think", res.Time).Msg("dxp: our move")
 			if err := s.send(mm); err != nil {
 				s.finish(engine.Ongoing, "write failed")
 				return nil, true, err

@@ -61,6 +61,7 @@ func newEndpoint(v engine.VariantID, role Role, name string) *endpoint {
 	ep.cfg = Config{
 		Variant: v, Role: role, Name: name, Engine: newEngine(), Limits: quick,
 		AckTimeout: 5 * time.Second,
+		MessageGap: 10 * time.Millisecond, // fast tests; TestOneMessagePerRead checks the gap
 		Logger:     zerolog.New(ep.log).Level(zerolog.DebugLevel),
 	}
 	ep.cfg.OnGame = func(r *GameRecord) {

@@ -31,6 +31,11 @@ var (
 	// ErrSearching: a command other than stop, ponder-hit and ping was
 	// attempted while a search runs.
 	ErrSearching = errors.New("hub client: a search is running")
+	// ErrLineTooLong: the engine wrote a line longer than MaxLineBytes
+	// (the limit the engine side applies to its input). The client keeps
+	// at most MaxLineBytes of it, fails the wait in progress with this
+	// error, and skips the rest of the line.
+	ErrLineTooLong = errors.New("hub engine line too long")
 )
 
 // DefaultStopGrace is how long an engine may take to answer done after
@@ -170,9 +175,10 @@ type Client struct {
 
 // recvLine is one line read from the engine (or a read failure).
 type recvLine struct {
-	text string
-	line Line
-	err  error // the line's syntax error
+	text  string
+	line  Line
+	err   error // the line's syntax error
+	fatal error // not a line: the engine broke the protocol (ErrLineTooLong)
 }
 
 // Start runs the engine process of opts and returns a client talking to
@@ -223,31 +229,56 @@ func newClient(out io.Reader, in io.WriteCloser, log zerolog.Logger, grace time.
 }
 
 // read delivers the engine's lines to c.in until its output ends, then
-// waits for the process and closes c.exited.
+// waits for the process and closes c.exited. A line longer than
+// MaxLineBytes is delivered as an ErrLineTooLong failure as soon as the
+// limit is passed; the rest of it is read and dropped, so memory stays
+// bounded however long the line.
 func (c *Client) read(out io.Reader) {
 	br := bufio.NewReaderSize(out, 64<<10)
 	var err error
-	for {
-		var s string
-		s, err = br.ReadString('\n')
-		if len(s) > MaxLineBytes {
-			s = s[:MaxLineBytes]
-		}
-		if s != "" {
-			s = strings.TrimRight(s, "\r\n")
-			c.log.Debug().Str("recv", s).Msg("hub client")
-			l, perr := ParseLine(s)
-			if perr == nil && l.Command == "error" {
-				msg, _ := l.Get("message")
-				c.errMu.Lock()
-				c.errors = append(c.errors, msg)
-				c.errMu.Unlock()
+	buf := make([]byte, 0, 4096)
+	nlines := 0
+	for err == nil {
+		buf = buf[:0]
+		n := 0
+		reported := false
+		var chunk []byte
+		for {
+			chunk, err = br.ReadSlice('\n')
+			n += len(chunk)
+			switch {
+			case n <= MaxLineBytes:
+				buf = append(buf, chunk...)
+			case !reported:
+				// Over the limit: report it at once, then read on to the
+				// newline without keeping anything.
+				reported = true
+				nlines++
+				buf = append(buf, chunk[:min(len(chunk), 40)]...)
+				prefix := buf[:min(len(buf), 40)]
+				c.log.Error().Int("line", nlines).Int("max", MaxLineBytes).Str("starts", string(prefix)).
+					Msg("hub client: engine line too long, skipped")
+				c.in <- recvLine{fatal: fmt.Errorf("%w: line %d is over %d bytes (starts %q)", ErrLineTooLong, nlines, MaxLineBytes, prefix)}
+				buf = buf[:0]
 			}
-			c.in <- recvLine{text: s, line: l, err: perr}
+			if err != bufio.ErrBufferFull {
+				break
+			}
 		}
-		if err != nil {
-			break
+		if n == 0 || n > MaxLineBytes {
+			continue
 		}
+		nlines++
+		s := strings.TrimRight(string(buf), "\r\n")
+		c.log.Debug().Str("recv", s).Msg("hub client")
+		l, perr := ParseLine(s)
+		if perr == nil && l.Command == "error" {
+			msg, _ := l.Get("message")
+			c.errMu.Lock()
+			c.errors = append(c.errors, msg)
+			c.errMu.Unlock()
+		}
+		c.in <- recvLine{text: s, line: l, err: perr}
 	}
 	if c.cmd != nil {
 		werr := c.cmd.Wait()
@@ -335,6 +366,9 @@ func (c *Client) next(ctx context.Context) (recvLine, error) {
 func (c *Client) waitFor(ctx context.Context, want string, skip func(recvLine)) (Line, error) {
 	for {
 		r, err := c.next(ctx)
+		if err == nil {
+			err = r.fatal
+		}
 		if err != nil {
 			return Line{}, fmt.Errorf("hub client: waiting for %s: %w", want, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -287,4 +288,44 @@ func TestParseInfo(t *testing.T) {
 	in = parseInfo(bad)
 	assert.False(t, in.Has["depth"])
 	assert.False(t, in.Has["score"])
+}
+
+// nopCloser is a WriteCloser that discards what the client sends.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// TestClientLineTooLong: an engine line over MaxLineBytes fails the wait in
+// progress with ErrLineTooLong as soon as the limit is passed (not at the
+// newline), is not kept in memory, and the client reads the next lines.
+func TestClientLineTooLong(t *testing.T) {
+	outR, outW := io.Pipe()
+	t.Cleanup(func() { outR.Close(); outW.Close() })
+	c := NewClient(outR, nopCloser{io.Discard}, zerolog.Nop())
+	ctx := ctxT(t)
+
+	const huge = 32 << 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	rest := make(chan struct{})
+	go func() {
+		_, _ = io.WriteString(outW, "id name=fake\n")
+		chunk := []byte(strings.Repeat("x", 64<<10))
+		for n := 0; n < huge; n += len(chunk) {
+			if _, err := outW.Write(chunk); err != nil {
+				return
+			}
+		}
+		<-rest // the newline only after the client has reported the line
+		_, _ = io.WriteString(outW, "\nwait\npong\n")
+	}()
+	_, _, err := c.Hello(ctx)
+	require.ErrorIs(t, err, ErrLineTooLong)
+	assert.Contains(t, err.Error(), fmt.Sprintf("line 2 is over %d bytes (starts \"xxxx", MaxLineBytes))
+	close(rest)
+	// The rest of the long line is skipped; the next lines arrive.
+	require.NoError(t, c.Ping(ctx))
+	runtime.ReadMemStats(&after)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(8<<20), "the long line was not kept")
 }

@@ -151,7 +151,7 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 	s.ensureSearcher()
 	s.log.Info().Str("mode", mode).Str("pos", pos.HubPosition()).Int("history", s.game.Ply()).
 		Int("depth", limits.Depth).Uint64("nodes", limits.Nodes).Dur("move_time", limits.MoveTime).
-		Dur("time", limits.Time).Dur("inc", limits.Inc).Int("moves", limits.MovesToGo).Msg("hub: search")
+		Dur("clock", limits.Time).Dur("inc", limits.Inc).Int("moves", limits.MovesToGo).Msg("hub: search")
 	job := search.Start(ctx, s.searcher, search.Request{
 		Game:   s.game,
 		Limits: limits,

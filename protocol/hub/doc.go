@@ -15,5 +15,7 @@
 // "32-28", "28x19x23" with the captured squares in ascending order.
 //
 // On 8x8 boards positions have 33 characters and the variant is chosen with
-// the "variant" parameter, as other 8x8 Hub clients do.
+// the "variant" parameter, as other 8x8 Hub clients do. With
+// Config.AutoVariant (the variant never chosen), a 10x10 position selects
+// international, as GUIs written for Scan expect. pos also reads a FEN.
 package hub

@@ -39,8 +39,15 @@ type Config struct {
 
 	// Defaults of the parameters (shared/spec/hub.md "Start-up").
 	Variant engine.VariantID // the variant parameter's default: Russian
-	Threads int              // search threads; 0 means search.DefaultThreads
-	HashMiB int              // transposition table in MiB; 0 means search.DefaultHashMiB
+
+	// AutoVariant says that nobody chose Variant (damka started without
+	// --variant): until the GUI sets the variant parameter, a 51-character
+	// position (or a FEN with 10x10 squares) selects international, as
+	// GUIs written for Scan assume (pydraughts' HubEngine never sets the
+	// variant).
+	AutoVariant bool
+	Threads     int // search threads; 0 means search.DefaultThreads
+	HashMiB     int // transposition table in MiB; 0 means search.DefaultHashMiB
 
 	// NoBook starts the session with the book parameter off (it is on by
 	// default). BookMargin is book-margin's default in centi-men (0 means
@@ -163,9 +170,16 @@ type session struct {
 
 	searcher Searcher // nil until init (or the first go)
 	game     *engine.Game
-	limits   search.Limits // from level lines since the last pos or done
-	clock    bool          // a level line gave time= (an empty clock is not "no limit")
-	params   []param
+	// autoVariant: the variant was never chosen (Config.AutoVariant and
+	// no set-param variant yet).
+	autoVariant bool
+	// refusedPos is why the last pos was refused ("" when it was taken):
+	// a go then answers without a move rather than search a position the
+	// GUI never sent.
+	refusedPos string
+	limits     search.Limits // from level lines since the last pos or done
+	clock      bool          // a level line gave time= (an empty clock is not "no limit")
+	params     []param
 }
 
 func newSession(cfg Config, out io.Writer) *session {
@@ -180,6 +194,8 @@ func newSession(cfg Config, out io.Writer) *session {
 		threads: cfg.Threads,
 		hashMiB: cfg.HashMiB,
 		book:    !cfg.NoBook,
+
+		autoVariant: cfg.AutoVariant,
 	}
 	s.bookMargin = cfg.BookMargin
 	if s.bookMargin <= 0 {
@@ -266,7 +282,9 @@ func (s *session) loop(ctx context.Context, lines <-chan input) error {
 		l, ok := s.parse(x)
 		quit := false
 		if ok {
-			if l.Command == "go" {
+			if l.Command == "go" && s.refusedPos != "" {
+				s.goRefused()
+			} else if l.Command == "go" {
 				next, stop := s.goSearch(ctx, l, lines)
 				pending, quit = next, stop
 			} else {
@@ -411,9 +429,11 @@ func (s *session) ensureSearcher() {
 	s.searcher.SetOptions(s.options())
 }
 
-// pos handles "pos [start] [pos=P] [moves=M]". A bad position leaves the
-// current one; a bad move keeps the moves before it. Either way the limits
-// are reset, as by every pos line.
+// pos handles "pos [start] [pos=P] [moves=M]". P is a Hub position
+// string or a FEN ("W:W31-50:B1-20", what some clients send). A bad
+// position leaves the current one, and the next go answers without a move
+// (goRefused) until a pos is taken; a bad move keeps the moves before it.
+// Either way the limits are reset, as by every pos line.
 func (s *session) pos(l Line) {
 	s.limits, s.clock = search.Limits{}, false
 	var problems []string
@@ -429,20 +449,23 @@ func (s *session) pos(l Line) {
 			s.errorf("pos: %s", strings.Join(problems, "; "))
 		}
 	}()
-	start := engine.StartPosition(s.variant)
 	text, hasPos := l.Get("pos")
-	switch {
-	case hasPos && l.Has("start"):
+	if hasPos && l.Has("start") {
 		problems = append(problems, "bad position: both start and pos= given (position unchanged)")
+		s.refusedPos = "both start and pos= given"
 		return
-	case hasPos:
-		p, err := engine.ParseHubPosition(s.variant, text)
+	}
+	start := engine.StartPosition(s.variant)
+	if hasPos {
+		p, err := s.parsePosition(text)
 		if err != nil {
-			problems = append(problems, "bad position: "+positionHint(s.variant, text, err)+" (position unchanged)")
+			problems = append(problems, "bad position: "+err.Error()+" (position unchanged)")
+			s.refusedPos = err.Error()
 			return
 		}
 		start = p
 	}
+	s.refusedPos = ""
 	g := engine.NewGame(start)
 	if ms, ok := l.Get("moves"); ok {
 		fields := strings.Fields(ms)
@@ -465,6 +488,67 @@ func (s *session) pos(l Line) {
 		}
 	}
 	s.game = g
+}
+
+// parsePosition reads the pos= value: a FEN when it has a ':', else a Hub
+// position string. While the variant was never chosen (autoVariant), a
+// 10x10 position (51 characters, or a FEN that only fits 10x10) selects
+// international.
+func (s *session) parsePosition(text string) (engine.Position, error) {
+	t := strings.TrimSpace(text)
+	if strings.Contains(t, ":") {
+		p, err := engine.ParseFEN(s.variant, t)
+		if err != nil && s.autoVariant && s.variant.Is8x8() {
+			if p10, err10 := engine.ParseFEN(engine.International, t); err10 == nil {
+				s.autoSelect(engine.International, "a FEN with 10x10 squares")
+				return p10, nil
+			}
+		}
+		return p, err
+	}
+	if len(t) == 51 && s.autoVariant && s.variant.Is8x8() {
+		p, err := engine.ParseHubPosition(engine.International, t)
+		if err != nil {
+			return p, errors.New(positionHint(engine.International, t, err))
+		}
+		s.autoSelect(engine.International, "a 51-character position")
+		return p, nil
+	}
+	p, err := engine.ParseHubPosition(s.variant, t)
+	if err != nil {
+		return p, errors.New(positionHint(s.variant, t, err))
+	}
+	return p, nil
+}
+
+// autoSelect switches to variant id because the GUI sent what only fits
+// it, the variant never having been chosen.
+func (s *session) autoSelect(id engine.VariantID, why string) {
+	s.log.Info().Str("variant", id.String()).Str("why", why).Msg("hub: variant never set; selected by the position")
+	s.setVariant(id)
+}
+
+// setVariant makes id the session's variant: a new board with its start
+// position, and a fresh table.
+func (s *session) setVariant(id engine.VariantID) {
+	if id == s.variant {
+		return
+	}
+	s.variant = id
+	s.game = engine.NewGame(engine.StartPosition(id))
+	if s.searcher != nil {
+		s.searcher.Clear()
+	}
+}
+
+// goRefused answers a go that follows a refused pos: an error and a done
+// without a move (searching the previous position would answer with a
+// move of a position the GUI never sent). The limits are reset, as after
+// every done.
+func (s *session) goRefused() {
+	s.limits, s.clock = search.Limits{}, false
+	s.errorf("go: no search: the last pos was refused (%s); send a valid pos first", s.refusedPos)
+	s.out.send(NewLine("done"))
 }
 
 // positionHint explains a rejected position string, naming the variant

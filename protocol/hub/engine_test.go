@@ -411,33 +411,52 @@ func TestTranscripts(t *testing.T) {
 	}
 }
 
-// TestPosErrorsKeepState: after each bad pos the position searched is the
-// last good one, or the good prefix of the moves.
+// TestPosErrorsKeepState: a bad move keeps the good prefix of the moves,
+// which the next go searches; after a refused position the next go gets
+// an error and a done without a move, with no search (the old position is
+// not one the GUI sent), until a pos is taken.
 func TestPosErrorsKeepState(t *testing.T) {
 	hs := startSession(t, testConfig())
 	start := engine.StartPosition(engine.Russian)
-	after := func(moves ...string) engine.Position {
+	after := func(moves ...string) *engine.Position {
 		g := playHub(t, start, moves...)
-		return g.Position()
+		p := g.Position()
+		return &p
 	}
 	hs.send("pos moves=\"22-18 11-15\"")
 	steps := []struct {
 		send string
-		want engine.Position
+		want *engine.Position // nil: refused, no search
 	}{
-		{"pos pos=Wbad", after("22-18", "11-15")},
-		{"pos start pos=" + startRussian, after("22-18", "11-15")},
+		{"pos pos=Wbad", nil},
 		{"pos moves=\"22-17 11-15 99-1\"", after("22-17", "11-15")},
+		{"pos start pos=" + startRussian, nil},
+		{"pos pos=" + strings.Repeat("e", 51), nil}, // no side to move
 		{"pos moves=\"22-18 11-15 21-17\"", after("22-18", "11-15")},
-		{"pos moves=\"a1-b2 c3-d4\"", start},
+		{"pos pos=W:W99:B1", nil},
+		{"pos moves=\"a1-b2 c3-d4\"", &start},
 	}
+	searches := 0
 	for _, st := range steps {
 		hs.send(st.send)
 		hs.expect("~error message=.*")
 		hs.send("level depth=1", "go think")
-		hs.expect("~done.*")
+		if st.want == nil {
+			hs.expect("~error message=\"go: no search: the last pos was refused \\(.+\\); send a valid pos first\"")
+			hs.expect("done")
+			if searches > 0 {
+				hs.spy.mu.Lock()
+				n := len(hs.spy.calls)
+				hs.spy.mu.Unlock()
+				require.Equal(t, searches, n, "no search after %s", st.send)
+			}
+			continue
+		}
+		hs.expect("~done move=.*")
+		searches++
 		got := hs.spy.last(t)
 		assert.Equal(t, st.want.HubPosition(), got.pos.HubPosition(), "after %s", st.send)
+		assert.Equal(t, 1, got.limits.Depth)
 	}
 	hs.finish()
 }
@@ -833,5 +852,81 @@ func TestBookMoves(t *testing.T) {
 			defer sp.mu.Unlock()
 			assert.Len(t, sp.calls, 2, "only analyze and the book-off think search")
 		})
+	}
+}
+
+// TestAutoVariant: while the variant was never chosen (Config.AutoVariant,
+// no set-param variant), a 51-character position or a FEN with 10x10
+// squares selects international, as pydraughts' HubEngine and other GUIs
+// written for Scan expect; a chosen variant is kept and such a position
+// refused. A FEN is read as well as a Hub position string.
+func TestAutoVariant(t *testing.T) {
+	intl := engine.StartPosition(engine.International)
+	intlHub := intl.HubPosition()
+	require.Len(t, intlHub, 51)
+
+	cfg := testConfig()
+	cfg.AutoVariant = true
+	hs := startSession(t, cfg)
+	hs.send("hub")
+	skipTo(hs, "wait")
+	hs.send("init")
+	hs.expect("ready")
+	hs.send("pos pos="+intlHub+" moves=\"32-28 19-23\"", "level depth=2", "go think")
+	done := hs.expect("~done move=.*")
+	got := hs.spy.last(t)
+	assert.Equal(t, engine.International, got.pos.V)
+	g := playHub(t, intl, "32-28", "19-23")
+	want := g.Position()
+	assert.Equal(t, want.HubPosition(), got.pos.HubPosition())
+	requireHubMove(t, &want, strings.TrimPrefix(strings.Fields(done)[1], "move="))
+	hs.send("hub")
+	hs.expect("~id .*")
+	hs.expect("~param name=variant value=international .*")
+	skipTo(hs, "wait")
+	// pydraughts also sends FENs.
+	hs.send("pos pos=W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20 moves=35-30",
+		"level depth=1", "go think")
+	hs.expect("~done move=.*")
+	got = hs.spy.last(t)
+	g = playHub(t, intl, "35-30")
+	want = g.Position()
+	assert.Equal(t, want.HubPosition(), got.pos.HubPosition())
+	hs.finish()
+
+	// A FEN that only fits 10x10 selects international too.
+	hs = startSession(t, cfg)
+	hs.send("pos pos=B:W45:B5", "level depth=1", "go think")
+	hs.expect("~done move=.*")
+	assert.Equal(t, engine.International, hs.spy.last(t).pos.V)
+	hs.finish()
+
+	// A Russian FEN in a Russian session.
+	hs = startSession(t, cfg)
+	hs.send("pos pos=W:W21-32:B1-12", "level depth=1", "go think")
+	hs.expect("~done move=.*")
+	ru, searched := engine.StartPosition(engine.Russian), hs.spy.last(t).pos
+	assert.Equal(t, engine.Russian, searched.V)
+	assert.Equal(t, ru.HubPosition(), searched.HubPosition())
+	hs.finish()
+
+	// The variant chosen by set-param (or by --variant: AutoVariant off)
+	// is kept: the 10x10 position is refused and go answers no move.
+	for _, chosen := range []bool{true, false} {
+		c := testConfig()
+		c.AutoVariant = chosen
+		hs = startSession(t, c)
+		if chosen {
+			hs.send("set-param name=variant value=russian")
+		}
+		hs.send("pos pos="+intlHub, "go think")
+		hs.expect("~error message=\"pos: bad position: length 51, want 33 for russian .*51 characters is a 10x10 position: set-param name=variant value=international first.*")
+		hs.expect("~error message=\"go: no search: the last pos was refused .*")
+		hs.expect("done")
+		hs.send("hub")
+		hs.expect("~id .*")
+		hs.expect("~param name=variant value=russian .*")
+		skipTo(hs, "wait")
+		hs.finish()
 	}
 }

@@ -75,14 +75,8 @@ func (s *session) declareParams() []param {
 					return fmt.Errorf("unknown variant '%s' (want %s; also accepted: %s)",
 						v, strings.Join(engine.VariantNames(), ", "), engine.AliasText())
 				}
-				if id != s.variant {
-					// A new board: the start position, a fresh table.
-					s.variant = id
-					s.game = engine.NewGame(engine.StartPosition(id))
-					if s.searcher != nil {
-						s.searcher.Clear()
-					}
-				}
+				s.autoVariant = false // the GUI chose it
+				s.setVariant(id)      // a new board and a fresh table when it changes
 				return nil
 			},
 		},
