@@ -31,6 +31,7 @@ type gen10x10 struct {
 	crownMid bool            // Russian: crowned during the capture, continue as a king
 	crowned  bool            // the man being moved was crowned mid-capture
 	flying   bool            // flying kings
+	forward  bool            // men capture forward only, any sequence, no crowning mid-capture (English)
 	manDirs  [4]bool
 	dirMask  [4]uint64 // all ones for the directions in manDirs, else zero
 	count    bool      // count sequences in cnt instead of listing those that cannot be duplicates
@@ -51,6 +52,7 @@ func init() {
 			g.crownMid = r.CrownMidCapture
 			g.flying = r.FlyingKings
 			back := r.MenCaptureBackward
+			g.forward = !back && !r.CrownMidCapture && r.Capture == CaptureAny
 			if Color(c) == White {
 				g.promo = promoWhite10x10
 				g.manDirs = [4]bool{true, true, back, back}
@@ -461,6 +463,19 @@ func countBoards10x10(own, enemy, kings uint64, c Color, v VariantID, list *Move
 		if cont == 0 && !(t.crownMid && (lNW|lNE|lSW|lSE)&t.promo != 0) {
 			return bits.OnesCount64(lNW) + bits.OnesCount64(lNE) + bits.OnesCount64(lSW) + bits.OnesCount64(lSE)
 		}
+		if t.forward { // men that only jump forward: no two paths are duplicates
+			n := 0
+			if c == White {
+				for o := men & (jNW | jNE); o != 0; o &= o - 1 {
+					n += countUpJumps10x10(o&-o, enemy, empty)
+				}
+			} else {
+				for o := men & (jSW | jSE); o != 0; o &= o - 1 {
+					n += countDownJumps10x10(o&-o, enemy, empty)
+				}
+			}
+			return n
+		}
 	}
 	var q Position
 	q.Pieces[c&1] = own
@@ -471,6 +486,35 @@ func countBoards10x10(own, enemy, kings uint64, c Color, v VariantID, list *Move
 	list.N = 0
 	list.Overflow = false
 	return slowCaptures10x10(&q, list, paths, true)
+}
+
+// countUpJumps10x10 returns the number of capture sequences of a man on bit b
+// that jumps toward bit 0 only (White without backward captures), over the
+// pieces foes onto empty squares; the captured pieces keep blocking. A man
+// that cannot jump ends a sequence there: the caller passes a man that can.
+// Such a man never returns to a square, so no two sequences are duplicates.
+func countUpJumps10x10(b, foes, empty uint64) int {
+	n := 0
+	if v := b >> nw10x10; v&foes != 0 && (v>>nw10x10)&empty != 0 {
+		n += countUpJumps10x10(v>>nw10x10, foes&^v, empty)
+	}
+	if v := b >> ne10x10; v&foes != 0 && (v>>ne10x10)&empty != 0 {
+		n += countUpJumps10x10(v>>ne10x10, foes&^v, empty)
+	}
+	return max(n, 1)
+}
+
+// countDownJumps10x10 is countUpJumps10x10 for a man jumping toward the high
+// bits (Black).
+func countDownJumps10x10(b, foes, empty uint64) int {
+	n := 0
+	if v := b << sw10x10; v&foes != 0 && (v<<sw10x10)&empty != 0 {
+		n += countDownJumps10x10(v<<sw10x10, foes&^v, empty)
+	}
+	if v := b << se10x10; v&foes != 0 && (v<<se10x10)&empty != 0 {
+		n += countDownJumps10x10(v<<se10x10, foes&^v, empty)
+	}
+	return max(n, 1)
 }
 
 // perftTwo10x10 returns perft(2) of p (distinct moves, or every capture path

@@ -27,6 +27,7 @@ type gen8x8 struct {
 	crownMid bool            // Russian: crowned during the capture, continue as a king
 	crowned  bool            // the man being moved was crowned mid-capture
 	flying   bool            // flying kings
+	forward  bool            // men capture forward only, any sequence, no crowning mid-capture (English)
 	manDirs  [4]bool
 	dirMask  [4]uint64 // all ones for the directions in manDirs, else zero
 	count    bool      // count sequences in cnt instead of listing those that cannot be duplicates
@@ -47,6 +48,7 @@ func init() {
 			g.crownMid = r.CrownMidCapture
 			g.flying = r.FlyingKings
 			back := r.MenCaptureBackward
+			g.forward = !back && !r.CrownMidCapture && r.Capture == CaptureAny
 			if Color(c) == White {
 				g.promo = promoWhite8x8
 				g.manDirs = [4]bool{true, true, back, back}
@@ -457,6 +459,19 @@ func countBoards8x8(own, enemy, kings uint64, c Color, v VariantID, list *MoveLi
 		if cont == 0 && !(t.crownMid && (lNW|lNE|lSW|lSE)&t.promo != 0) {
 			return bits.OnesCount64(lNW) + bits.OnesCount64(lNE) + bits.OnesCount64(lSW) + bits.OnesCount64(lSE)
 		}
+		if t.forward { // men that only jump forward: no two paths are duplicates
+			n := 0
+			if c == White {
+				for o := men & (jNW | jNE); o != 0; o &= o - 1 {
+					n += countUpJumps8x8(o&-o, enemy, empty)
+				}
+			} else {
+				for o := men & (jSW | jSE); o != 0; o &= o - 1 {
+					n += countDownJumps8x8(o&-o, enemy, empty)
+				}
+			}
+			return n
+		}
 	}
 	var q Position
 	q.Pieces[c&1] = own
@@ -467,6 +482,35 @@ func countBoards8x8(own, enemy, kings uint64, c Color, v VariantID, list *MoveLi
 	list.N = 0
 	list.Overflow = false
 	return slowCaptures8x8(&q, list, paths, true)
+}
+
+// countUpJumps8x8 returns the number of capture sequences of a man on bit b
+// that jumps toward bit 0 only (White without backward captures), over the
+// pieces foes onto empty squares; the captured pieces keep blocking. A man
+// that cannot jump ends a sequence there: the caller passes a man that can.
+// Such a man never returns to a square, so no two sequences are duplicates.
+func countUpJumps8x8(b, foes, empty uint64) int {
+	n := 0
+	if v := b >> nw8x8; v&foes != 0 && (v>>nw8x8)&empty != 0 {
+		n += countUpJumps8x8(v>>nw8x8, foes&^v, empty)
+	}
+	if v := b >> ne8x8; v&foes != 0 && (v>>ne8x8)&empty != 0 {
+		n += countUpJumps8x8(v>>ne8x8, foes&^v, empty)
+	}
+	return max(n, 1)
+}
+
+// countDownJumps8x8 is countUpJumps8x8 for a man jumping toward the high
+// bits (Black).
+func countDownJumps8x8(b, foes, empty uint64) int {
+	n := 0
+	if v := b << sw8x8; v&foes != 0 && (v<<sw8x8)&empty != 0 {
+		n += countDownJumps8x8(v<<sw8x8, foes&^v, empty)
+	}
+	if v := b << se8x8; v&foes != 0 && (v<<se8x8)&empty != 0 {
+		n += countDownJumps8x8(v<<se8x8, foes&^v, empty)
+	}
+	return max(n, 1)
 }
 
 // perftTwo8x8 returns perft(2) of p (distinct moves, or every capture path
