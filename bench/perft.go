@@ -20,11 +20,12 @@ type PerftConfig struct {
 	Paths    bool            // count every capture path ("keep duplicates")
 	Threads  int             // worker goroutines (>= 1)
 	HashMiB  int             // perft hash table size in MiB (0: none)
+	Only     bool            // report Depth alone: the shallower depths are not counted
 }
 
 // RunPerft writes, when Divide is set, one line "MOVE NODES" per root move
 // (moves in the variant's full-path notation, sorted) and a line
-// "divide total=N", then one line per depth 1..Depth:
+// "divide total=N", then one line per depth 1..Depth (Depth alone with Only):
 // "depth=D nodes=N time=S mnps=X" with S in seconds and X in millions of
 // leaves per second with two decimals (search.FormatMNPS, the unit of every
 // speed on the command line). It returns an error only for a bad configuration or a
@@ -65,7 +66,11 @@ func RunPerft(w io.Writer, c PerftConfig) error {
 			return err
 		}
 	}
-	for d := 1; d <= c.Depth; d++ {
+	first := 1
+	if c.Only {
+		first = c.Depth
+	}
+	for d := first; d <= c.Depth; d++ {
 		start := time.Now()
 		n := engine.PerftWith(c.Position, d, opts)
 		el := time.Since(start).Seconds()

@@ -80,24 +80,11 @@ func (p *Position) GenerateCaptures(list *MoveList) {
 func (p *Position) CountMoves(list *MoveList, paths bool) int {
 	list.N = 0
 	list.Overflow = false
+	us := p.Side & 1
 	if boardOf[p.V.slot()] == Board10x10 {
-		n, ok := quickCaptures10x10(p, list, true)
-		switch {
-		case !ok:
-			return slowCaptures10x10(p, list, paths, true)
-		case n == 0:
-			return countQuiet10x10(p)
-		}
-		return n
+		return countBoards10x10(p.Pieces[us], p.Pieces[us^1], p.Kings, p.Side, p.V, list, paths)
 	}
-	n, ok := quickCaptures8x8(p, list, true)
-	switch {
-	case !ok:
-		return slowCaptures8x8(p, list, paths, true)
-	case n == 0:
-		return countQuiet8x8(p)
-	}
-	return n
+	return countBoards8x8(p.Pieces[us], p.Pieces[us^1], p.Kings, p.Side, p.V, list, paths)
 }
 
 // HasCapture reports whether the side to move must capture.

@@ -27,6 +27,7 @@ type gen8x8 struct {
 	crownMid bool            // Russian: crowned during the capture, continue as a king
 	crowned  bool            // the man being moved was crowned mid-capture
 	flying   bool            // flying kings
+	forward  bool            // men capture forward only, any sequence, no crowning mid-capture (English)
 	manDirs  [4]bool
 	dirMask  [4]uint64 // all ones for the directions in manDirs, else zero
 	count    bool      // count sequences in cnt instead of listing those that cannot be duplicates
@@ -47,6 +48,7 @@ func init() {
 			g.crownMid = r.CrownMidCapture
 			g.flying = r.FlyingKings
 			back := r.MenCaptureBackward
+			g.forward = !back && !r.CrownMidCapture && r.Capture == CaptureAny
 			if Color(c) == White {
 				g.promo = promoWhite8x8
 				g.manDirs = [4]bool{true, true, back, back}
@@ -382,15 +384,21 @@ func countQuiet8x8(p *Position) int {
 	} else {
 		n = bits.OnesCount64((men<<sw8x8)&empty) + bits.OnesCount64((men<<se8x8)&empty)
 	}
-	kings := own & p.Kings
-	if kings == 0 {
-		return n
+	if kings := own & p.Kings; kings != 0 {
+		n += countKingQuiet8x8(kings, empty, variants[p.V].FlyingKings)
 	}
-	if !variants[p.V].FlyingKings {
-		return n + bits.OnesCount64((kings>>nw8x8)&empty) + bits.OnesCount64((kings>>ne8x8)&empty) +
+	return n
+}
+
+// countKingQuiet8x8 returns the number of non-capturing moves of kings onto
+// the empty squares, flying (any distance) or one step.
+func countKingQuiet8x8(kings, empty uint64, flying bool) int {
+	if !flying {
+		return bits.OnesCount64((kings>>nw8x8)&empty) + bits.OnesCount64((kings>>ne8x8)&empty) +
 			bits.OnesCount64((kings<<sw8x8)&empty) + bits.OnesCount64((kings<<se8x8)&empty)
 	}
 	// Flying kings: occluded fills, one per direction.
+	n := 0
 	for f := kings; f != 0; {
 		f = (f >> nw8x8) & empty
 		n += bits.OnesCount64(f)
@@ -406,6 +414,181 @@ func countQuiet8x8(p *Position) int {
 	for f := kings; f != 0; {
 		f = (f << se8x8) & empty
 		n += bits.OnesCount64(f)
+	}
+	return n
+}
+
+// countBoards8x8 returns the number of legal moves (distinct moves, or every
+// capture path when paths is true) of the position of variant v in which
+// colour c, with pieces own, moves against the pieces enemy; kings holds the
+// kings of both sides. The position is given as bitboards so that perft can
+// count a child without building it. Quiet moves and single man jumps are
+// counted with bit operations; other captures are followed one by one, with
+// list as scratch space for sequences that may be duplicates.
+func countBoards8x8(own, enemy, kings uint64, c Color, v VariantID, list *MoveList, paths bool) int {
+	t := &genTemplate8x8[v.slot()][c&1]
+	empty := board8x8 &^ (own | enemy)
+	men := own &^ kings
+	k := own & kings
+	if k == 0 || !kingsCanCapture8x8(k, enemy, empty, t.flying) {
+		// j*: squares from which a man jump in that direction is open,
+		// masked by the directions the variant's men may capture in.
+		jNW := ((empty << nw8x8) & enemy) << nw8x8 & t.dirMask[dirNW]
+		jNE := ((empty << ne8x8) & enemy) << ne8x8 & t.dirMask[dirNE]
+		jSW := ((empty >> sw8x8) & enemy) >> sw8x8 & t.dirMask[dirSW]
+		jSE := ((empty >> se8x8) & enemy) >> se8x8 & t.dirMask[dirSE]
+		if men&(jNW|jNE|jSW|jSE) == 0 { // no capture: count the quiet moves
+			var n int
+			if c == White {
+				n = bits.OnesCount64((men>>nw8x8)&empty) + bits.OnesCount64((men>>ne8x8)&empty)
+			} else {
+				n = bits.OnesCount64((men<<sw8x8)&empty) + bits.OnesCount64((men<<se8x8)&empty)
+			}
+			if k != 0 {
+				n += countKingQuiet8x8(k, empty, t.flying)
+			}
+			return n
+		}
+		// Only men capture: single jumps that cannot go on are counted
+		// as in quickCaptures8x8.
+		lNW := (men & jNW) >> (2 * nw8x8)
+		lNE := (men & jNE) >> (2 * ne8x8)
+		lSW := (men & jSW) << (2 * sw8x8)
+		lSE := (men & jSE) << (2 * se8x8)
+		cont := lNW&(jNW|jNE|jSW) | lNE&(jNW|jNE|jSE) | lSW&(jNW|jSW|jSE) | lSE&(jNE|jSW|jSE)
+		if cont == 0 && !(t.crownMid && (lNW|lNE|lSW|lSE)&t.promo != 0) {
+			return bits.OnesCount64(lNW) + bits.OnesCount64(lNE) + bits.OnesCount64(lSW) + bits.OnesCount64(lSE)
+		}
+		if t.forward { // men that only jump forward: no two paths are duplicates
+			n := 0
+			if c == White {
+				for o := men & (jNW | jNE); o != 0; o &= o - 1 {
+					n += countUpJumps8x8(o&-o, enemy, empty)
+				}
+			} else {
+				for o := men & (jSW | jSE); o != 0; o &= o - 1 {
+					n += countDownJumps8x8(o&-o, enemy, empty)
+				}
+			}
+			return n
+		}
+	}
+	var q Position
+	q.Pieces[c&1] = own
+	q.Pieces[(c^1)&1] = enemy
+	q.Kings = kings
+	q.Side = c
+	q.V = v
+	list.N = 0
+	list.Overflow = false
+	return slowCaptures8x8(&q, list, paths, true)
+}
+
+// countUpJumps8x8 returns the number of capture sequences of a man on bit b
+// that jumps toward bit 0 only (White without backward captures), over the
+// pieces foes onto empty squares; the captured pieces keep blocking. A man
+// that cannot jump ends a sequence there: the caller passes a man that can.
+// Such a man never returns to a square, so no two sequences are duplicates.
+func countUpJumps8x8(b, foes, empty uint64) int {
+	n := 0
+	if v := b >> nw8x8; v&foes != 0 && (v>>nw8x8)&empty != 0 {
+		n += countUpJumps8x8(v>>nw8x8, foes&^v, empty)
+	}
+	if v := b >> ne8x8; v&foes != 0 && (v>>ne8x8)&empty != 0 {
+		n += countUpJumps8x8(v>>ne8x8, foes&^v, empty)
+	}
+	return max(n, 1)
+}
+
+// countDownJumps8x8 is countUpJumps8x8 for a man jumping toward the high
+// bits (Black).
+func countDownJumps8x8(b, foes, empty uint64) int {
+	n := 0
+	if v := b << sw8x8; v&foes != 0 && (v<<sw8x8)&empty != 0 {
+		n += countDownJumps8x8(v<<sw8x8, foes&^v, empty)
+	}
+	if v := b << se8x8; v&foes != 0 && (v<<se8x8)&empty != 0 {
+		n += countDownJumps8x8(v<<se8x8, foes&^v, empty)
+	}
+	return max(n, 1)
+}
+
+// perftTwo8x8 returns perft(2) of p (distinct moves, or every capture path
+// when paths is true): each move is played on bitboards only, without a
+// move list when p has no capture, and the replies are counted by
+// countBoards8x8. list holds p's captures; scratch is the replies' scratch.
+func perftTwo8x8(p *Position, list, scratch *MoveList, paths bool) uint64 {
+	us := p.Side & 1
+	them := Color(us ^ 1)
+	own, enemy, kings := p.Pieces[us], p.Pieces[us^1], p.Kings
+	v := p.V
+	var n uint64
+	if hasCapture8x8(p) {
+		list.N = 0
+		list.Overflow = false
+		captures8x8(p, list, paths, false)
+		for i := 0; i < list.N; i++ {
+			m := &list.Moves[i]
+			from := uint64(1) << (m.From & 63)
+			to := uint64(1) << (m.To & 63)
+			k := kings &^ m.Captured
+			if kings&from != 0 {
+				k ^= from ^ to // from == to leaves the king where it is
+			} else if m.Flags&FlagCrown != 0 {
+				k |= to
+			}
+			n += uint64(countBoards8x8(enemy&^m.Captured, own^from^to, k, them, v, scratch, paths))
+		}
+		return n
+	}
+	empty := board8x8 &^ (own | enemy)
+	men := own &^ kings
+	if us == White {
+		for t := (men >> nw8x8) & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			n += uint64(countBoards8x8(enemy, own^(to|to<<nw8x8), kings|to&promoWhite8x8, them, v, scratch, paths))
+		}
+		for t := (men >> ne8x8) & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			n += uint64(countBoards8x8(enemy, own^(to|to<<ne8x8), kings|to&promoWhite8x8, them, v, scratch, paths))
+		}
+	} else {
+		for t := (men << sw8x8) & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			n += uint64(countBoards8x8(enemy, own^(to|to>>sw8x8), kings|to&promoBlack8x8, them, v, scratch, paths))
+		}
+		for t := (men << se8x8) & empty; t != 0; t &= t - 1 {
+			to := t & -t
+			n += uint64(countBoards8x8(enemy, own^(to|to>>se8x8), kings|to&promoBlack8x8, them, v, scratch, paths))
+		}
+	}
+	flying := genTemplate8x8[v.slot()][us].flying
+	for b := own & kings; b != 0; b &= b - 1 {
+		from := b & -b
+		for to := (from >> nw8x8) & empty; to != 0; to = (to >> nw8x8) & empty {
+			n += uint64(countBoards8x8(enemy, own^from^to, kings^from^to, them, v, scratch, paths))
+			if !flying {
+				break
+			}
+		}
+		for to := (from >> ne8x8) & empty; to != 0; to = (to >> ne8x8) & empty {
+			n += uint64(countBoards8x8(enemy, own^from^to, kings^from^to, them, v, scratch, paths))
+			if !flying {
+				break
+			}
+		}
+		for to := (from << sw8x8) & empty; to != 0; to = (to << sw8x8) & empty {
+			n += uint64(countBoards8x8(enemy, own^from^to, kings^from^to, them, v, scratch, paths))
+			if !flying {
+				break
+			}
+		}
+		for to := (from << se8x8) & empty; to != 0; to = (to << se8x8) & empty {
+			n += uint64(countBoards8x8(enemy, own^from^to, kings^from^to, them, v, scratch, paths))
+			if !flying {
+				break
+			}
+		}
 	}
 	return n
 }

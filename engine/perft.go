@@ -23,22 +23,27 @@ func perftRec(st *perftStack, t *PerftTable, ply, depth int, paths bool) uint64 
 			return n
 		}
 	}
-	if paths {
-		p.GeneratePaths(list)
-	} else {
-		p.Generate(list)
-	}
 	var n uint64
-	child := &st.pos[ply+1]
-	if depth == 2 { // the children are only counted: no key needed
-		for i := 0; i < list.N; i++ {
-			*child = *p
-			child.applyBoard(list.Moves[i])
-			n += uint64(child.CountMoves(&st.lists[ply+1], paths))
+	if depth == 2 { // the children are only counted, on bitboards
+		if boardOf[p.V.slot()] == Board10x10 {
+			n = perftTwo10x10(p, list, &st.lists[ply+1], paths)
+		} else {
+			n = perftTwo8x8(p, list, &st.lists[ply+1], paths)
 		}
 	} else {
+		if paths {
+			p.GeneratePaths(list)
+		} else {
+			p.Generate(list)
+		}
+		child := &st.pos[ply+1]
 		for i := 0; i < list.N; i++ {
-			p.PlayInto(child, list.Moves[i])
+			if t != nil {
+				p.PlayInto(child, list.Moves[i])
+			} else { // no table: the key is not needed
+				*child = *p
+				child.applyBoard(list.Moves[i])
+			}
 			n += perftRec(st, t, ply+1, depth-1, paths)
 		}
 	}

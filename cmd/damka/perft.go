@@ -20,7 +20,7 @@ func newPerftCmd() *cobra.Command {
 	var (
 		variant, fen        string
 		depth, threads, mib int
-		divide, paths       bool
+		divide, paths, only bool
 	)
 	cmd := &cobra.Command{
 		Use:   "perft",
@@ -29,7 +29,9 @@ func newPerftCmd() *cobra.Command {
 depth: depth=D nodes=N time=S mnps=X (S in seconds, X in millions of leaves
 per second with two decimals, the speed unit of every damka command). --divide first prints each root move
 with its count. --paths counts every capture path (the "keep duplicates"
-column of the classic 8x8 tables) instead of distinct moves.`,
+column of the classic 8x8 tables) instead of distinct moves. --only prints
+the line of --depth alone, without counting the shallower depths (the
+whole-process time is then that of one perft).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, p, err := variantPosition(variant, fen)
@@ -47,7 +49,7 @@ column of the classic 8x8 tables) instead of distinct moves.`,
 			}
 			logger.Debug().Str("variant", v.String()).Str("fen", p.FEN()).Int("depth", depth).Msg("perft")
 			return bench.RunPerft(cmd.OutOrStdout(), bench.PerftConfig{
-				Position: p, Depth: depth, Divide: divide, Paths: paths, Threads: threads, HashMiB: mib,
+				Position: p, Depth: depth, Divide: divide, Paths: paths, Threads: threads, HashMiB: mib, Only: only,
 			})
 		},
 	}
@@ -56,6 +58,7 @@ column of the classic 8x8 tables) instead of distinct moves.`,
 	f.StringVar(&fen, "fen", "", "start from this PDN FEN or Hub position (default: the start position)")
 	f.IntVar(&depth, "depth", 6, "deepest depth in plies")
 	f.BoolVar(&divide, "divide", false, "print each root move's count at --depth first")
+	f.BoolVar(&only, "only", false, "print only --depth (skip counting depths 1..depth-1)")
 	f.BoolVar(&paths, "paths", false, "count every capture path (keep duplicates)")
 	f.IntVar(&threads, "threads", 1, "worker threads")
 	f.IntVar(&mib, "hash", 0, "perft hash table in MiB (0: none; e.g. 256 for deep runs)")
