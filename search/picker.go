@@ -149,15 +149,22 @@ const (
 type selectivity struct {
 	lmr           [2][lmrDepths][lmrMoves]int8 // [pvNode][depth][move number] plies of late move reduction
 	futilityDepth int                          // futility pruning of quiet moves at depths 1..futilityDepth
+	probCutDepth  int                          // ProbCut from this depth on
 	singleExt     bool                         // extend single-reply positions
 	threatExt     bool                         // extend quiet leaves where the opponent threatens a capture
 }
 
-// configure sets s from the switches p.
-func (s *selectivity) configure(p *params) {
+// configure sets s from the switches p for a search of variant v.
+func (s *selectivity) configure(p *params, v engine.VariantID) {
 	s.futilityDepth = 2
 	if p.noFutility {
 		s.futilityDepth = 0
+	}
+	s.probCutDepth = probCutDepth
+	if p.noProbCut || v == engine.International {
+		// Not tried in international self-play yet, where it misses
+		// two of the solve suite's deep king shots at depth 10.
+		s.probCutDepth = MaxPly
 	}
 	s.singleExt = !p.noSingleExt
 	s.threatExt = p.threatExt
@@ -169,6 +176,15 @@ func (s *selectivity) configure(p *params) {
 		}
 	}
 }
+
+// ProbCut at non-PV nodes of depth probCutDepth and more (8x8 variants):
+// a search probCutReduction plies shallower that fails high against beta
+// plus probCutMargin (centi-men) ends the node with its score.
+const (
+	probCutDepth     = 5
+	probCutMargin    = 100
+	probCutReduction = 4
+)
 
 // lmrFormula is the late move reduction of the i-th move tried (0-based)
 // at depth, for quiet moves ordered by history alone.

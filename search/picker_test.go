@@ -1,6 +1,9 @@
 package search
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -75,7 +78,7 @@ func TestMovePickerCaptures(t *testing.T) {
 func TestReductionTable(t *testing.T) {
 	for _, p := range []params{{}, {noLMR: true}, {lmrMore: true}} {
 		w := newWorker(New(Options{Threads: 1, HashMiB: 1}), 0)
-		w.sel.configure(&p)
+		w.sel.configure(&p, engine.Russian)
 		for d := 1; d < 40; d++ {
 			for i := 0; i < 60; i++ {
 				for _, pv := range []bool{false, true} {
@@ -86,9 +89,43 @@ func TestReductionTable(t *testing.T) {
 	}
 	var p params
 	var s selectivity
-	s.configure(&p)
+	s.configure(&p, engine.Russian)
 	assert.Equal(t, 2, s.futilityDepth)
 	p.noFutility = true
-	s.configure(&p)
+	s.configure(&p, engine.Russian)
 	assert.Zero(t, s.futilityDepth)
+}
+
+// TestProbCut checks that ProbCut prunes (fewer nodes to the same depth)
+// and that the pruned search still finds the shots of the Russian suite's
+// first positions.
+func TestProbCut(t *testing.T) {
+	var s selectivity
+	s.configure(&params{}, engine.Russian)
+	assert.Equal(t, probCutDepth, s.probCutDepth)
+	s.configure(&params{}, engine.International)
+	assert.Equal(t, MaxPly, s.probCutDepth, "international: off")
+	s.configure(&params{noProbCut: true}, engine.Russian)
+	assert.Equal(t, MaxPly, s.probCutDepth)
+
+	f, err := os.Open(filepath.Join("testdata", "solve_russian.epd"))
+	require.NoError(t, err)
+	defer f.Close()
+	entries, err := ReadSuite(f, engine.Russian)
+	require.NoError(t, err)
+	with := New(Options{Threads: 1, HashMiB: 4})
+	without := New(Options{Threads: 1, HashMiB: 4})
+	without.params.noProbCut = true
+	var nWith, nWithout uint64
+	for i := range entries[:6] {
+		en := &entries[i]
+		ok, r := with.Solve(context.Background(), en, Limits{Depth: 10})
+		assert.True(t, ok, en.ID)
+		nWith += r.Nodes
+		_, r = without.Solve(context.Background(), en, Limits{Depth: 10})
+		nWithout += r.Nodes
+		with.Clear()
+		without.Clear()
+	}
+	assert.Less(t, nWith, nWithout)
 }

@@ -87,7 +87,7 @@ func (w *worker) clear() {
 // prepare sets a worker up for a new search of pos.
 func (w *worker) prepare(pos *engine.Position, history []uint64, l Limits, tm timeManager, start time.Time) {
 	w.root = *pos
-	w.sel.configure(&w.e.params)
+	w.sel.configure(&w.e.params, pos.V)
 	w.evalTable = w.e.params.eval
 	w.limits = l
 	w.tm = tm
@@ -453,6 +453,19 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		}
 	}
 
+	if !pvNode && ply > 0 && depth >= w.sel.probCutDepth && beta > -MateBound && beta < MateBound-probCutMargin {
+		// ProbCut: a reduced search that beats beta by a margin predicts
+		// that the full-depth one fails high too.
+		rb := beta + probCutMargin
+		s := w.search(rb-1, rb, depth-probCutReduction, ply, false)
+		if w.stopped {
+			return 0
+		}
+		if s >= rb {
+			return s
+		}
+	}
+
 	if ply > 0 {
 		p.Generate(&st.moves)
 	}
@@ -488,11 +501,11 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	child := &w.stack[ply+1]
 	for i := 0; i < n; i++ {
 		m := mp.nextMove()
-		child.pos = p.Play(m)
-		child.draw = st.draw.Update(p, m)
 		if futile && i > 0 && mp.late {
 			continue
 		}
+		child.pos = p.Play(m)
+		child.draw = st.draw.Update(p, m)
 		var s int
 		if i == 0 {
 			s = -w.search(-beta, -alpha, depth-1, ply+1, pvNode)
