@@ -161,9 +161,7 @@ func (s *selectivity) configure(p *params, v engine.VariantID) {
 		s.futilityDepth = 0
 	}
 	s.probCutDepth = probCutDepth
-	if p.noProbCut || v == engine.International {
-		// Not tried in international self-play yet, where it misses
-		// two of the solve suite's deep king shots at depth 10.
+	if p.noProbCut || int(v) >= len(probCutVariant) || !probCutVariant[v] {
 		s.probCutDepth = MaxPly
 	}
 	s.singleExt = !p.noSingleExt
@@ -177,7 +175,13 @@ func (s *selectivity) configure(p *params, v engine.VariantID) {
 	}
 }
 
-// ProbCut at non-PV nodes of depth probCutDepth and more (8x8 variants):
+// probCutVariant are the variants whose search uses ProbCut: those where
+// self-play accepted it. English and international are left out until
+// they are tried (there it delays solve-suite shots: an English one from
+// depth 8 to 10, two deep international king shots past depth 12).
+var probCutVariant = [...]bool{engine.Russian: true, engine.Brazilian: true, engine.English: false, engine.International: false}
+
+// ProbCut at non-PV nodes of depth probCutDepth and more:
 // a search probCutReduction plies shallower that fails high against beta
 // plus probCutMargin (centi-men) ends the node with its score.
 const (

@@ -103,8 +103,12 @@ func TestProbCut(t *testing.T) {
 	var s selectivity
 	s.configure(&params{}, engine.Russian)
 	assert.Equal(t, probCutDepth, s.probCutDepth)
-	s.configure(&params{}, engine.International)
-	assert.Equal(t, MaxPly, s.probCutDepth, "international: off")
+	s.configure(&params{}, engine.Brazilian)
+	assert.Equal(t, probCutDepth, s.probCutDepth)
+	for _, v := range []engine.VariantID{engine.English, engine.International} {
+		s.configure(&params{}, v)
+		assert.Equal(t, MaxPly, s.probCutDepth, "%v: off", v)
+	}
 	s.configure(&params{noProbCut: true}, engine.Russian)
 	assert.Equal(t, MaxPly, s.probCutDepth)
 
