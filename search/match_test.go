@@ -145,6 +145,8 @@ func TestMatchFeature(t *testing.T) {
 			a.params.lmrMore = true
 		case "singleext":
 			b.params.noSingleExt = true
+		case "probcut":
+			b.params.noProbCut = true
 		default:
 			tab, err := evalExperiment(feature)
 			require.NoError(t, err)

@@ -126,6 +126,7 @@ type params struct {
 	noFutility  bool        // no futility pruning of quiet moves at depth 1-2
 	lmrMore     bool        // stronger late move reductions
 	noSingleExt bool        // no extension of single-reply positions
+	noProbCut   bool        // no ProbCut
 	eval        *eval.Table // evaluation weights other than eval's own
 }
 

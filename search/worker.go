@@ -4,7 +4,6 @@
 package search
 
 import (
-	"math/bits"
 	"sync/atomic"
 	"time"
 
@@ -19,15 +18,6 @@ const maxHistory = 256
 
 // futilityMargin is the futility pruning margin per ply of depth.
 const futilityMargin = 120
-
-// Move-ordering score bands.
-const (
-	orderHash    = 1 << 30
-	orderCapture = 1 << 29
-	orderCrown   = 1 << 28
-	orderKiller  = 1 << 27
-	historyMax   = 1 << 20
-)
 
 // plyState is the per-ply part of a worker's stack.
 type plyState struct {
@@ -58,6 +48,9 @@ type worker struct {
 	// or capture is impossible, so this is only slower, never wrong).
 	rootSpan int
 
+	evalTable *eval.Table // experiment's evaluation (params.eval), nil for eval.Evaluate
+
+	sel    selectivity // the search's prunings and reductions (from params)
 	limits Limits
 	tm     timeManager
 	start  time.Time
@@ -94,6 +87,8 @@ func (w *worker) clear() {
 // prepare sets a worker up for a new search of pos.
 func (w *worker) prepare(pos *engine.Position, history []uint64, l Limits, tm timeManager, start time.Time) {
 	w.root = *pos
+	w.sel.configure(&w.e.params, pos.V)
+	w.evalTable = w.e.params.eval
 	w.limits = l
 	w.tm = tm
 	w.start = start
@@ -329,50 +324,6 @@ func (w *worker) hashIndex(ply int, e *ttEntry) int {
 	return -1
 }
 
-// scoreMoves gives the moves at ply from index from on their ordering
-// scores.
-func (w *worker) scoreMoves(ply, from int) {
-	st := &w.stack[ply]
-	p := &st.pos
-	l := &st.moves
-	side := p.Side
-	for i := from; i < l.N; i++ {
-		m := &l.Moves[i]
-		var s int32
-		switch {
-		case m.Captured != 0:
-			s = orderCapture + int32(m.NCapt)<<8 + int32(bits.OnesCount64(m.Captured&p.Kings))<<6
-			if m.Flags&engine.FlagCrown != 0 {
-				s += 1 << 5
-			}
-		case m.Flags&engine.FlagCrown != 0:
-			s = orderCrown
-		case *m == st.killers[0]:
-			s = orderKiller + 1
-		case *m == st.killers[1]:
-			s = orderKiller
-		default:
-			s = w.history[side][m.From][m.To]
-		}
-		st.scores[i] = s
-	}
-}
-
-// pick moves the best-scored move among i.. to position i and returns it.
-func (st *plyState) pick(i int) engine.Move {
-	best := i
-	for j := i + 1; j < st.moves.N; j++ {
-		if st.scores[j] > st.scores[best] {
-			best = j
-		}
-	}
-	if best != i {
-		st.moves.Moves[i], st.moves.Moves[best] = st.moves.Moves[best], st.moves.Moves[i]
-		st.scores[i], st.scores[best] = st.scores[best], st.scores[i]
-	}
-	return st.moves.Moves[i]
-}
-
 // isDraw reports a draw by repetition or by rule at ply (ply > 0).
 func (w *worker) isDraw(ply int) bool {
 	st := &w.stack[ply]
@@ -419,7 +370,7 @@ const counterKeyFrom = 8
 // evaluate is the static evaluation (eval.Evaluate, or an experiment's
 // table).
 func (w *worker) evaluate(p *engine.Position) int {
-	if t := w.e.params.eval; t != nil {
+	if t := w.evalTable; t != nil {
 		return t.Evaluate(p)
 	}
 	return eval.Evaluate(p)
@@ -480,7 +431,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		return w.evaluate(p)
 	}
 	if depth <= 0 {
-		if !w.e.params.threatExt || ply >= 2*w.rootDepth || p.HasCapture() {
+		if !w.sel.threatExt || ply >= 2*w.rootDepth || p.HasCapture() {
 			return w.quiesce(alpha, beta, ply)
 		}
 		// A quiet position where the opponent threatens a capture: look
@@ -493,12 +444,24 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		depth = 1
 	}
 
-	hash := -1
 	key := tableKey(p, st.draw)
 	e, hit := w.tt.probe(key)
 	if hit && !pvNode && e.depth >= depth {
 		s := ttValue(e.score, ply)
 		if e.bound == boundExact || e.bound == boundLower && s >= beta || e.bound == boundUpper && s <= alpha {
+			return s
+		}
+	}
+
+	if !pvNode && ply > 0 && depth >= w.sel.probCutDepth && beta > -MateBound && beta < MateBound-probCutMargin {
+		// ProbCut: a reduced search that beats beta by a margin predicts
+		// that the full-depth one fails high too.
+		rb := beta + probCutMargin
+		s := w.search(rb-1, rb, depth-probCutReduction, ply, false)
+		if w.stopped {
+			return 0
+		}
+		if s >= rb {
 			return s
 		}
 	}
@@ -510,27 +473,17 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	if n == 0 {
 		return -Mate + ply
 	}
+	var mp movePicker
 	if ply == 0 {
 		// Root: keep the order of the previous iteration, best first.
-		for i := 0; i < n; i++ {
-			st.scores[i] = int32(n - i)
-			if st.moves.Moves[i] == w.bestMove {
-				st.scores[i] = orderHash
-			}
-		}
+		mp.initRoot(w, w.bestMove)
 	} else {
+		hash := -1
 		if hit {
 			hash = w.hashIndex(ply, &e)
 		}
-		if hash > 0 {
-			// The table's move goes first; the others are scored only if
-			// it does not cut off (staged ordering).
-			st.moves.Moves[0], st.moves.Moves[hash] = st.moves.Moves[hash], st.moves.Moves[0]
-		}
-		if hash < 0 {
-			w.scoreMoves(ply, 0)
-		}
-		if n == 1 && ply < 2*w.rootDepth && !w.e.params.noSingleExt {
+		mp.init(w, ply, hash)
+		if n == 1 && ply < 2*w.rootDepth && w.sel.singleExt {
 			depth++ // forced move: look one ply further
 		}
 	}
@@ -538,7 +491,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	// Futility: near the leaves, quiet moves cannot lift a hopeless
 	// static score above alpha.
 	futile := false
-	if !w.e.params.noFutility && !pvNode && depth <= 2 && ply > 0 && st.moves.Moves[0].Captured == 0 && alpha > -MateBound && alpha < MateBound {
+	if depth <= w.sel.futilityDepth && !pvNode && ply > 0 && st.moves.Moves[0].Captured == 0 && alpha > -MateBound && alpha < MateBound {
 		futile = w.evaluate(p)+futilityMargin*depth <= alpha
 	}
 
@@ -547,42 +500,19 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	bestIdx := -1
 	child := &w.stack[ply+1]
 	for i := 0; i < n; i++ {
-		var m engine.Move
-		switch {
-		case i > 0 || ply == 0 || hash < 0:
-			if i == 1 && ply > 0 && hash >= 0 {
-				w.scoreMoves(ply, 1)
-			}
-			m = st.pick(i)
-		default:
-			m = st.moves.Moves[0]
-			st.scores[0] = orderHash
+		m := mp.nextMove()
+		if futile && i > 0 && mp.late {
+			continue
 		}
 		child.pos = p.Play(m)
 		child.draw = st.draw.Update(p, m)
-		quiet := m.Captured == 0 && m.Flags&engine.FlagCrown == 0
-		if futile && i > 0 && quiet && st.scores[i] < orderKiller {
-			continue
-		}
 		var s int
 		if i == 0 {
 			s = -w.search(-beta, -alpha, depth-1, ply+1, pvNode)
 		} else {
 			r := 0
-			if !w.e.params.noLMR && quiet && depth >= 3 && i >= 3 && st.scores[i] < orderKiller && ply > 0 {
-				r = 1
-				if i >= 8 && depth >= 6 {
-					r = 2
-				}
-				if w.e.params.lmrMore {
-					r = 1
-					if i >= 6 && depth >= 5 {
-						r = 2
-					}
-					if !pvNode && i >= 10 && depth >= 7 {
-						r = 3
-					}
-				}
+			if mp.late {
+				r = w.reduction(depth, i, pvNode)
 			}
 			s = -w.search(-alpha-1, -alpha, depth-1-r, ply+1, false)
 			if s > alpha && r > 0 {
@@ -606,7 +536,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 					w.bestMove = m
 				}
 				if s >= beta {
-					if quiet {
+					if m.Captured == 0 && m.Flags&engine.FlagCrown == 0 {
 						w.rewardQuiet(ply, depth, m, i)
 					}
 					break
@@ -672,13 +602,7 @@ func (w *worker) quiesce(alpha, beta, ply int) int {
 	}
 	p.GenerateCaptures(&st.moves)
 	n := st.moves.N
-	for i := 0; i < n; i++ {
-		m := &st.moves.Moves[i]
-		st.scores[i] = int32(m.NCapt)<<8 + int32(bits.OnesCount64(m.Captured&p.Kings))<<6
-		if m.Flags&engine.FlagCrown != 0 {
-			st.scores[i] += 1 << 5
-		}
-	}
+	w.scoreMoves(ply, 0)
 	best := -infinite
 	child := &w.stack[ply+1]
 	for i := 0; i < n; i++ {

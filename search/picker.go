@@ -1,0 +1,222 @@
+// picker.go: the node's move picker (staged move ordering) and its
+// reductions and prunings, read from a table built once per search from the
+// experiment switches so that the node's hot lines test none of them.
+
+package search
+
+import (
+	"math/bits"
+
+	"damka/engine"
+)
+
+// Move-ordering score bands.
+const (
+	orderHash    = 1 << 30
+	orderCapture = 1 << 29
+	orderCrown   = 1 << 28
+	orderKiller  = 1 << 27
+	historyMax   = 1 << 20
+)
+
+// Picker stages, in the order a node goes through them.
+const (
+	stageRoot  = iota // root: the previous iteration's order, best move first
+	stageHash         // the transposition table's move, before anything is scored
+	stageScore        // score the rest of the list (once, and only if the hash move did not cut off)
+	stagePick         // best-scored first: captures by size, crowns, killers, quiets by history
+)
+
+// movePicker hands out the moves of one node's list (plyState.moves)
+// best first. Captures are compulsory in every variant, so a list holds
+// either only captures or only non-captures: the bands after the table's
+// move are captures (more and bigger pieces first), or crowning moves,
+// the two killers and then the quiet moves by history. The hash move is
+// tried before the rest of the list is scored (staged ordering). Moves
+// are selected in place, so the first k tried are Moves[:k] of the list.
+type movePicker struct {
+	w     *worker
+	st    *plyState
+	ply   int
+	stage int
+	next  int  // index of the next move to hand out
+	late  bool // the last move handed out is a quiet move ordered by history alone
+}
+
+// init prepares the picker for the node at ply (ply > 0) whose list is
+// generated; hash is the table's move's index in it, or -1.
+func (mp *movePicker) init(w *worker, ply, hash int) {
+	st := &w.stack[ply]
+	*mp = movePicker{w: w, st: st, ply: ply, stage: stageScore}
+	if hash >= 0 {
+		// The table's move goes first; the others are scored only if it
+		// does not cut off.
+		st.moves.Moves[0], st.moves.Moves[hash] = st.moves.Moves[hash], st.moves.Moves[0]
+		mp.stage = stageHash
+	}
+}
+
+// initRoot prepares the picker for the root, whose list is in the previous
+// iteration's order; best is tried first.
+func (mp *movePicker) initRoot(w *worker, best engine.Move) {
+	st := &w.stack[0]
+	*mp = movePicker{w: w, st: st, stage: stageRoot}
+	n := st.moves.N
+	for i := 0; i < n; i++ {
+		st.scores[i] = int32(n - i)
+		if st.moves.Moves[i] == best {
+			st.scores[i] = orderHash
+		}
+	}
+}
+
+// nextMove returns the next move; the caller asks for at most
+// st.moves.N of them.
+func (mp *movePicker) nextMove() engine.Move {
+	st := mp.st
+	i := mp.next
+	mp.next++
+	mp.late = false
+	switch mp.stage {
+	case stageHash:
+		mp.stage = stageScore
+		st.scores[0] = orderHash
+		return st.moves.Moves[0]
+	case stageScore:
+		mp.w.scoreMoves(mp.ply, i)
+		mp.stage = stagePick
+	}
+	m := st.pick(i)
+	if mp.stage == stagePick {
+		mp.late = st.scores[i] < orderKiller && !m.IsCapture() && !m.Crowns()
+	}
+	return m
+}
+
+// scoreMoves gives the moves at ply from index from on their ordering
+// scores.
+func (w *worker) scoreMoves(ply, from int) {
+	st := &w.stack[ply]
+	p := &st.pos
+	l := &st.moves
+	side := p.Side
+	for i := from; i < l.N; i++ {
+		m := &l.Moves[i]
+		var s int32
+		switch {
+		case m.Captured != 0:
+			s = orderCapture + int32(m.NCapt)<<8 + int32(bits.OnesCount64(m.Captured&p.Kings))<<6
+			if m.Flags&engine.FlagCrown != 0 {
+				s += 1 << 5
+			}
+		case m.Flags&engine.FlagCrown != 0:
+			s = orderCrown
+		case *m == st.killers[0]:
+			s = orderKiller + 1
+		case *m == st.killers[1]:
+			s = orderKiller
+		default:
+			s = w.history[side][m.From][m.To]
+		}
+		st.scores[i] = s
+	}
+}
+
+// pick moves the best-scored move among i.. to position i and returns it.
+func (st *plyState) pick(i int) engine.Move {
+	best := i
+	for j := i + 1; j < st.moves.N; j++ {
+		if st.scores[j] > st.scores[best] {
+			best = j
+		}
+	}
+	if best != i {
+		st.moves.Moves[i], st.moves.Moves[best] = st.moves.Moves[best], st.moves.Moves[i]
+		st.scores[i], st.scores[best] = st.scores[best], st.scores[i]
+	}
+	return st.moves.Moves[i]
+}
+
+// Reduction table bounds: depths and move numbers beyond them share the
+// last entry.
+const (
+	lmrDepths = 16
+	lmrMoves  = 32
+)
+
+// selectivity is what the node prunes, reduces and extends, built from the
+// experiment switches (params) at the start of each search.
+type selectivity struct {
+	lmr           [2][lmrDepths][lmrMoves]int8 // [pvNode][depth][move number] plies of late move reduction
+	futilityDepth int                          // futility pruning of quiet moves at depths 1..futilityDepth
+	probCutDepth  int                          // ProbCut from this depth on
+	singleExt     bool                         // extend single-reply positions
+	threatExt     bool                         // extend quiet leaves where the opponent threatens a capture
+}
+
+// configure sets s from the switches p for a search of variant v.
+func (s *selectivity) configure(p *params, v engine.VariantID) {
+	s.futilityDepth = 2
+	if p.noFutility {
+		s.futilityDepth = 0
+	}
+	s.probCutDepth = probCutDepth
+	if p.noProbCut || int(v) >= len(probCutVariant) || !probCutVariant[v] {
+		s.probCutDepth = MaxPly
+	}
+	s.singleExt = !p.noSingleExt
+	s.threatExt = p.threatExt
+	for pv := range s.lmr {
+		for d := range s.lmr[pv] {
+			for i := range s.lmr[pv][d] {
+				s.lmr[pv][d][i] = int8(lmrFormula(p, d, i, pv == 1))
+			}
+		}
+	}
+}
+
+// probCutVariant are the variants whose search uses ProbCut: those where
+// self-play accepted it. English and international are left out until
+// they are tried (there it delays solve-suite shots: an English one from
+// depth 8 to 10, two deep international king shots past depth 12).
+var probCutVariant = [...]bool{engine.Russian: true, engine.Brazilian: true, engine.English: false, engine.International: false}
+
+// ProbCut at non-PV nodes of depth probCutDepth and more:
+// a search probCutReduction plies shallower that fails high against beta
+// plus probCutMargin (centi-men) ends the node with its score.
+const (
+	probCutDepth     = 5
+	probCutMargin    = 100
+	probCutReduction = 4
+)
+
+// lmrFormula is the late move reduction of the i-th move tried (0-based)
+// at depth, for quiet moves ordered by history alone.
+func lmrFormula(p *params, depth, i int, pvNode bool) int {
+	if p.noLMR || depth < 3 || i < 3 {
+		return 0
+	}
+	if p.lmrMore {
+		switch {
+		case !pvNode && i >= 10 && depth >= 7:
+			return 3
+		case i >= 6 && depth >= 5:
+			return 2
+		}
+		return 1
+	}
+	if i >= 8 && depth >= 6 {
+		return 2
+	}
+	return 1
+}
+
+// reduction is the late move reduction in plies of the i-th move tried
+// (0-based) at depth, a late quiet move.
+func (w *worker) reduction(depth, i int, pvNode bool) int {
+	pv := 0
+	if pvNode {
+		pv = 1
+	}
+	return int(w.sel.lmr[pv][min(depth, lmrDepths-1)][min(i, lmrMoves-1)])
+}
