@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -112,21 +113,41 @@ func TestProbCut(t *testing.T) {
 	s.configure(&params{noProbCut: true}, engine.Russian)
 	assert.Equal(t, MaxPly, s.probCutDepth)
 
-	f, err := os.Open(filepath.Join("testdata", "solve_russian.epd"))
+	// The suite lives in package bench (which imports search); its first
+	// lines are read here directly: `FEN ; bm MOVE ; ...`.
+	data, err := os.ReadFile(filepath.Join("..", "bench", "testdata", "solve_russian.epd"))
 	require.NoError(t, err)
-	defer f.Close()
-	entries, err := ReadSuite(f, engine.Russian)
-	require.NoError(t, err)
+	type shot struct {
+		pos  engine.Position
+		best string
+	}
+	var shots []shot
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Split(line, ";")
+		p, err := engine.ParseFEN(engine.Russian, strings.TrimSpace(fields[0]))
+		require.NoError(t, err, line)
+		bm := strings.Fields(strings.TrimPrefix(strings.TrimSpace(fields[1]), "bm "))
+		require.Len(t, bm, 1, line)
+		shots = append(shots, shot{p, bm[0]})
+		if len(shots) == 6 {
+			break
+		}
+	}
 	with := New(Options{Threads: 1, HashMiB: 4})
 	without := New(Options{Threads: 1, HashMiB: 4})
 	without.params.noProbCut = true
 	var nWith, nWithout uint64
-	for i := range entries[:6] {
-		en := &entries[i]
-		ok, r := with.Solve(context.Background(), en, Limits{Depth: 10})
-		assert.True(t, ok, en.ID)
+	for _, sh := range shots {
+		want, err := sh.pos.ParseMove(sh.best)
+		require.NoError(t, err)
+		r := with.Search(context.Background(), sh.pos, nil, Limits{Depth: 10}, nil)
+		assert.Equal(t, want, r.Move, "%s: bm %s", sh.pos.FEN(), sh.best)
 		nWith += r.Nodes
-		_, r = without.Solve(context.Background(), en, Limits{Depth: 10})
+		r = without.Search(context.Background(), sh.pos, nil, Limits{Depth: 10}, nil)
 		nWithout += r.Nodes
 		with.Clear()
 		without.Clear()
