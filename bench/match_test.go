@@ -293,7 +293,7 @@ func TestShardsAndMerge(t *testing.T) {
 }
 
 // TestSPRTStopsMatch: against an engine that loses every game the SPRT
-// accepts H1 after a few pairs and the match stops early.
+// accepts H1 once MinSPRTPairs pairs are complete and the match stops early.
 func TestSPRTStopsMatch(t *testing.T) {
 	shareddata.Skip(t)
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
@@ -301,19 +301,19 @@ func TestSPRTStopsMatch(t *testing.T) {
 	require.NoError(t, err)
 	var progress []Progress
 	sum, err := Run(context.Background(), Config{
-		Variant: engine.Russian, Openings: ops[:10], Limits: Limits{Depth: 1}, SPRT: &DefaultSPRT,
+		Variant: engine.Russian, Openings: ops[:MinSPRTPairs+5], Limits: Limits{Depth: 1}, SPRT: &DefaultSPRT,
 		Engines:  [2]EngineSpec{fakeEngine(fake, "A"), fakeEngine(fake, "B", "-mode", "illegal")},
 		Progress: func(p Progress) { progress = append(progress, p) },
 	})
 	require.NoError(t, err)
 	assert.Equal(t, AcceptH1, sum.Decision)
-	assert.Less(t, sum.Played, 10)
-	assert.GreaterOrEqual(t, sum.Played, 4)
+	assert.Less(t, sum.Played, 2*(MinSPRTPairs+5))
+	assert.GreaterOrEqual(t, sum.Played, 2*MinSPRTPairs)
 	_, hi := DefaultSPRT.Bounds()
 	assert.GreaterOrEqual(t, sum.LLR, hi)
 	require.Len(t, progress, sum.Played)
 	assert.Equal(t, sum.Played, progress[len(progress)-1].Played)
-	assert.Equal(t, 20, progress[0].Total)
+	assert.Equal(t, 2*(MinSPRTPairs+5), progress[0].Total)
 }
 
 // TestGameLinePlayersInScoreOrder: the player named first is the one whose

@@ -36,6 +36,14 @@ type SPRT struct {
 // zero variance and an infinite LLR.
 const PentaPrior = 1e-3
 
+// MinSPRTPairs is the number of complete opening pairs below which Decide
+// never stops a match. With only a few pairs the sample variance of the
+// pair scores is an unreliable estimate (two drawn pairs give a variance
+// near PentaPrior's and an LLR beyond either bound), so the normal
+// approximation behind LLR does not hold yet; fishtest avoids the same by
+// testing only in batches of many pairs.
+const MinSPRTPairs = 10
+
 // DefaultSPRT is elo0=0, elo1=5, alpha=0.05, beta=0.05.
 var DefaultSPRT = SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
 
@@ -129,8 +137,16 @@ func (d Decision) String() string {
 	return "continue"
 }
 
-// Decide returns the decision for the pentanomial counts.
+// Decide returns the decision for the pentanomial counts: Continue while
+// fewer than MinSPRTPairs pairs are complete, then by the LLR bounds.
 func (t SPRT) Decide(penta [5]int) Decision {
+	n := 0
+	for _, c := range penta {
+		n += c
+	}
+	if n < MinSPRTPairs {
+		return Continue
+	}
 	llr := t.LLR(penta)
 	lo, hi := t.Bounds()
 	switch {

@@ -95,6 +95,14 @@ func TestSPRTHand(t *testing.T) {
 	assert.Equal(t, AcceptH0, DefaultSPRT.Decide([5]int{40, 40, 20, 2, 0}))
 	// A few identical pairs: the prior keeps the variance above zero.
 	assert.False(t, math.IsInf(DefaultSPRT.LLR([5]int{0, 0, 3, 0, 0}), 0))
+	// A few pairs never decide, however far out their LLR lies: three
+	// drawn pairs give a variance near the prior's and an LLR far below
+	// the lower bound.
+	few := [5]int{0, 0, 3, 0, 0}
+	lo, _ = SPRT{Elo0: 0, Elo1: 25, Alpha: 0.05, Beta: 0.05}.Bounds()
+	assert.Less(t, SPRT{Elo0: 0, Elo1: 25, Alpha: 0.05, Beta: 0.05}.LLR(few), lo)
+	assert.Equal(t, Continue, SPRT{Elo0: 0, Elo1: 25, Alpha: 0.05, Beta: 0.05}.Decide(few))
+	assert.Equal(t, AcceptH0, SPRT{Elo0: 0, Elo1: 25, Alpha: 0.05, Beta: 0.05}.Decide([5]int{MinSPRTPairs, 0, 0, 0, 0}))
 	assert.Contains(t, StatsFromCounts(1, 0, 1, p).Line(&DefaultSPRT), " llr=0.26")
 }
 
