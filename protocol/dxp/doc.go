@@ -11,7 +11,9 @@
 //   - Conversion (convert.go): DXP position strings and MOVE messages to and
 //     from engine positions and moves.
 //   - TCP (net.go): Listen (SO_REUSEADDR), Dial, the default port 27531.
-//   - Sessions (session.go): Run plays a session in either DXP role on any
+//   - Sessions (session.go, with its methods by role in transport.go,
+//     initiator.go, follower.go, play.go, think.go, record.go and
+//     endings.go): Run plays a session in either DXP role on any
 //     io.ReadWriteCloser, driving an Engine (a *search.Engine).
 //
 // damka's readings of what the spec leaves open:
