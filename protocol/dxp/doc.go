@@ -14,7 +14,7 @@
 //   - Sessions (session.go, with its methods by role in transport.go,
 //     initiator.go, follower.go, play.go, think.go, record.go and
 //     endings.go): Run plays a session in either DXP role on any
-//     io.ReadWriteCloser, driving an Engine (a *search.Engine).
+//     io.ReadWriteCloser, driving a Searcher (a *search.Engine).
 //
 // damka's readings of what the spec leaves open:
 //   - 8x8 variants: squares 01..32 in the variant's own numbering, a

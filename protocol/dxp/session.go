@@ -43,11 +43,11 @@ func (r Role) String() string {
 	return "follower"
 }
 
-// Engine is the search a session plays with; *search.Engine implements it.
+// Searcher is the search a session plays with; *search.Engine implements it.
 // The session chooses each move with search.Start (the book first, then
 // SearchJob, which must return soon after its context is done). Clear
 // forgets what earlier games taught it.
-type Engine interface {
+type Searcher interface {
 	search.Searcher
 	Clear()
 }
@@ -75,8 +75,8 @@ const (
 type Config struct {
 	Variant engine.VariantID // agreed out of band: both sides set the same
 	Role    Role
-	Name    string // our name in GAMEREQ/GAMEACC (default DefaultName; cut to 32 ASCII characters)
-	Engine  Engine // required
+	Name    string   // our name in GAMEREQ/GAMEACC (default DefaultName; cut to 32 ASCII characters)
+	Engine  Searcher // required
 
 	// Book, when not nil, gives damka's moves in book positions (chosen
 	// among moves within BookMargin centi-men of the best, weighted); the
