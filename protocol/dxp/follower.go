@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/protocol/dxp/internal/wire"
 )
 
 // runFollower answers the peer's GAMEREQs and plays their games until
 // the peer closes the connection, goes silent, or ctx ends.
 func (s *session) runFollower(ctx context.Context) error {
-	var pending *GameReq
+	var pending *wire.GameReq
 	for {
 		if pending != nil {
 			req := pending
@@ -43,32 +44,32 @@ func (s *session) runFollower(ctx context.Context) error {
 			}
 		case evMsg:
 			switch m := ev.msg.(type) {
-			case *GameReq:
+			case *wire.GameReq:
 				pending = m
-			case *Chat:
+			case *wire.Chat:
 				s.logChat(m)
-			case *GameEnd:
-				if m.Stop == StopNoMore {
+			case *wire.GameEnd:
+				if m.Stop == wire.StopNoMore {
 					s.peerStop = true
 				}
-				if s.game != nil && m.Reason != EndNone {
+				if s.game != nil && m.Reason != wire.EndNone {
 					// A result for the game the peer suspended.
-					if err := s.send(&GameEnd{Reason: EndNone, Stop: s.stopCode(ctx)}); err != nil {
+					if err := s.send(&wire.GameEnd{Reason: wire.EndNone, Stop: s.stopCode(ctx)}); err != nil {
 						return err
 					}
 					s.peerResult(m)
-				} else if m.Reason != EndNone {
-					if err := s.send(&GameEnd{Reason: EndNone, Stop: s.stopCode(ctx)}); err != nil {
+				} else if m.Reason != wire.EndNone {
+					if err := s.send(&wire.GameEnd{Reason: wire.EndNone, Stop: s.stopCode(ctx)}); err != nil {
 						return err
 					}
 				}
 				// A GAMEEND without result and without a game is a late
 				// acknowledgement: answering it could start a ping-pong.
-			case *BackReq:
-				if err := s.send(&BackAcc{Code: BackRefused}); err != nil {
+			case *wire.BackReq:
+				if err := s.send(&wire.BackAcc{Code: wire.BackRefused}); err != nil {
 					return err
 				}
-			case *Move:
+			case *wire.Move:
 				if err := s.chat("damka: unexpected MOVE: no game in progress"); err != nil {
 					return err
 				}
@@ -81,38 +82,38 @@ func (s *session) runFollower(ctx context.Context) error {
 
 // answer accepts or refuses a GAMEREQ and plays the game. It returns a
 // GAMEREQ that arrived during the game.
-func (s *session) answer(ctx context.Context, req *GameReq) (*GameReq, error) {
-	refuse := func(code AccCode, why string) (*GameReq, error) {
+func (s *session) answer(ctx context.Context, req *wire.GameReq) (*wire.GameReq, error) {
+	refuse := func(code wire.AccCode, why string) (*wire.GameReq, error) {
 		s.log.Warn().Str("why", why).Stringer("code", code).Msg("dxp: refusing GAMEREQ")
-		if code != AccNoGames {
+		if code != wire.AccNoGames {
 			s.sum.Refused++
 		}
 		if err := s.chat("damka: " + why); err != nil {
 			return nil, err
 		}
-		return nil, s.send(&GameAcc{Name: s.cfg.Name, Code: code})
+		return nil, s.send(&wire.GameAcc{Name: s.cfg.Name, Code: code})
 	}
 	if ctx.Err() != nil {
-		return refuse(AccNoGames, "stopping")
+		return refuse(wire.AccNoGames, "stopping")
 	}
-	if req.Version != Version {
-		return refuse(AccWrongVersion, fmt.Sprintf("DXP version %02d is not supported (want 01)", req.Version))
+	if req.Version != wire.Version {
+		return refuse(wire.AccWrongVersion, fmt.Sprintf("DXP version %02d is not supported (want 01)", req.Version))
 	}
 	start := engine.StartPosition(s.cfg.Variant)
 	if req.Setup {
-		p, err := DecodeBoard(s.cfg.Variant, req.ToMove, req.Board)
+		p, err := wire.DecodeBoard(s.cfg.Variant, req.ToMove, req.Board)
 		if err != nil {
-			return refuse(AccRefused, fmt.Sprintf("GAMEREQ %v", err))
+			return refuse(wire.AccRefused, fmt.Sprintf("GAMEREQ %v", err))
 		}
 		start = p
 	}
 	if r, why := engine.NewGame(start).Result(); r != engine.Ongoing {
-		return refuse(AccRefused, fmt.Sprintf("the game is over in that position (%v)", why))
+		return refuse(wire.AccRefused, fmt.Sprintf("the game is over in that position (%v)", why))
 	}
 	us := req.FollowerColor
 	if gs := s.game; gs != nil {
 		if m, ok := s.continues(gs, us, &start); ok {
-			if err := s.send(&GameAcc{Name: s.cfg.Name, Code: AccAccepted}); err != nil {
+			if err := s.send(&wire.GameAcc{Name: s.cfg.Name, Code: wire.AccAccepted}); err != nil {
 				return nil, err
 			}
 			if m != nil {
@@ -132,7 +133,7 @@ func (s *session) answer(ctx context.Context, req *GameReq) (*GameReq, error) {
 		}
 		s.finish(engine.Ongoing, "superseded by a new GAMEREQ")
 	}
-	if err := s.send(&GameAcc{Name: s.cfg.Name, Code: AccAccepted}); err != nil {
+	if err := s.send(&wire.GameAcc{Name: s.cfg.Name, Code: wire.AccAccepted}); err != nil {
 		return nil, err
 	}
 	s.round++

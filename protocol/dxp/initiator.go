@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/protocol/dxp/internal/wire"
 )
 
 // runInitiator plays the initiator's Config.Games games, one GAMEREQ
@@ -29,8 +30,8 @@ func (s *session) runInitiator(ctx context.Context) error {
 			start = s.cfg.Openings[(i/2)%n]
 			start.V = s.cfg.Variant
 		}
-		req := &GameReq{
-			Version: Version, Name: s.cfg.Name, FollowerColor: engine.Black,
+		req := &wire.GameReq{
+			Version: wire.Version, Name: s.cfg.Name, FollowerColor: engine.Black,
 			Minutes: s.cfg.Minutes, Moves: s.cfg.Moves,
 		}
 		if i%2 == 1 {
@@ -38,7 +39,7 @@ func (s *session) runInitiator(ctx context.Context) error {
 		}
 		std := engine.StartPosition(s.cfg.Variant)
 		if !samePlacement(&start, &std) {
-			req.Setup, req.ToMove, req.Board = true, start.Side, EncodeBoard(&start)
+			req.Setup, req.ToMove, req.Board = true, start.Side, wire.EncodeBoard(&start)
 		}
 		if err := s.send(req); err != nil {
 			return err
@@ -48,8 +49,8 @@ func (s *session) runInitiator(ctx context.Context) error {
 			return err
 		}
 		switch acc.Code {
-		case AccAccepted:
-		case AccRefused:
+		case wire.AccAccepted:
+		case wire.AccRefused:
 			s.sum.Refused++
 			s.log.Warn().Int("game", i+1).Str("peer", acc.Name).Msg("the peer refused the game")
 			continue
@@ -68,7 +69,7 @@ func (s *session) runInitiator(ctx context.Context) error {
 
 // awaitAcc waits for the answer to our GAMEREQ. It returns nil, nil when
 // ctx ends first.
-func (s *session) awaitAcc(ctx context.Context) (*GameAcc, error) {
+func (s *session) awaitAcc(ctx context.Context) (*wire.GameAcc, error) {
 	deadline := time.Now().Add(s.cfg.AckTimeout)
 	for {
 		ev := s.wait(ctx, time.Until(deadline), nil)
@@ -85,13 +86,13 @@ func (s *session) awaitAcc(ctx context.Context) (*GameAcc, error) {
 			}
 		case evMsg:
 			switch m := ev.msg.(type) {
-			case *GameAcc:
+			case *wire.GameAcc:
 				return m, nil
-			case *Chat:
+			case *wire.Chat:
 				s.logChat(m)
-			case *GameReq:
+			case *wire.GameReq:
 				// Two initiators: refuse, so the peer does not wait for us.
-				if err := s.send(&GameAcc{Name: s.cfg.Name, Code: AccNoGames}); err != nil {
+				if err := s.send(&wire.GameAcc{Name: s.cfg.Name, Code: wire.AccNoGames}); err != nil {
 					return nil, err
 				}
 			default:

@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/protocol/dxp/internal/wire"
 )
 
 // play runs the current game until it ends or the peer suspends it. It
 // returns a GAMEREQ that arrived meanwhile (to be answered next), and an
 // error when the session must end.
-func (s *session) play(ctx context.Context) (*GameReq, error) {
+func (s *session) play(ctx context.Context) (*wire.GameReq, error) {
 	for s.game != nil && !s.game.suspended {
 		gs := s.game
 		pos := gs.g.Position()
@@ -39,7 +40,7 @@ func (s *session) play(ctx context.Context) (*GameReq, error) {
 
 // peerTurn handles an event while the peer is to move. over reports that
 // the game is over (or suspended) and play must return.
-func (s *session) peerTurn(ctx context.Context, gs *gameState, ev event) (*GameReq, bool, error) {
+func (s *session) peerTurn(ctx context.Context, gs *gameState, ev event) (*wire.GameReq, bool, error) {
 	switch ev.kind {
 	case evCancel:
 		req, err := s.abandon(ctx, "stopped")
@@ -54,7 +55,7 @@ func (s *session) peerTurn(ctx context.Context, gs *gameState, ev event) (*GameR
 		return nil, true, s.peerSilent(ctx, gs)
 	}
 	switch m := ev.msg.(type) {
-	case *Move:
+	case *wire.Move:
 		if r, why := ruleEnd(gs); r != engine.Ongoing {
 			// The peer plays on in a finished game: end it ourselves.
 			if err := s.chat("damka: the game is over: " + why); err != nil {
@@ -64,14 +65,14 @@ func (s *session) peerTurn(ctx context.Context, gs *gameState, ev event) (*GameR
 			return req, true, err
 		}
 		pos := gs.g.Position()
-		mv, err := FindMove(&pos, m)
+		mv, err := wire.FindMove(&pos, m)
 		if err != nil {
 			req, err := s.protocolError(ctx, err.Error())
 			return req, true, err
 		}
 		s.applyMove(gs, mv, m.Seconds)
 		return nil, false, nil
-	case *GameEnd:
+	case *wire.GameEnd:
 		req, err := s.peerEnd(ctx, m)
 		return req, true, err
 	default:
@@ -130,19 +131,19 @@ func (s *session) peerSilent(ctx context.Context, gs *gameState) error {
 // anyTime handles the messages that may come on either side's turn:
 // GAMEREQ (ends or continues the game), CHAT, BACKREQ, stray GAMEACC and
 // BACKACC.
-func (s *session) anyTime(ctx context.Context, gs *gameState, ev event) (*GameReq, bool, error) {
+func (s *session) anyTime(ctx context.Context, gs *gameState, ev event) (*wire.GameReq, bool, error) {
 	switch m := ev.msg.(type) {
-	case *GameReq:
+	case *wire.GameReq:
 		if s.cfg.Role == Initiator {
-			return nil, false, s.send(&GameAcc{Name: s.cfg.Name, Code: AccNoGames})
+			return nil, false, s.send(&wire.GameAcc{Name: s.cfg.Name, Code: wire.AccNoGames})
 		}
 		// A GAMEREQ in the middle of a game: answer decides whether it
 		// continues this one.
 		gs.suspended = true
 		return m, true, nil
-	case *Chat:
+	case *wire.Chat:
 		s.logChat(m)
-	case *BackReq:
+	case *wire.BackReq:
 		return nil, false, s.backReq(gs, m)
 	default:
 		s.log.Warn().Str("msg", string(ev.raw)).Msg("dxp: unexpected message during a game; ignored")
@@ -152,10 +153,10 @@ func (s *session) anyTime(ctx context.Context, gs *gameState, ev event) (*GameRe
 
 // backReq answers a BACKREQ: refused in match play, else the game goes
 // back to that move and side to move.
-func (s *session) backReq(gs *gameState, m *BackReq) error {
+func (s *session) backReq(gs *gameState, m *wire.BackReq) error {
 	if !s.cfg.AcceptTakeBack {
 		s.log.Info().Int("move", m.MoveNumber).Msg("dxp: BACKREQ refused (match play)")
-		return s.send(&BackAcc{Code: BackRefused})
+		return s.send(&wire.BackAcc{Code: wire.BackRefused})
 	}
 	first := s.cfg.Variant.Rules().FirstToMove
 	offset := 0
@@ -169,7 +170,7 @@ func (s *session) backReq(gs *gameState, m *BackReq) error {
 	ply := 2*(m.MoveNumber-1) + side - offset
 	if m.MoveNumber < 1 || ply < 0 || ply > gs.g.Ply() {
 		s.log.Warn().Int("move", m.MoveNumber).Msg("dxp: BACKREQ to a move not in the game refused")
-		return s.send(&BackAcc{Code: BackRefused})
+		return s.send(&wire.BackAcc{Code: wire.BackRefused})
 	}
 	for gs.g.Ply() > ply {
 		gs.g.Undo()
@@ -180,6 +181,6 @@ func (s *session) backReq(gs *gameState, m *BackReq) error {
 		gs.pdn.Comments = gs.pdn.Comments[:ply]
 	}
 	gs.turn = time.Now()
-	s.log.Info().Int("move", m.MoveNumber).Str("side", sideName(m.ToMove)).Msg("dxp: moves taken back")
-	return s.send(&BackAcc{Code: BackAccepted})
+	s.log.Info().Int("move", m.MoveNumber).Str("side", wire.SideName(m.ToMove)).Msg("dxp: moves taken back")
+	return s.send(&wire.BackAcc{Code: wire.BackAccepted})
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/protocol/dxp/internal/wire"
 	"damka/search"
 )
 
@@ -43,7 +44,7 @@ func (s *session) newGame(start engine.Position, us engine.Color, opponent strin
 	gs.clock = [2]time.Duration{t, t}
 	s.game = gs
 	s.sum.Games++
-	s.log.Info().Int("game", gs.round).Str("opponent", opponent).Str("color", sideName(us)).
+	s.log.Info().Int("game", gs.round).Str("opponent", opponent).Str("color", wire.SideName(us)).
 		Str("fen", start.FEN()).Int("minutes", minutes).Int("moves", moves).Msg("dxp game starts")
 }
 
@@ -105,30 +106,30 @@ func ruleEnd(gs *gameState) (engine.Result, string) {
 }
 
 // endReason returns the GAMEEND reason that reports r from colour c's side.
-func endReason(r engine.Result, c engine.Color) EndReason {
+func endReason(r engine.Result, c engine.Color) wire.EndReason {
 	switch {
 	case r == engine.Draw:
-		return EndDraw
+		return wire.EndDraw
 	case (r == engine.WhiteWins) == (c == engine.White) && r != engine.Ongoing:
-		return EndWin
+		return wire.EndWin
 	case r != engine.Ongoing:
-		return EndLose
+		return wire.EndLose
 	}
-	return EndNone
+	return wire.EndNone
 }
 
 // resultFor returns the game result when colour c reports reason.
-func resultFor(reason EndReason, c engine.Color) engine.Result {
+func resultFor(reason wire.EndReason, c engine.Color) engine.Result {
 	win, loss := engine.WhiteWins, engine.BlackWins
 	if c == engine.Black {
 		win, loss = loss, win
 	}
 	switch reason {
-	case EndWin:
+	case wire.EndWin:
 		return win
-	case EndLose:
+	case wire.EndLose:
 		return loss
-	case EndDraw:
+	case wire.EndDraw:
 		return engine.Draw
 	}
 	return engine.Ongoing

@@ -20,6 +20,7 @@ import (
 
 	"damka/book"
 	"damka/engine"
+	"damka/protocol/dxp/internal/wire"
 	"damka/search"
 )
 
@@ -51,6 +52,10 @@ type Searcher interface {
 	search.Searcher
 	Clear()
 }
+
+// NameLen is the longest name a GAMEREQ or GAMEACC carries, in bytes;
+// Config.Name is cut to it.
+const NameLen = wire.NameLen
 
 // Defaults used when a Config field is zero.
 const (
@@ -231,7 +236,7 @@ func Run(ctx context.Context, conn io.ReadWriteCloser, cfg Config) (Summary, err
 	if cfg.Name == "" {
 		cfg.Name = DefaultName
 	}
-	cfg.Name = asciiText(cfg.Name, NameLen)
+	cfg.Name = asciiText(cfg.Name, wire.NameLen)
 	if cfg.AckTimeout <= 0 {
 		cfg.AckTimeout = DefaultAckTimeout
 	}
@@ -282,7 +287,7 @@ func Run(ctx context.Context, conn io.ReadWriteCloser, cfg Config) (Summary, err
 type event struct {
 	kind   eventKind
 	raw    []byte        // evMsg, evBad: the message as received
-	msg    Message       // evMsg
+	msg    wire.Message  // evMsg
 	err    error         // evBad: why the message is malformed; evClosed: how the stream ended
 	result search.Result // evSearch
 }

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/protocol/dxp/internal/wire"
 	"damka/search"
 )
 
 // think searches damka's move while handling what the peer sends meanwhile,
 // and sends the move. over reports that the game ended or was suspended.
-func (s *session) think(ctx context.Context) (req *GameReq, over bool, err error) {
+func (s *session) think(ctx context.Context) (req *wire.GameReq, over bool, err error) {
 	gs := s.game
 	job := search.Start(ctx, s.cfg.Engine, search.Request{
 		Game:   gs.g,
@@ -47,11 +48,11 @@ func (s *session) think(ctx context.Context) (req *GameReq, over bool, err error
 			pos := gs.g.Position()
 			if !res.HasMove {
 				// Result() said the game goes on; never send no move.
-				req, err := s.endGame(ctx, resultFor(EndLose, gs.us), "no move found")
+				req, err := s.endGame(ctx, resultFor(wire.EndLose, gs.us), "no move found")
 				return req, true, err
 			}
 			secs := int((time.Since(gs.turn) + time.Second/2) / time.Second)
-			mm := MoveMessage(&pos, res.Move, secs)
+			mm := wire.MoveMessage(&pos, res.Move, secs)
 			s.log.Debug().Str("move", pos.FormatMove(res.Move, engine.FormatFull)).Int("depth", res.Depth).
 				Int("score", res.Score).Uint64("nodes", res.Nodes).Dur("think", res.Time).Msg("dxp: our move")
 			if err := s.send(mm); err != nil {
@@ -77,18 +78,18 @@ func (s *session) think(ctx context.Context) (req *GameReq, over bool, err error
 			return req, true, err
 		}
 		switch m := ev.msg.(type) {
-		case *GameEnd:
+		case *wire.GameEnd:
 			// GAMEEND out of turn: real peers send it while we think.
 			stop()
 			req, err := s.peerEnd(ctx, m)
 			return req, true, err
-		case *Move:
+		case *wire.Move:
 			stop()
 			req, err := s.protocolError(ctx, "MOVE out of turn: damka is to move")
 			return req, true, err
-		case *BackReq:
+		case *wire.BackReq:
 			if !s.cfg.AcceptTakeBack {
-				if err := s.send(&BackAcc{Code: BackRefused}); err != nil {
+				if err := s.send(&wire.BackAcc{Code: wire.BackRefused}); err != nil {
 					stop()
 					s.finish(engine.Ongoing, "write failed")
 					return nil, true, err

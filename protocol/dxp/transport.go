@@ -10,27 +10,28 @@ import (
 	"fmt"
 	"time"
 
+	"damka/protocol/dxp/internal/wire"
 	"damka/search"
 )
 
 // readLoop reads messages and hands them to the session loop.
 func (s *session) readLoop() {
 	defer close(s.readerDone)
-	fr := NewReader(s.conn)
+	fr := wire.NewReader(s.conn)
 	for {
 		raw, err := fr.ReadMessage()
 		if err == nil {
 			s.lastRecv.Store(int64(time.Since(s.epoch)))
 		}
 		var ev event
-		var fe *FrameError
+		var fe *wire.FrameError
 		switch {
 		case err == nil:
 			if len(raw) == 0 {
 				continue // a stray NUL
 			}
 			ev.raw = append([]byte(nil), raw...)
-			ev.msg, ev.err = Decode(raw)
+			ev.msg, ev.err = wire.Decode(raw)
 			if ev.err != nil {
 				ev.kind = evBad
 			}
@@ -85,8 +86,8 @@ func (s *session) wait(ctx context.Context, timeout time.Duration, sr <-chan sea
 }
 
 // send writes m; an error means the connection is gone.
-func (s *session) send(m Message) error {
-	b, err := AppendFrame(make([]byte, 0, MaxMessageLen+1), m)
+func (s *session) send(m wire.Message) error {
+	b, err := wire.AppendFrame(make([]byte, 0, wire.MaxMessageLen+1), m)
 	if err != nil {
 		return err
 	}
@@ -117,7 +118,7 @@ func (s *session) pause() {
 
 // chat sends a CHAT (text made ASCII and cut to fit).
 func (s *session) chat(text string) error {
-	return s.send(&Chat{Text: asciiText(text, maxChatText)})
+	return s.send(&wire.Chat{Text: asciiText(text, wire.MaxChatText)})
 }
 
 // asciiText replaces characters outside printable ASCII by '?' and cuts s
@@ -139,7 +140,7 @@ func asciiText(s string, max int) string {
 }
 
 // logChat logs a CHAT from the peer.
-func (s *session) logChat(m *Chat) {
+func (s *session) logChat(m *wire.Chat) {
 	s.log.Info().Str("text", m.Text).Msg("dxp chat from the peer")
 }
 
@@ -170,9 +171,9 @@ drain:
 }
 
 // stopCode is the stop code of our GAMEEND messages.
-func (s *session) stopCode(ctx context.Context) StopCode {
+func (s *session) stopCode(ctx context.Context) wire.StopCode {
 	if ctx.Err() != nil || (s.cfg.Role == Initiator && s.lastGame) {
-		return StopNoMore
+		return wire.StopNoMore
 	}
-	return StopContinue
+	return wire.StopContinue
 }
