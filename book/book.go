@@ -200,7 +200,7 @@ func (b *Book) Pending() []engine.Position { return slices.Clone(b.pending) }
 //go:embed data/*.book
 var embedded embed.FS
 
-var defaults [4]struct {
+var defaults [engine.NumVariants]struct {
 	once sync.Once
 	b    *Book
 	err  error

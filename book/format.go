@@ -48,7 +48,7 @@ type geometry struct {
 	sq      [64]engine.Square
 }
 
-var geoms [4]geometry
+var geoms [engine.NumVariants]geometry
 
 func init() {
 	for _, v := range engine.AllVariants() {

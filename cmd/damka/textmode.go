@@ -543,14 +543,10 @@ func (tm *textMode) fen(arg string) {
 		return
 	}
 	v := tm.variant()
-	p, err := engine.ParseFEN(v, arg)
+	p, err := engine.ParsePosition(v, arg)
 	if err != nil {
-		hp, herr := engine.ParseHubPosition(v, arg)
-		if herr != nil {
-			tm.printf("bad position: %v\n", err)
-			return
-		}
-		p = hp
+		tm.printf("bad position: %v\n", err)
+		return
 	}
 	tm.setPosition(p)
 	tm.draw()

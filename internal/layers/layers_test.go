@@ -30,6 +30,9 @@ var layer = map[string]int{
 	"damka/engine/internal/genboard": -1,
 	"damka/internal/shareddata":      -1,
 	"damka/internal/layers":          -1,
+
+	// DXP's codec: only engine below it; Go's internal/ keeps it protocol/dxp's.
+	"damka/protocol/dxp/internal/wire": 1,
 }
 
 // goList runs `go list -deps` over the module and returns, for every damka

@@ -1,18 +1,16 @@
 // Package dxp is damka's DamExchange protocol (DXP): engine-against-engine
 // play over TCP (shared/spec/dxp.md).
 //
-// Layers, each usable alone:
-//   - Messages (message.go): GAMEREQ, GAMEACC, MOVE, GAMEEND, CHAT,
-//     BACKREQ and BACKACC as Go values, with Encode/Decode of their
-//     fixed-width wire form. Decode accepts exactly the spec's layouts and
-//     names the field and offset of anything else.
-//   - Framing (frame.go): Reader splits a byte stream at NUL bytes; an
-//     over-long message is an error, never a hang or unbounded memory.
-//   - Conversion (convert.go): DXP position strings and MOVE messages to and
-//     from engine positions and moves.
+// Layers:
+//   - The codec (package dxp/internal/wire, used only by this package):
+//     the messages as Go values with their fixed-width encoding, NUL
+//     framing, and DXP position strings and MOVE messages to and from
+//     engine positions and moves.
 //   - TCP (net.go): Listen (SO_REUSEADDR), Dial, the default port 27531.
-//   - Sessions (session.go): Run plays a session in either DXP role on any
-//     io.ReadWriteCloser, driving an Engine (a *search.Engine).
+//   - Sessions (session.go, with its methods by role in transport.go,
+//     initiator.go, follower.go, play.go, think.go, record.go and
+//     endings.go): Run plays a session in either DXP role on any
+//     io.ReadWriteCloser, driving a Searcher (a *search.Engine).
 //
 // damka's readings of what the spec leaves open:
 //   - 8x8 variants: squares 01..32 in the variant's own numbering, a

@@ -75,13 +75,9 @@ func readFENLines(data []byte, v engine.VariantID) ([]engine.Position, error) {
 		if line == "" || line[0] == '#' || line[0] == ';' {
 			continue
 		}
-		p, err := engine.ParseFEN(v, line)
+		p, err := engine.ParsePosition(v, line)
 		if err != nil {
-			hp, herr := engine.ParseHubPosition(v, line)
-			if herr != nil {
-				return nil, fmt.Errorf("openings line %d: %v", n, err)
-			}
-			p = hp
+			return nil, fmt.Errorf("openings line %d: %v", n, err)
 		}
 		if err := playable(p); err != nil {
 			return nil, fmt.Errorf("openings line %d: %v", n, err)

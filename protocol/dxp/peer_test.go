@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/protocol/dxp/internal/wire"
 	"damka/search"
 )
 
@@ -75,7 +76,7 @@ type runResult struct {
 type peer struct {
 	t     *testing.T
 	conn  net.Conn
-	r     *Reader
+	r     *wire.Reader
 	chats []string
 }
 
@@ -109,7 +110,7 @@ func startDamka(t *testing.T, ctx context.Context, cfg Config) (*peer, <-chan ru
 	c, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
-	return &peer{t: t, conn: c, r: NewReader(c)}, done
+	return &peer{t: t, conn: c, r: wire.NewReader(c)}, done
 }
 
 func testContext(t *testing.T) context.Context {
@@ -126,30 +127,30 @@ func (p *peer) send(wire string) {
 	require.NoError(p.t, err)
 }
 
-func (p *peer) sendMsg(m Message) {
+func (p *peer) sendMsg(m wire.Message) {
 	p.t.Helper()
-	b, err := Encode(m)
+	b, err := wire.Encode(m)
 	require.NoError(p.t, err)
 	p.send(string(b))
 }
 
 // recvAny returns the next message, CHAT included.
-func (p *peer) recvAny() Message {
+func (p *peer) recvAny() wire.Message {
 	p.t.Helper()
 	require.NoError(p.t, p.conn.SetReadDeadline(time.Now().Add(5*time.Second)))
 	raw, err := p.r.ReadMessage()
 	require.NoError(p.t, err)
-	m, err := Decode(raw)
+	m, err := wire.Decode(raw)
 	require.NoError(p.t, err, "damka sent a malformed message %q", raw)
 	return m
 }
 
 // recv returns the next message that is not a CHAT (CHATs are kept).
-func (p *peer) recv() Message {
+func (p *peer) recv() wire.Message {
 	p.t.Helper()
 	for {
 		m := p.recvAny()
-		if c, ok := m.(*Chat); ok {
+		if c, ok := m.(*wire.Chat); ok {
 			p.chats = append(p.chats, c.Text)
 			continue
 		}
@@ -157,19 +158,19 @@ func (p *peer) recv() Message {
 	}
 }
 
-func (p *peer) expectAcc(code AccCode) {
+func (p *peer) expectAcc(code wire.AccCode) {
 	p.t.Helper()
 	m := p.recv()
-	acc, ok := m.(*GameAcc)
+	acc, ok := m.(*wire.GameAcc)
 	require.True(p.t, ok, "want GAMEACC, got %#v", m)
 	assert.Equal(p.t, code, acc.Code)
 	assert.Equal(p.t, "damka", acc.Name)
 }
 
-func (p *peer) expectEnd() *GameEnd {
+func (p *peer) expectEnd() *wire.GameEnd {
 	p.t.Helper()
 	m := p.recv()
-	e, ok := m.(*GameEnd)
+	e, ok := m.(*wire.GameEnd)
 	require.True(p.t, ok, "want GAMEEND, got %#v", m)
 	return e
 }
@@ -178,10 +179,10 @@ func (p *peer) expectEnd() *GameEnd {
 func (p *peer) expectMove(g *engine.Game) {
 	p.t.Helper()
 	m := p.recv()
-	mm, ok := m.(*Move)
+	mm, ok := m.(*wire.Move)
 	require.True(p.t, ok, "want MOVE, got %#v", m)
 	pos := g.Position()
-	mv, err := FindMove(&pos, mm)
+	mv, err := wire.FindMove(&pos, mm)
 	require.NoError(p.t, err)
 	g.Play(mv)
 }
@@ -195,7 +196,7 @@ func (p *peer) playMove(g *engine.Game) {
 	pos.Generate(&list)
 	require.Positive(p.t, list.N)
 	m := list.Moves[list.N-1]
-	p.sendMsg(MoveMessage(&pos, m, 1))
+	p.sendMsg(wire.MoveMessage(&pos, m, 1))
 	g.Play(m)
 }
 
@@ -236,10 +237,10 @@ func result(t *testing.T, done <-chan runResult) runResult {
 	return runResult{}
 }
 
-func gameReq(follower engine.Color, p *engine.Position) *GameReq {
-	r := &GameReq{Version: Version, Name: "peer", FollowerColor: follower, Minutes: 5, Moves: 0}
+func gameReq(follower engine.Color, p *engine.Position) *wire.GameReq {
+	r := &wire.GameReq{Version: wire.Version, Name: "peer", FollowerColor: follower, Minutes: 5, Moves: 0}
 	if p != nil {
-		r.Setup, r.ToMove, r.Board = true, p.Side, EncodeBoard(p)
+		r.Setup, r.ToMove, r.Board = true, p.Side, wire.EncodeBoard(p)
 	}
 	return r
 }
@@ -256,17 +257,17 @@ func TestPerMoveGameReq(t *testing.T) {
 	for i := range rounds {
 		pos := g.Position()
 		p.sendMsg(gameReq(engine.White, &pos))
-		p.expectAcc(AccAccepted)
+		p.expectAcc(wire.AccAccepted)
 		p.expectMove(g)
 		if i == rounds-1 {
 			break
 		}
 		p.send("E00")
-		assert.Equal(t, &GameEnd{Reason: EndNone, Stop: StopContinue}, p.expectEnd())
+		assert.Equal(t, &wire.GameEnd{Reason: wire.EndNone, Stop: wire.StopContinue}, p.expectEnd())
 		p.localMove(g) // not sent: the next GAMEREQ carries it
 	}
 	p.send("E21") // the peer, on move, claims a draw; no more games
-	assert.Equal(t, EndNone, p.expectEnd().Reason)
+	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	r := result(t, done)
 	require.NoError(t, r.err)
@@ -290,14 +291,14 @@ func TestPerMoveGameReqWithMoves(t *testing.T) {
 	for range 5 {
 		pos := g.Position()
 		p.sendMsg(gameReq(engine.Black, &pos))
-		p.expectAcc(AccAccepted)
+		p.expectAcc(wire.AccAccepted)
 		if pos.Side == engine.White {
 			p.playMove(g)
 		}
 		p.expectMove(g)
 	}
 	p.send("E10") // the peer resigns on its move
-	assert.Equal(t, EndNone, p.expectEnd().Reason)
+	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	r := result(t, done)
 	require.NoError(t, r.err)
@@ -313,23 +314,23 @@ func TestGameEndOutOfTurn(t *testing.T) {
 	fe.setThink(time.Minute)
 	p, done := startDamka(t, testContext(t), cfg)
 	p.sendMsg(gameReq(engine.White, nil)) // damka has White and is to move
-	p.expectAcc(AccAccepted)
+	p.expectAcc(wire.AccAccepted)
 	time.Sleep(50 * time.Millisecond) // damka is thinking
 	start := time.Now()
 	p.send("E10") // "I lose", sent while not on move
 	end := p.expectEnd()
 	assert.Less(t, time.Since(start), 2*time.Second, "the search is stopped at once")
-	assert.Equal(t, EndNone, end.Reason)
+	assert.Equal(t, wire.EndNone, end.Reason)
 
 	// The session goes on in a defined state.
 	fe.setThink(0)
 	g := engine.NewGame(engine.StartPosition(v))
 	p.sendMsg(gameReq(engine.Black, nil))
-	p.expectAcc(AccAccepted)
+	p.expectAcc(wire.AccAccepted)
 	p.playMove(g)
 	p.expectMove(g)
 	p.send("E21")
-	assert.Equal(t, EndNone, p.expectEnd().Reason)
+	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	r := result(t, done)
 	require.NoError(t, r.err)
@@ -347,18 +348,18 @@ func TestPeerDisconnects(t *testing.T) {
 	cfg.Games, cfg.Minutes, cfg.Moves = 3, 2, 50
 	p, done := startDamka(t, testContext(t), cfg)
 
-	req := p.recv().(*GameReq)
+	req := p.recv().(*wire.GameReq)
 	assert.Equal(t, engine.Black, req.FollowerColor, "game 1: damka has White")
-	assert.Equal(t, &GameReq{Version: 1, Name: "damka", FollowerColor: engine.Black, Minutes: 2, Moves: 50}, req)
-	p.sendMsg(&GameAcc{Name: "peer", Code: AccAccepted})
+	assert.Equal(t, &wire.GameReq{Version: 1, Name: "damka", FollowerColor: engine.Black, Minutes: 2, Moves: 50}, req)
+	p.sendMsg(&wire.GameAcc{Name: "peer", Code: wire.AccAccepted})
 	g := engine.NewGame(engine.StartPosition(v))
 	p.expectMove(g)
 	p.send("E10")
-	assert.Equal(t, &GameEnd{Reason: EndNone, Stop: StopContinue}, p.expectEnd())
+	assert.Equal(t, &wire.GameEnd{Reason: wire.EndNone, Stop: wire.StopContinue}, p.expectEnd())
 
-	req = p.recv().(*GameReq)
+	req = p.recv().(*wire.GameReq)
 	assert.Equal(t, engine.White, req.FollowerColor, "game 2: colours alternate")
-	p.sendMsg(&GameAcc{Name: "peer", Code: AccAccepted})
+	p.sendMsg(&wire.GameAcc{Name: "peer", Code: wire.AccAccepted})
 	g = engine.NewGame(engine.StartPosition(v))
 	p.playMove(g)
 	p.expectMove(g)
@@ -382,7 +383,7 @@ func TestFollowerPeerDisconnects(t *testing.T) {
 	cfg, _, ep := scripted(v, Follower)
 	p, done := startDamka(t, testContext(t), cfg)
 	p.sendMsg(gameReq(engine.Black, nil)) // English: Black moves first
-	p.expectAcc(AccAccepted)
+	p.expectAcc(wire.AccAccepted)
 	g := engine.NewGame(engine.StartPosition(v))
 	p.expectMove(g)
 	p.conn.Close()
@@ -403,7 +404,7 @@ func TestGarbage(t *testing.T) {
 
 	// Idle: only a CHAT.
 	p.send("Xyz")
-	c, ok := p.recvAny().(*Chat)
+	c, ok := p.recvAny().(*wire.Chat)
 	require.True(t, ok)
 	assert.Contains(t, c.Text, "unknown message type 'X'")
 
@@ -419,7 +420,7 @@ func TestGarbage(t *testing.T) {
 	}
 	for _, gb := range garbage {
 		p.sendMsg(gameReq(engine.White, nil))
-		p.expectAcc(AccAccepted)
+		p.expectAcc(wire.AccAccepted)
 		g := engine.NewGame(engine.StartPosition(v))
 		p.expectMove(g)
 		p.send(gb.wire)
@@ -427,15 +428,15 @@ func TestGarbage(t *testing.T) {
 			p.playMove(g)
 			p.expectMove(g)
 			p.send("E21")
-			assert.Equal(t, EndNone, p.expectEnd().Reason)
+			assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
 			continue
 		}
-		c, ok := p.recvAny().(*Chat)
+		c, ok := p.recvAny().(*wire.Chat)
 		require.True(t, ok, gb.wire)
 		assert.Contains(t, c.Text, gb.want)
 		assert.True(t, strings.HasPrefix(c.Text, "damka: "), c.Text)
 		e := p.expectEnd()
-		assert.Equal(t, EndNone, e.Reason, "no result claimed")
+		assert.Equal(t, wire.EndNone, e.Reason, "no result claimed")
 		p.send("E00")
 	}
 	p.conn.Close()
@@ -456,27 +457,27 @@ func TestBackReq(t *testing.T) {
 		cfg.AcceptTakeBack = human
 		p, done := startDamka(t, testContext(t), cfg)
 		p.sendMsg(gameReq(engine.White, nil))
-		p.expectAcc(AccAccepted)
+		p.expectAcc(wire.AccAccepted)
 		g := engine.NewGame(engine.StartPosition(v))
 		p.expectMove(g)
 		p.playMove(g)
 		p.expectMove(g)
 		p.send("B001Z") // back to Black's first move
-		k, ok := p.recv().(*BackAcc)
+		k, ok := p.recv().(*wire.BackAcc)
 		require.True(t, ok)
 		if !human {
-			assert.Equal(t, BackRefused, k.Code)
+			assert.Equal(t, wire.BackRefused, k.Code)
 			p.playMove(g)
 			p.expectMove(g)
 		} else {
-			assert.Equal(t, BackAccepted, k.Code)
+			assert.Equal(t, wire.BackAccepted, k.Code)
 			g.Undo()
 			g.Undo()
 			p.playMove(g)
 			p.expectMove(g)
 		}
 		p.send("E21")
-		assert.Equal(t, EndNone, p.expectEnd().Reason)
+		assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
 		p.conn.Close()
 		r := result(t, done)
 		require.NoError(t, r.err)
@@ -494,28 +495,28 @@ func TestRefusals(t *testing.T) {
 	req := gameReq(engine.White, nil)
 	req.Version = 2
 	p.sendMsg(req)
-	p.expectAcc(AccWrongVersion)
+	p.expectAcc(wire.AccWrongVersion)
 
 	ru := engine.StartPosition(engine.Russian)
-	req = &GameReq{Version: 1, Name: "peer", Setup: true, ToMove: engine.White, Board: EncodeBoard(&ru)}
+	req = &wire.GameReq{Version: 1, Name: "peer", Setup: true, ToMove: engine.White, Board: wire.EncodeBoard(&ru)}
 	p.sendMsg(req)
-	p.expectAcc(AccRefused)
+	p.expectAcc(wire.AccRefused)
 	assert.Contains(t, p.chats[len(p.chats)-1], "position has 32 squares, international needs 50")
 
 	lost, err := engine.ParseFEN(v, "W:W:B1")
 	require.NoError(t, err)
 	p.sendMsg(gameReq(engine.White, &lost))
-	p.expectAcc(AccRefused)
+	p.expectAcc(wire.AccRefused)
 	assert.Contains(t, p.chats[len(p.chats)-1], "over")
 
 	p.send("M0012061100")
-	c, ok := p.recvAny().(*Chat)
+	c, ok := p.recvAny().(*wire.Chat)
 	require.True(t, ok)
 	assert.Contains(t, c.Text, "no game in progress")
 	p.send("B001W")
-	k, ok := p.recv().(*BackAcc)
+	k, ok := p.recv().(*wire.BackAcc)
 	require.True(t, ok)
-	assert.Equal(t, BackRefused, k.Code)
+	assert.Equal(t, wire.BackRefused, k.Code)
 	p.send("CHello from the peer")
 	p.conn.Close()
 	r := result(t, done)
@@ -533,7 +534,7 @@ func TestClockToTimeManager(t *testing.T) {
 	req := gameReq(engine.White, nil)
 	req.Minutes, req.Moves = 2, 30
 	p.sendMsg(req)
-	p.expectAcc(AccAccepted)
+	p.expectAcc(wire.AccAccepted)
 	g := engine.NewGame(engine.StartPosition(v))
 	for range 3 {
 		p.expectMove(g)
@@ -546,7 +547,7 @@ func TestClockToTimeManager(t *testing.T) {
 	req = gameReq(engine.White, nil)
 	req.Minutes = 0
 	p.sendMsg(req)
-	p.expectAcc(AccAccepted)
+	p.expectAcc(wire.AccAccepted)
 	g = engine.NewGame(engine.StartPosition(v))
 	p.expectMove(g)
 	p.send("E21")
@@ -575,9 +576,9 @@ func TestStopMidGame(t *testing.T) {
 	ctx, cancel := context.WithCancel(testContext(t))
 	p, done := startDamka(t, ctx, cfg)
 	p.sendMsg(gameReq(engine.White, nil))
-	p.expectAcc(AccAccepted)
+	p.expectAcc(wire.AccAccepted)
 	cancel()
-	assert.Equal(t, &GameEnd{Reason: EndNone, Stop: StopNoMore}, p.expectEnd())
+	assert.Equal(t, &wire.GameEnd{Reason: wire.EndNone, Stop: wire.StopNoMore}, p.expectEnd())
 	p.send("E00")
 	p.expectClosed()
 	p.conn.Close()
@@ -612,13 +613,13 @@ func TestRestartSamePort(t *testing.T) {
 		}()
 		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
 		require.NoError(t, err)
-		p := &peer{t: t, conn: c, r: NewReader(c)}
+		p := &peer{t: t, conn: c, r: wire.NewReader(c)}
 		p.recv()
-		p.sendMsg(&GameAcc{Name: "peer", Code: AccAccepted})
+		p.sendMsg(&wire.GameAcc{Name: "peer", Code: wire.AccAccepted})
 		g := engine.NewGame(engine.StartPosition(v))
 		p.expectMove(g)
 		p.send("E10")
-		assert.Equal(t, &GameEnd{Reason: EndNone, Stop: StopNoMore}, p.expectEnd(), "last game: no more games")
+		assert.Equal(t, &wire.GameEnd{Reason: wire.EndNone, Stop: wire.StopNoMore}, p.expectEnd(), "last game: no more games")
 		p.expectClosed() // damka shuts down first
 		c.Close()
 		r := result(t, done)
@@ -654,14 +655,14 @@ func TestMoveLimitEndedByPeer(t *testing.T) {
 	req := gameReq(engine.Black, nil)
 	req.Moves = 2
 	p.sendMsg(req)
-	p.expectAcc(AccAccepted)
+	p.expectAcc(wire.AccAccepted)
 	g := engine.NewGame(engine.StartPosition(v))
 	for range 2 {
 		p.playMove(g)
 		p.expectMove(g)
 	}
 	p.send("E00")
-	assert.Equal(t, EndNone, p.expectEnd().Reason)
+	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	r := result(t, done)
 	require.NoError(t, r.err)
@@ -677,20 +678,20 @@ func TestMoveLimitEndedByDamka(t *testing.T) {
 	req := gameReq(engine.White, nil)
 	req.Moves = 2
 	p.sendMsg(req)
-	p.expectAcc(AccAccepted)
+	p.expectAcc(wire.AccAccepted)
 	g := engine.NewGame(engine.StartPosition(v))
 	for range 2 {
 		p.expectMove(g)
 		p.playMove(g)
 	}
-	assert.Equal(t, &GameEnd{Reason: EndDraw, Stop: StopContinue}, p.expectEnd())
+	assert.Equal(t, &wire.GameEnd{Reason: wire.EndDraw, Stop: wire.StopContinue}, p.expectEnd())
 	// The peer's own GAMEEND crosses damka's: it counts as the
 	// acknowledgement and is not answered.
 	p.send("E20")
 	p.sendMsg(gameReq(engine.Black, nil))
-	p.expectAcc(AccAccepted)
+	p.expectAcc(wire.AccAccepted)
 	p.send("E10")
-	assert.Equal(t, EndNone, p.expectEnd().Reason)
+	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	r := result(t, done)
 	require.NoError(t, r.err)
@@ -706,9 +707,9 @@ func TestInitiatorRefused(t *testing.T) {
 	cfg.Games = 2
 	p, done := startDamka(t, testContext(t), cfg)
 	for i := 0; i < 2; i++ {
-		_, ok := p.recv().(*GameReq)
+		_, ok := p.recv().(*wire.GameReq)
 		require.True(t, ok)
-		p.sendMsg(&GameAcc{Name: "peer", Code: AccRefused})
+		p.sendMsg(&wire.GameAcc{Name: "peer", Code: wire.AccRefused})
 	}
 	p.expectClosed()
 	r := result(t, done)
@@ -731,11 +732,11 @@ func TestPeerTimeout(t *testing.T) {
 	req := gameReq(engine.White, nil)
 	req.Minutes = 0
 	p.sendMsg(req)
-	p.expectAcc(AccAccepted)
+	p.expectAcc(wire.AccAccepted)
 	g := engine.NewGame(engine.StartPosition(v))
 	p.expectMove(g)
 	began := time.Now()
-	assert.Equal(t, EndNone, p.expectEnd().Reason) // the peer stays silent
+	assert.Equal(t, wire.EndNone, p.expectEnd().Reason) // the peer stays silent
 	waited := time.Since(began)
 	assert.GreaterOrEqual(t, waited, 250*time.Millisecond)
 	assert.Less(t, waited, 5*time.Second)
@@ -793,7 +794,7 @@ type chunkPeer struct {
 
 // next returns the one message of the next read; two messages in one
 // read fail the test (pydraughts would read "K0M0000322800" as one).
-func (p *chunkPeer) next() Message {
+func (p *chunkPeer) next() wire.Message {
 	p.t.Helper()
 	time.Sleep(p.lag)
 	require.NoError(p.t, p.conn.SetReadDeadline(time.Now().Add(5*time.Second)))
@@ -808,7 +809,7 @@ func (p *chunkPeer) next() Message {
 			break
 		}
 	}
-	m, err := Decode(got[:len(got)-1])
+	m, err := wire.Decode(got[:len(got)-1])
 	require.NoError(p.t, err, "%q", got)
 	return m
 }
@@ -850,18 +851,18 @@ func TestOneMessagePerRead(t *testing.T) {
 			return merged
 		}
 		g := engine.NewGame(engine.StartPosition(v))
-		apply := func(m Message) {
-			mm, ok := m.(*Move)
+		apply := func(m wire.Message) {
+			mm, ok := m.(*wire.Move)
 			require.True(t, ok, "want MOVE, got %#v", m)
 			pos := g.Position()
-			mv, err := FindMove(&pos, mm)
+			mv, err := wire.FindMove(&pos, mm)
 			require.NoError(t, err)
 			g.Play(mv)
 		}
 		p.send("R01DXP Client                      W000000A") // damka plays White, no clock
-		acc, ok := p.next().(*GameAcc)
+		acc, ok := p.next().(*wire.GameAcc)
 		require.True(t, ok)
-		require.Equal(t, AccAccepted, acc.Code)
+		require.Equal(t, wire.AccAccepted, acc.Code)
 		apply(p.next())
 		// A reply to our move comes at once (no gap).
 		pos := g.Position()
@@ -869,7 +870,7 @@ func TestOneMessagePerRead(t *testing.T) {
 		pos.Generate(&list)
 		m := list.Moves[list.N-1]
 		sent := time.Now()
-		p.send(string(mustEncode(t, MoveMessage(&pos, m, 0))))
+		p.send(string(mustEncode(t, wire.MoveMessage(&pos, m, 0))))
 		g.Play(m)
 		p.lag = 0
 		apply(p.next())
@@ -877,20 +878,20 @@ func TestOneMessagePerRead(t *testing.T) {
 		p.lag = 40 * time.Millisecond
 		// Take back to White's first move: BACKACC, then damka's move again.
 		p.send("B001W")
-		k, ok := p.next().(*BackAcc)
+		k, ok := p.next().(*wire.BackAcc)
 		require.True(t, ok)
-		require.Equal(t, BackAccepted, k.Code)
+		require.Equal(t, wire.BackAccepted, k.Code)
 		g.Undo()
 		g.Undo()
 		g.Undo()
 		apply(p.next())
 		// A bad message: CHAT naming it, then GAMEEND.
 		p.send("M99")
-		_, ok = p.next().(*Chat)
+		_, ok = p.next().(*wire.Chat)
 		require.True(t, ok)
-		e, ok := p.next().(*GameEnd)
+		e, ok := p.next().(*wire.GameEnd)
 		require.True(t, ok)
-		assert.Equal(t, EndNone, e.Reason)
+		assert.Equal(t, wire.EndNone, e.Reason)
 		p.send("E01")
 		dp.conn.Close()
 		r := result(t, done)
@@ -903,9 +904,9 @@ func TestOneMessagePerRead(t *testing.T) {
 	})
 }
 
-func mustEncode(t *testing.T, m Message) []byte {
+func mustEncode(t *testing.T, m wire.Message) []byte {
 	t.Helper()
-	b, err := Encode(m)
+	b, err := wire.Encode(m)
 	require.NoError(t, err)
 	return b
 }

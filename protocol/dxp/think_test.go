@@ -8,6 +8,7 @@ import (
 
 	"damka/book"
 	"damka/engine"
+	"damka/protocol/dxp/internal/wire"
 )
 
 // TestBookMoveWithoutSearch: with a book, damka's move in a book position
@@ -23,7 +24,7 @@ func TestBookMoveWithoutSearch(t *testing.T) {
 	start := engine.StartPosition(v)
 	g := engine.NewGame(start)
 	p.sendMsg(gameReq(engine.White, nil)) // damka plays white and moves first
-	p.expectAcc(AccAccepted)
+	p.expectAcc(wire.AccAccepted)
 	p.expectMove(g)
 	found := false
 	for _, e := range b.Probe(&start) {
@@ -32,7 +33,7 @@ func TestBookMoveWithoutSearch(t *testing.T) {
 	assert.True(t, found, "damka's first move is not a book move")
 	assert.Empty(t, fe.searches(), "a book move needs no search")
 	p.send("E21")
-	assert.Equal(t, EndNone, p.expectEnd().Reason)
+	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	require.NoError(t, result(t, done).err)
 }

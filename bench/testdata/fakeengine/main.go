@@ -117,10 +117,7 @@ func main() {
 // illegal returns a well-formed move that is not legal in p: a step onto
 // an occupied square, or from an empty one.
 func illegal(p *engine.Position) string {
-	n := 32
-	if p.V == engine.International {
-		n = 50
-	}
+	n := p.V.Rules().Squares
 	for a := 1; a <= n; a++ {
 		for b := 1; b <= n; b++ {
 			if a == b {

@@ -1,7 +1,7 @@
 // convert.go: between DXP's position strings and MOVE messages and the
 // engine's positions and moves, for 10x10 and damka's 8x8 extension.
 
-package dxp
+package wire
 
 import (
 	"fmt"
@@ -173,10 +173,11 @@ func FindMove(p *engine.Position, mm *Move) (engine.Move, error) {
 		}
 		desc += " capturing " + strings.Join(parts, ",")
 	}
-	return engine.Move{}, fmt.Errorf("move %s is not legal for %s in %s", desc, sideName(p.Side), p.FEN())
+	return engine.Move{}, fmt.Errorf("move %s is not legal for %s in %s", desc, SideName(p.Side), p.FEN())
 }
 
-func sideName(c engine.Color) string {
+// SideName returns "white" or "black", the side's name in errors and logs.
+func SideName(c engine.Color) string {
 	if c == engine.Black {
 		return "black"
 	}

@@ -1,4 +1,4 @@
-package dxp
+package wire
 
 import (
 	"bytes"

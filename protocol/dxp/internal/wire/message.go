@@ -1,7 +1,7 @@
 // message.go: the DXP messages (GAMEREQ, GAMEACC, MOVE, GAMEEND, CHAT,
 // BACKREQ, BACKACC) and their fixed-width encoding (shared/spec/dxp.md).
 
-package dxp
+package wire
 
 import (
 	"fmt"
@@ -63,7 +63,7 @@ const (
 	gameEndLen   = 3
 	backReqLen   = 5
 	backAccLen   = 2
-	maxChatText  = MaxMessageLen - 1
+	MaxChatText  = MaxMessageLen - 1 // the longest CHAT text, in bytes
 	squares8x8   = 32
 	squares10x10 = 50
 )
@@ -400,10 +400,10 @@ func (m *GameEnd) AppendEncode(b []byte) ([]byte, error) {
 func (m *Chat) AppendEncode(b []byte) ([]byte, error) {
 	k := m.Kind()
 	if m.Text == "" {
-		return b, encErr(k, "text", "empty (want 1..%d characters)", maxChatText)
+		return b, encErr(k, "text", "empty (want 1..%d characters)", MaxChatText)
 	}
-	if len(m.Text) > maxChatText {
-		return b, encErr(k, "text", "%d characters, at most %d", len(m.Text), maxChatText)
+	if len(m.Text) > MaxChatText {
+		return b, encErr(k, "text", "%d characters, at most %d", len(m.Text), MaxChatText)
 	}
 	if err := checkText(k, "text", m.Text); err != nil {
 		return b, err

@@ -1,5 +1,6 @@
-// engine.go: the engine side of Hub: the session loop Run, the parameters,
-// positions, limits and the search cycle with its in-flight commands.
+// server.go: the engine side of Hub (the server session, not the rules
+// core): the session loop Run, the parameters, positions, limits and the
+// search cycle with its in-flight commands.
 
 package hub
 

@@ -1,4 +1,4 @@
-package dxp
+package wire
 
 import (
 	"strings"
@@ -73,7 +73,7 @@ func TestGoldenDecode(t *testing.T) {
 }
 
 func TestRoundTrip(t *testing.T) {
-	long := strings.Repeat("x", maxChatText)
+	long := strings.Repeat("x", MaxChatText)
 	caps := make([]int, maxCaptured)
 	for i := range caps {
 		caps[i] = i + 1

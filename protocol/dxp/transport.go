@@ -1,0 +1,179 @@
+// transport.go: the session's connection: the reader goroutine, waiting
+// for the next event, sending with the message gap, CHAT, the stop code of
+// our GAMEEND, and closing the connection.
+
+package dxp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"damka/protocol/dxp/internal/wire"
+	"damka/search"
+)
+
+// readLoop reads messages and hands them to the session loop.
+func (s *session) readLoop() {
+	defer close(s.readerDone)
+	fr := wire.NewReader(s.conn)
+	for {
+		raw, err := fr.ReadMessage()
+		if err == nil {
+			s.lastRecv.Store(int64(time.Since(s.epoch)))
+		}
+		var ev event
+		var fe *wire.FrameError
+		switch {
+		case err == nil:
+			if len(raw) == 0 {
+				continue // a stray NUL
+			}
+			ev.raw = append([]byte(nil), raw...)
+			ev.msg, ev.err = wire.Decode(raw)
+			if ev.err != nil {
+				ev.kind = evBad
+			}
+		case errors.As(err, &fe):
+			ev.kind, ev.err, ev.raw = evBad, err, fe.Prefix
+		default:
+			ev.kind, ev.err = evClosed, err
+		}
+		select {
+		case s.events <- ev:
+		case <-s.done:
+			return
+		}
+		if ev.kind == evClosed {
+			return
+		}
+	}
+}
+
+// wait returns the next event: a message, the end of the stream, the
+// search's result (when sr is not nil), ctx's end, or evTimeout after
+// timeout (0: none).
+func (s *session) wait(ctx context.Context, timeout time.Duration, sr <-chan search.Result) event {
+	if s.closed != nil {
+		return *s.closed
+	}
+	var tc <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		tc = t.C
+	}
+	select {
+	case ev := <-s.events:
+		switch ev.kind {
+		case evMsg:
+			s.log.Debug().Str("recv", string(ev.raw)).Msg("dxp message")
+		case evBad:
+			s.log.Warn().Str("recv", string(ev.raw)).Err(ev.err).Msg("dxp malformed message")
+		case evClosed:
+			s.log.Debug().Err(ev.err).Msg("dxp stream ended")
+			s.closed = &ev // later waits see the end again
+		}
+		return ev
+	case r := <-sr:
+		return event{kind: evSearch, result: r}
+	case <-tc:
+		return event{kind: evTimeout}
+	case <-ctx.Done():
+		return event{kind: evCancel}
+	}
+}
+
+// send writes m; an error means the connection is gone.
+func (s *session) send(m wire.Message) error {
+	b, err := wire.AppendFrame(make([]byte, 0, wire.MaxMessageLen+1), m)
+	if err != nil {
+		return err
+	}
+	s.pause()
+	s.log.Debug().Str("send", string(b[:len(b)-1])).Msg("dxp message")
+	// Taken before the write: an answer the reader gets at once comes after.
+	s.lastSend = int64(time.Since(s.epoch))
+	_, err = s.conn.Write(b)
+	if err != nil {
+		s.log.Warn().Err(err).Msg("dxp write failed")
+		return fmt.Errorf("%w: write: %v", ErrDisconnected, err)
+	}
+	return nil
+}
+
+// pause waits until MessageGap has passed since our last message when the
+// peer has sent nothing since (see Config.MessageGap).
+func (s *session) pause() {
+	gap := s.cfg.MessageGap
+	if gap <= 0 || s.lastSend == 0 || s.lastRecv.Load() > s.lastSend {
+		return
+	}
+	if d := time.Duration(s.lastSend) + gap - time.Since(s.epoch); d > 0 {
+		s.log.Debug().Dur("pause", d).Msg("dxp: pause before the next message (message gap)")
+		time.Sleep(d)
+	}
+}
+
+// chat sends a CHAT (text made ASCII and cut to fit).
+func (s *session) chat(text string) error {
+	return s.send(&wire.Chat{Text: asciiText(text, wire.MaxChatText)})
+}
+
+// asciiText replaces characters outside printable ASCII by '?' and cuts s
+// to max bytes.
+func asciiText(s string, max int) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c < 32 || c > 126 {
+			b[i] = '?'
+		}
+	}
+	if len(b) > max {
+		b = b[:max]
+	}
+	if len(b) == 0 {
+		return "?"
+	}
+	return string(b)
+}
+
+// logChat logs a CHAT from the peer.
+func (s *session) logChat(m *wire.Chat) {
+	s.log.Info().Str("text", m.Text).Msg("dxp chat from the peer")
+}
+
+// close shuts the connection down: FIN first, then a short wait for the
+// peer to close its side, then close; it waits for the reader and any
+// search goroutine.
+func (s *session) close() {
+	shutdown(s.conn)
+	t := time.NewTimer(min(s.cfg.AckTimeout, 2*time.Second))
+	defer t.Stop()
+drain:
+	for {
+		select {
+		case ev := <-s.events:
+			if ev.kind == evClosed {
+				break drain
+			}
+		case <-s.readerDone:
+			break drain
+		case <-t.C:
+			break drain
+		}
+	}
+	close(s.done)
+	s.conn.Close()
+	<-s.readerDone
+	s.searches.Wait()
+}
+
+// stopCode is the stop code of our GAMEEND messages.
+func (s *session) stopCode(ctx context.Context) wire.StopCode {
+	if ctx.Err() != nil || (s.cfg.Role == Initiator && s.lastGame) {
+		return wire.StopNoMore
+	}
+	return wire.StopContinue
+}
