@@ -107,8 +107,13 @@ type GameResult struct {
 	// Longest is each engine's (0 = A, 1 = B) longest answer to a go, as
 	// the runner measured it (from sending go to reading done).
 	Longest [2]time.Duration
-	PDN     *engine.PDNGame
-	aborted bool // the match was cancelled during the game: not recorded
+	// Answers are each engine's answer times to go in the game's order,
+	// measured as Longest; ClockLeft is each engine's clock at the end of
+	// a game under a clock (zero otherwise).
+	Answers   [2][]time.Duration
+	ClockLeft [2]time.Duration
+	PDN       *engine.PDNGame
+	aborted   bool // the match was cancelled during the game: not recorded
 }
 
 // AScore returns engine A's score in the game: 1, 0.5 or 0.
@@ -530,6 +535,7 @@ func (w *worker) play(ctx context.Context, j GameJob) GameResult {
 		d, err := p.c.Think(ctx, deadline, nil)
 		used := time.Since(began)
 		r.Longest[e] = max(r.Longest[e], used)
+		r.Answers[e] = append(r.Answers[e], used)
 		if err != nil {
 			if ctx.Err() != nil {
 				w.players[e].kill()
@@ -571,6 +577,11 @@ func (w *worker) play(ctx context.Context, j GameJob) GameResult {
 		g.Play(m)
 		rec.AppendMove(m)
 		r.Plies++
+	}
+	for e := range clock {
+		if lims[e].Clocked() {
+			r.ClockLeft[e] = clock[e]
+		}
 	}
 
 	switch {
