@@ -183,6 +183,7 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 	keys := s.game.Keys()
 	history := keys[:len(keys)-1]
 	limits.Draw = s.game.DrawState()
+	limits.MoveOverhead = s.moveOverhead()
 	s.ensureSearcher()
 	s.log.Info().Str("mode", mode).Str("pos", pos.HubPosition()).Int("history", len(history)).
 		Int("depth", limits.Depth).Uint64("nodes", limits.Nodes).Dur("move_time", limits.MoveTime).
