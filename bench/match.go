@@ -124,8 +124,13 @@ type GameResult struct {
 	// Longest is each engine's (0 = A, 1 = B) longest answer to a go, as
 	// the runner measured it (from sending go to reading done).
 	Longest [2]time.Duration
-	PDN     *engine.PDNGame
-	aborted bool // the match was cancelled during the game: not recorded
+	// Answers are each engine's answer times to go in the game's order,
+	// measured as Longest; ClockLeft is each engine's clock at the end of
+	// a game under a clock (zero otherwise).
+	Answers   [2][]time.Duration
+	ClockLeft [2]time.Duration
+	PDN       *engine.PDNGame
+	aborted   bool // the match was cancelled during the game: not recorded
 }
 
 // AScore returns engine A's score in the game: 1, 0.5 or 0.
@@ -490,6 +495,11 @@ func (w *worker) play(ctx context.Context, j GameJob) GameResult {
 			return gm.r
 		}
 	}
+	for e := range gm.clock {
+		if gm.lims[e].Clocked() {
+			gm.r.ClockLeft[e] = gm.clock[e]
+		}
+	}
 	gm.score(flt, res, why)
 	gm.record()
 	return gm.r
@@ -586,6 +596,7 @@ func (gm *matchGame) move(ctx context.Context) *fault {
 	d, err := p.c.Think(ctx, deadline, nil)
 	used := time.Since(began)
 	gm.r.Longest[e] = max(gm.r.Longest[e], used)
+	gm.r.Answers[e] = append(gm.r.Answers[e], used)
 	if err != nil {
 		if ctx.Err() != nil {
 			p.kill()

@@ -56,6 +56,11 @@ type Limits struct {
 	Inc       time.Duration
 	MovesToGo int
 
+	// MoveOverhead is kept back from MoveTime and from the clock for
+	// each move, for the protocol round trip and scheduling delays: 0
+	// means DefaultMoveOverhead, a negative value keeps nothing back.
+	MoveOverhead time.Duration
+
 	Infinite bool // analyse until Stop; never return before it
 	Ponder   bool // search the expected position until PonderHit or Stop
 
@@ -286,7 +291,7 @@ func (e *Engine) run(ctx context.Context, pos *engine.Position, history []uint64
 	}
 
 	e.tt.newSearch()
-	tm := newTimeManager(limits)
+	tm := newTimeManager(limits, pos)
 	for _, w := range e.workers {
 		w.prepare(pos, history, limits, tm, start)
 	}

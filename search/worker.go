@@ -69,7 +69,6 @@ type worker struct {
 	rootScore  int
 	completed  int
 	lastChange int // iteration at which the best move last changed
-	changes    float64
 }
 
 func newWorker(e *Engine, id int) *worker {
@@ -108,7 +107,6 @@ func (w *worker) prepare(pos *engine.Position, history []uint64, l Limits, tm ti
 	w.bestPVLen = 0
 	w.rootScore = 0
 	w.completed = 0
-	w.changes = 0
 	for i := range w.stack {
 		w.stack[i].killers = [2]engine.Move{}
 	}
@@ -174,13 +172,10 @@ func (w *worker) iterate(report func(Info)) {
 		w.completed = depth
 		w.rootScore = score
 		if m := st.pv[0]; st.pvLen > 0 {
-			if m != prev {
-				w.changes++
-			}
 			w.bestMove = m
 			w.bestPVLen = copy(w.bestPV[:], st.pv[:st.pvLen])
 		}
-		w.changes *= 0.6
+		w.tm.iterationDone(depth, w.bestMove != prev, score)
 		w.published.Store(w.nodes)
 		if !w.main {
 			if depth == maxDepth && w.limits.Depth > 0 && !w.limits.Infinite && !w.limits.Ponder {
@@ -201,14 +196,8 @@ func (w *worker) iterate(report func(Info)) {
 				break // the mate is proven well within the horizon
 			}
 		}
-		if w.tm.timed && !w.e.pondering.Load() {
-			factor := 1 + 2*w.changes
-			if factor > 2.5 {
-				factor = 2.5
-			}
-			if el := w.e.elapsed(); float64(el) > 0.5*factor*float64(w.tm.soft) || el > w.tm.hard/2 {
-				break
-			}
+		if w.tm.timed && !w.e.pondering.Load() && !w.tm.startAnother(w.e.elapsed()) {
+			break
 		}
 	}
 	w.published.Store(w.nodes)

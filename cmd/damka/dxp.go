@@ -37,6 +37,7 @@ type dxpOptions struct {
 	depth               int
 	nodes               uint64
 	movetime            float64
+	overhead            int // --move-overhead, milliseconds
 	pdn                 string
 	name                string
 	takeback            bool
@@ -93,6 +94,7 @@ message sent and received.`,
 	f.IntVar(&o.depth, "depth", 0, "search depth limit per move in plies (0: none; for quick tests)")
 	f.Uint64Var(&o.nodes, "nodes", 0, "node limit per move (0: none; for quick tests)")
 	f.Float64Var(&o.movetime, "movetime", 0, "fixed time per move in seconds (0: use the clock)")
+	registerMoveOverhead(cmd, &o.overhead)
 	f.StringVar(&o.pdn, "pdn", "", "append every game to this PDN file as soon as it ends")
 	f.StringVar(&o.name, "name", dxp.DefaultName, "name sent to the peer (at most 32 characters)")
 	f.BoolVar(&o.book, "book", true, "play from the embedded opening book")
@@ -201,6 +203,10 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 	if err != nil {
 		return err
 	}
+	overhead, err := moveOverhead(o.overhead)
+	if err != nil {
+		return err
+	}
 	cfg := dxp.Config{
 		Variant:        v,
 		Name:           o.name,
@@ -213,6 +219,8 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 			Depth:    o.depth,
 			Nodes:    o.nodes,
 			MoveTime: time.Duration(o.movetime * float64(time.Second)),
+			// Kept back from the move time and the clock.
+			MoveOverhead: overhead,
 		},
 	}
 	if o.peerTimeout == 0 {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -32,6 +33,7 @@ type engineFlags struct {
 	hashMiB    int
 	book       bool
 	bookMargin int
+	overhead   int // --move-overhead, milliseconds
 }
 
 func (f *engineFlags) register(cmd *cobra.Command) {
@@ -41,6 +43,7 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.hashMiB, "hash", search.DefaultHashMiB, "transposition table in MiB (Hub parameter hash)")
 	fl.BoolVar(&f.book, "book", true, "play from the embedded opening book (Hub parameter book)")
 	fl.IntVar(&f.bookMargin, "book-margin", search.DefaultBookMargin, "book variety in centi-men (Hub parameter book-margin)")
+	registerMoveOverhead(cmd, &f.overhead)
 }
 
 // check validates the flags and returns the variant.
@@ -57,6 +60,9 @@ func (f *engineFlags) check() (engine.VariantID, error) {
 	}
 	if f.bookMargin < 0 || f.bookMargin > search.MaxBookMargin {
 		return 0, badInput("--book-margin %d out of range 0..%d", f.bookMargin, search.MaxBookMargin)
+	}
+	if _, err := moveOverhead(f.overhead); err != nil {
+		return 0, err
 	}
 	return v, nil
 }
@@ -90,7 +96,11 @@ func runHub(ctx context.Context, in io.Reader, out io.Writer, v engine.VariantID
 		ctx = context.Background()
 	}
 	logger.Info().Str("variant", v.String()).Int("threads", ef.threads).Int("hash_mib", ef.hashMiB).Msg("hub session start")
-	err := hub.Run(ctx, in, out, hub.Config{
+	overhead, err := moveOverhead(ef.overhead) // 0 ms (none) is a negative Config value
+	if err != nil {
+		return err
+	}
+	err = hub.Run(ctx, in, out, hub.Config{
 		Name:    "damka",
 		Version: version,
 		Author:  "the damka authors",
@@ -103,8 +113,9 @@ func runHub(ctx context.Context, in io.Reader, out io.Writer, v engine.VariantID
 		NoBook:      !ef.book,
 		// A margin of 0 is a valid setting (only the best book moves);
 		// Config treats 0 as "default", so pass at least 1 centi-man.
-		BookMargin: max(ef.bookMargin, 1),
-		Log:        logger,
+		BookMargin:   max(ef.bookMargin, 1),
+		MoveOverhead: overhead,
+		Log:          logger,
 	})
 	logger.Info().Err(err).Msg("hub session end")
 	return err
@@ -123,7 +134,8 @@ func isTerminal(r io.Reader) bool {
 // terminal (a GUI started it), the text mode when it is.
 func runDefault(cmd *cobra.Command, args []string) error {
 	in, out := cmd.InOrStdin(), cmd.OutOrStdout()
-	ef := engineFlags{variant: "russian", threads: search.DefaultThreads, hashMiB: search.DefaultHashMiB, book: true, bookMargin: search.DefaultBookMargin}
+	ef := engineFlags{variant: "russian", threads: search.DefaultThreads, hashMiB: search.DefaultHashMiB, book: true, bookMargin: search.DefaultBookMargin,
+		overhead: int(search.DefaultMoveOverhead / time.Millisecond)}
 	if isTerminal(in) {
 		return runTextMode(cmd.Context(), in, out, textOptions{variant: engine.Russian, threads: ef.threads, hashMiB: ef.hashMiB})
 	}

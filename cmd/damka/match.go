@@ -378,6 +378,7 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 	writeMatchSummary(out, cfg.Engines[0].Name, cfg.Engines[1].Name, sum.Stats, sum.Faults, sum.Terminations)
 	fmt.Fprintf(out, "longest answer to go: %s %.3f s (%s), %s %.3f s (%s)\n",
 		cfg.Engines[0].Name, sum.Longest[0].Seconds(), cfg.EngineLimits(0), cfg.Engines[1].Name, sum.Longest[1].Seconds(), cfg.EngineLimits(1))
+	writeTimeUse(out, cfg, &sum)
 	fmt.Fprintf(out, "wall time %s for %d of %d games\n", sum.Wall.Round(time.Millisecond), sum.Played, sum.Scheduled)
 	fmt.Fprintln(out, sum.Stats.Line(cfg.SPRT))
 	if err != nil {
@@ -502,4 +503,23 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 	cmd.Flags().StringVar(&a, "a", "", "engine A's name (default: White of the first game R.P.1)")
 	cmd.Flags().StringVar(&sprt, "sprt", "", "also compute the SPRT LLR: elo0=0,elo1=5,alpha=0.05,beta=0.05")
 	return cmd
+}
+
+// writeTimeUse prints each engine's median answer to go and, under a
+// clock, its clock at the end of the games (least and median).
+func writeTimeUse(out io.Writer, cfg bench.Config, sum *bench.Summary) {
+	var u [2]bench.TimeUse
+	clocked := false
+	for e := range u {
+		c := cfg.EngineLimits(e).Clocked()
+		clocked = clocked || c
+		u[e] = sum.TimeUse(e, c)
+	}
+	fmt.Fprintf(out, "median answer to go: %s %.3f s, %s %.3f s (%d and %d answers)\n",
+		cfg.Engines[0].Name, u[0].MedianAnswer.Seconds(), cfg.Engines[1].Name, u[1].MedianAnswer.Seconds(), u[0].Answers, u[1].Answers)
+	if clocked {
+		fmt.Fprintf(out, "clock left at game end: %s least %.3f s median %.3f s, %s least %.3f s median %.3f s (%d games)\n",
+			cfg.Engines[0].Name, u[0].LeastClockLeft.Seconds(), u[0].MedianClock.Seconds(),
+			cfg.Engines[1].Name, u[1].LeastClockLeft.Seconds(), u[1].MedianClock.Seconds(), u[0].Games)
+	}
 }

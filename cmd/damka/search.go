@@ -28,6 +28,7 @@ type searchFlags struct {
 	movetime float64
 	threads  int
 	hashMiB  int
+	overhead int // --move-overhead, milliseconds
 }
 
 func (f *searchFlags) register(cmd *cobra.Command) {
@@ -37,6 +38,25 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.Float64Var(&f.movetime, "movetime", 0, "search this many seconds (more than 0)")
 	fl.IntVar(&f.threads, "threads", search.DefaultThreads, fmt.Sprintf("search threads (Lazy SMP, 1..%d)", search.MaxThreads))
 	fl.IntVar(&f.hashMiB, "hash", search.DefaultHashMiB, fmt.Sprintf("transposition table size in MiB (1..%d)", search.MaxHashMiB))
+	registerMoveOverhead(cmd, &f.overhead)
+}
+
+// registerMoveOverhead adds --move-overhead (milliseconds) to cmd.
+func registerMoveOverhead(cmd *cobra.Command, ms *int) {
+	cmd.Flags().IntVar(ms, "move-overhead", int(search.DefaultMoveOverhead/time.Millisecond),
+		"milliseconds kept back from every move time and clock for the round trip (Hub parameter move-overhead)")
+}
+
+// moveOverhead checks a --move-overhead value and returns it as a
+// search.Limits MoveOverhead (0 ms: none, a negative Limits value).
+func moveOverhead(ms int) (time.Duration, error) {
+	if ms < 0 || ms > int(search.MaxMoveOverhead/time.Millisecond) {
+		return 0, badInput("--move-overhead %d out of range 0..%d ms", ms, int(search.MaxMoveOverhead/time.Millisecond))
+	}
+	if ms == 0 {
+		return -1, nil
+	}
+	return time.Duration(ms) * time.Millisecond, nil
 }
 
 // limits checks the flags: exactly one of depth, nodes and movetime, each
@@ -67,6 +87,10 @@ func (f *searchFlags) limits(fs *pflag.FlagSet) (search.Limits, error) {
 	}
 	if set != 1 {
 		return l, badInput("give exactly one of --depth, --nodes and --movetime")
+	}
+	var err error
+	if l.MoveOverhead, err = moveOverhead(f.overhead); err != nil {
+		return l, err
 	}
 	if f.threads < 1 || f.threads > search.MaxThreads {
 		return l, badInput("--threads %d out of range 1..%d", f.threads, search.MaxThreads)

@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -71,6 +73,22 @@ func TestMoveTokens(t *testing.T) {
 	assert.Equal(t, []string{"1-5"}, moveTokens("1-5"))
 }
 
+// TestMoveOverheadFlag: --move-overhead reaches the limits (0: none) and a
+// move time is used up to it.
+func TestMoveOverheadFlag(t *testing.T) {
+	for ms, want := range map[int]time.Duration{10: 10 * time.Millisecond, 0: -1, 250: 250 * time.Millisecond} {
+		sf := searchFlags{movetime: 0.5, threads: 1, hashMiB: 1, overhead: ms}
+		l, err := sf.limits(pflag.NewFlagSet("analyse", pflag.ContinueOnError))
+		require.NoError(t, err)
+		assert.Equal(t, want, l.MoveOverhead, "%d ms", ms)
+	}
+	began := time.Now()
+	out, errs, code := runCLI("analyse", "--movetime", "0.3", "--move-overhead", "100")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "bestmove=")
+	assert.GreaterOrEqual(t, time.Since(began), 150*time.Millisecond)
+}
+
 func TestAnalyseBadInput(t *testing.T) {
 	for _, args := range [][]string{
 		{"analyse", "--depth", "3", "--nodes", "10"},
@@ -84,6 +102,10 @@ func TestAnalyseBadInput(t *testing.T) {
 		{"analyse", "--movetime", "-1"},
 		{"analyse", "--depth", "3", "--hash", "65536"},
 		{"perft", "--depth", "2", "--hash", "65536"},
+		{"analyse", "--movetime", "0.1", "--move-overhead", "-1"},
+		{"analyse", "--movetime", "0.1", "--move-overhead", "10001"},
+		{"hub", "--move-overhead", "-5"},
+		{"dxp", "--connect", "127.0.0.1:1", "--variant", "russian", "--move-overhead", "20000"},
 	} {
 		out, errs, code := runCLI(args...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", args, errs)

@@ -148,6 +148,7 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 		limits.Infinite = true // never from the book
 	}
 	pos := s.game.Position()
+	limits.MoveOverhead = s.moveOverhead()
 	s.ensureSearcher()
 	s.log.Info().Str("mode", mode).Str("pos", pos.HubPosition()).Int("history", s.game.Ply()).
 		Int("depth", limits.Depth).Uint64("nodes", limits.Nodes).Dur("move_time", limits.MoveTime).

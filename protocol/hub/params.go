@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"damka/engine"
 	"damka/search"
@@ -150,6 +151,46 @@ func (s *session) declareParams() []param {
 				return err
 			},
 		},
+		{
+			// Milliseconds kept back from every move time and clock for
+			// the round trip (search.Limits MoveOverhead).
+			name: "move-overhead", typ: "int", min: 0, max: MaxMoveOverheadMs,
+			get: func(s *session) string { return strconv.Itoa(s.moveOverheadMs) },
+			set: func(s *session, v string) error {
+				n, err := parseInt(v, 0, MaxMoveOverheadMs)
+				if err == nil {
+					s.moveOverheadMs = n
+				}
+				return err
+			},
+		},
+	}
+}
+
+// MaxMoveOverheadMs bounds move-overhead, in milliseconds.
+const MaxMoveOverheadMs = int(search.MaxMoveOverhead / time.Millisecond)
+
+// overheadMs is the move-overhead value of a Config.MoveOverhead.
+func overheadMs(d time.Duration) int {
+	switch {
+	case d < 0:
+		return 0
+	case d == 0:
+		d = search.DefaultMoveOverhead
+	}
+	return int(min(d, search.MaxMoveOverhead) / time.Millisecond)
+}
+
+// moveOverhead is the search.Limits MoveOverhead of move-overhead: 0 for
+// the default, negative for none.
+func (s *session) moveOverhead() time.Duration {
+	switch d := time.Duration(s.moveOverheadMs) * time.Millisecond; d {
+	case 0:
+		return -1
+	case search.DefaultMoveOverhead:
+		return 0
+	default:
+		return d
 	}
 }
 

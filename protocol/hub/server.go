@@ -59,6 +59,12 @@ type Config struct {
 	BookMargin int
 	BookSeed   uint64
 
+	// MoveOverhead is move-overhead's default: the time kept back from
+	// every move time and clock for the round trip (search.Limits
+	// MoveOverhead). 0 means search.DefaultMoveOverhead, a negative value
+	// none.
+	MoveOverhead time.Duration
+
 	// NewSearcher makes the searcher at init (or at the first go when the
 	// GUI never sends init). nil means search.New.
 	NewSearcher func(search.Options) Searcher
@@ -168,6 +174,8 @@ type session struct {
 	bookMargin int  // centi-men: book moves within this of the best are candidates
 	rng        *rand.Rand
 	ponder     bool
+	// moveOverheadMs is the move-overhead parameter in milliseconds.
+	moveOverheadMs int
 
 	searcher Searcher // nil until init (or the first go)
 	game     *engine.Game
@@ -199,6 +207,7 @@ func newSession(cfg Config, out io.Writer) *session {
 		autoVariant: cfg.AutoVariant,
 	}
 	s.bookMargin = cfg.BookMargin
+	s.moveOverheadMs = overheadMs(cfg.MoveOverhead)
 	if s.bookMargin <= 0 {
 		s.bookMargin = search.DefaultBookMargin
 	}

@@ -63,6 +63,7 @@ var transcripts = []struct{ name, script string }{
 < param name=book value=true type=bool
 < param name=book-margin value=25 type=int min=0 max=1000
 < param name=ponder value=true type=bool
+< param name=move-overhead value=10 type=int min=0 max=10000
 < wait
 > init
 < ready
@@ -307,7 +308,7 @@ var transcripts = []struct{ name, script string }{
 `},
 	{"set-param errors keep the old values", `
 > set-param name=nosuch value=1
-< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, book-margin, ponder)"
+< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, book-margin, ponder, move-overhead)"
 > set-param name=hash value=abc
 < error message="set-param hash: value 'abc' is not an integer (want 1..16384) (kept 4)"
 > set-param name=hash value=0
@@ -336,7 +337,7 @@ var transcripts = []struct{ name, script string }{
 > Set-Param name=hash value=8
 < error message="bad command"
 > set-param name=Hash value=8
-< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, book-margin, ponder)"
+< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, book-margin, ponder, move-overhead)"
 > hub` + helloRussian + `
 `},
 	{"level errors keep the old limits", `
@@ -517,6 +518,33 @@ func TestLevelAccumulation(t *testing.T) {
 	hs.expect("~done.*")
 	assert.Equal(t, search.Limits{Infinite: true}, hs.spy.last(t).limits)
 	hs.finish()
+}
+
+// TestMoveOverheadParam: move-overhead reaches the search limits (0: none;
+// the default: the search's default) and Config sets its default.
+func TestMoveOverheadParam(t *testing.T) {
+	hs := startSession(t, testConfig())
+	for _, c := range []struct {
+		value string
+		want  time.Duration
+	}{{"25", 25 * time.Millisecond}, {"0", -1}, {"10", 0}, {"10000", 10 * time.Second}} {
+		hs.send("set-param name=move-overhead value="+c.value, "pos", "level move-time=0.01", "go think")
+		hs.expect("~done.*")
+		assert.Equal(t, search.Limits{MoveTime: 10 * time.Millisecond, MoveOverhead: c.want}, hs.spy.last(t).limits, c.value)
+	}
+	hs.send("set-param name=move-overhead value=-1", "set-param name=move-overhead value=10001")
+	hs.expect(`error message="set-param move-overhead: value -1 out of range 0..10000 (kept 10000)"`)
+	hs.expect(`error message="set-param move-overhead: value 10001 out of range 0..10000 (kept 10000)"`)
+	hs.finish()
+
+	for _, c := range []struct {
+		cfg  time.Duration
+		want int
+	}{{0, 10}, {-time.Second, 0}, {3 * time.Millisecond, 3}, {time.Hour, 10000}} {
+		cfg := testConfig()
+		cfg.MoveOverhead = c.cfg
+		assert.Equal(t, c.want, newSession(cfg, io.Discard).moveOverheadMs, "%v", c.cfg)
+	}
 }
 
 // TestHistoryAndDrawState: the moves of pos become the repetition history

@@ -292,6 +292,7 @@ const helloRussian = `
 < param name=book value=false type=bool
 < param name=book-margin value=10 type=int min=0 max=1000
 < param name=ponder value=false type=bool
+< param name=move-overhead value=10 type=int min=0 max=10000
 < wait
 `
 
