@@ -29,6 +29,7 @@ var layer = map[string]int{
 	"damka/cmd/damka":                5,
 	"damka/engine/internal/genboard": -1,
 	"damka/internal/shareddata":      -1,
+	"damka/internal/logjson":         -1,
 	"damka/internal/layers":          -1,
 
 	// DXP's codec: only engine below it; Go's internal/ keeps it protocol/dxp's.
