@@ -211,8 +211,8 @@ func TestPDNRoundTrip(t *testing.T) {
 			}
 			// Read back with another default variant: GameType must carry it.
 			other := International
-			if fc.v == Russian {
-				other = Russian // Russian, the default, writes no GameType
+			if fc.v == International {
+				other = Russian
 			}
 			back, bad := readAllPDN(t, bytes.NewReader(out.Bytes()), other)
 			require.Empty(t, bad)
@@ -559,7 +559,7 @@ func TestPDNWriter(t *testing.T) {
 		assert.Equal(t, g.Start, back[0].Start)
 		assert.Equal(t, g.Comments, back[0].Comments)
 	})
-	t.Run("russian notation, no GameType, wrapped at 80 columns", func(t *testing.T) {
+	t.Run("russian notation, GameType 25, wrapped at 80 columns", func(t *testing.T) {
 		g := NewPDNGame(Russian, StartPosition(Russian))
 		var list MoveList
 		for i := 0; i < 60; i++ {
@@ -573,7 +573,7 @@ func TestPDNWriter(t *testing.T) {
 		var out bytes.Buffer
 		require.NoError(t, WritePDN(&out, g))
 		s := out.String()
-		assert.NotContains(t, s, "GameType")
+		assert.Contains(t, s, "[GameType \"25\"]\n", "CheckerBoard reads a game without GameType as English")
 		assert.NotContains(t, s, "FEN")
 		assert.Contains(t, s, "1. "+g.MoveTexts[0]+" "+g.MoveTexts[1]+" 2. ")
 		for _, line := range strings.Split(s, "\n") {

@@ -24,8 +24,9 @@ var derivedTags = [...]string{"GameType", "FEN", "SetUp"}
 
 // WritePDN writes g as PDN: the seven-tag roster (Event, Site, Date,
 // Round, White, Black, Result; "?" for a missing value; Result from
-// g.Result), GameType when the variant is not Russian (damka's default) or
-// g has a GameType tag, SetUp "1" and FEN (numeric squares) when Start is not
+// g.Result), GameType (always: g's own tag when it names g's variant, else
+// the variant's number: 25 Russian, 21 English, 26 Brazilian, 20
+// international), SetUp "1" and FEN (numeric squares) when Start is not
 // the variant's start position, the other tags of g in order; then a blank
 // line, the movetext in the variant's notation (FormatFull: "11-15",
 // "5x14x23", "c3-d4", "c3:e5:g3") with move numbers ("1." and, when a move
@@ -78,7 +79,10 @@ func WritePDN(w io.Writer, g *PDNGame) error {
 		} else {
 			writeTag("GameType", strconv.Itoa(r.GameType))
 		}
-	} else if g.Variant != Russian {
+	} else {
+		// Always, also for Russian (damka's default when reading): other
+		// programs default to another variant (CheckerBoard to English, the
+		// PDN standard to international).
 		writeTag("GameType", strconv.Itoa(r.GameType))
 	}
 	start := g.Start

@@ -44,7 +44,7 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 // registerMoveOverhead adds --move-overhead (milliseconds) to cmd.
 func registerMoveOverhead(cmd *cobra.Command, ms *int) {
 	cmd.Flags().IntVar(ms, "move-overhead", int(search.DefaultMoveOverhead/time.Millisecond),
-		"milliseconds kept back from every move time and clock for the round trip (Hub parameter move-overhead)")
+		"milliseconds kept back from every move time and clock for the round trip, at most half a fixed move time (Hub parameter move-overhead)")
 }
 
 // moveOverhead checks a --move-overhead value and returns it as a

@@ -237,7 +237,7 @@ func TestTextModeMoveList(t *testing.T) {
 	hist, pdn := m[1], m[2]
 	assert.Regexp(t, `^1\. \S+ \S+ 2\. \S+ \S+ 3\. \S+ \S+ 4\. \S+ \S+ 5\. \S+ \S+ 6\. \S+ \S+$`, strings.Join(strings.Fields(hist), " "))
 	assert.Contains(t, pdn, "[Event \"damka text mode\"]\n")
-	assert.Contains(t, pdn, "[White \"you\"]\n[Black \"damka\"]\n[Result \"*\"]\n\n")
+	assert.Contains(t, pdn, "[White \"you\"]\n[Black \"damka\"]\n[Result \"*\"]\n[GameType \"25\"]\n\n")
 	movetext := pdn[strings.Index(pdn, "\n\n")+2:]
 	movetext = movetext[:strings.Index(movetext, "\n\n")]
 	assert.Equal(t, strings.Fields(hist+" *"), strings.Fields(movetext))
