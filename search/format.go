@@ -33,19 +33,7 @@ func FormatScore(cs int) string {
 func FormatPV(root *engine.Position, pv []engine.Move, f engine.MoveFormat) string {
 	var b strings.Builder
 	p := *root
-	var list engine.MoveList
-	for i, m := range pv {
-		p.Generate(&list)
-		legal := false
-		for _, lm := range list.Slice() {
-			if lm == m {
-				legal = true
-				break
-			}
-		}
-		if !legal {
-			break
-		}
+	for i, m := range legalPrefix(root, pv) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}

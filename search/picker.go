@@ -179,7 +179,7 @@ func (s *selectivity) configure(p *params, v engine.VariantID) {
 // self-play accepted it. English and international are left out until
 // they are tried (there it delays solve-suite shots: an English one from
 // depth 8 to 10, two deep international king shots past depth 12).
-var probCutVariant = [...]bool{engine.Russian: true, engine.Brazilian: true, engine.English: false, engine.International: false}
+var probCutVariant = [engine.NumVariants]bool{engine.Russian: true, engine.Brazilian: true, engine.English: false, engine.International: false}
 
 // ProbCut at non-PV nodes of depth probCutDepth and more:
 // a search probCutReduction plies shallower that fails high against beta

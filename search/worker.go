@@ -62,13 +62,12 @@ type worker struct {
 	rootDepth int
 	stopped   bool
 
-	rootMoves  int
-	bestMove   engine.Move
-	bestPV     [MaxPly + 1]engine.Move
-	bestPVLen  int
-	rootScore  int
-	completed  int
-	lastChange int // iteration at which the best move last changed
+	rootMoves int
+	bestMove  engine.Move
+	bestPV    [MaxPly + 1]engine.Move
+	bestPVLen int
+	rootScore int
+	completed int
 }
 
 func newWorker(e *Engine, id int) *worker {
