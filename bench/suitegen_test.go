@@ -134,11 +134,14 @@ func constructedPositions(v engine.VariantID, n int, seed uint64) []suiteSource 
 	return out
 }
 
+// suiteKing is the king value, in centi-men, that the suites were
+// generated with (the hand-set evaluation's, before the learned one).
+var suiteKing = [engine.NumVariants]int{engine.Russian: 260, engine.English: 140, engine.Brazilian: 260, engine.International: 300}
+
 func material(p *engine.Position) int {
-	w := eval.For(p.V)
 	wm, wk := p.Count(p.Side)
 	om, ok := p.Count(p.Side.Opp())
-	return (wm-om)*w.Man + (wk-ok)*w.King
+	return (wm-om)*100 + (wk-ok)*suiteKing[p.V]
 }
 
 // crownsMidCapture reports whether the capture m crowns a man that ends

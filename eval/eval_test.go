@@ -78,9 +78,9 @@ func TestMaterialDominates(t *testing.T) {
 		for _, p := range randomPositions(v, 10, 99) {
 			wm, wk := p.Count(engine.White)
 			bm, bk := p.Count(engine.Black)
-			w := For(v)
-			diff := (wm-bm)*w.Man + (wk-bk)*w.King
-			if diff < 2*w.Man || bm+bk == 0 {
+			man, king := pieceValues(v)
+			diff := (wm-bm)*man + (wk-bk)*king
+			if diff < 2*man || bm+bk == 0 {
 				continue
 			}
 			s := Evaluate(&p)
@@ -92,15 +92,18 @@ func TestMaterialDominates(t *testing.T) {
 	}
 }
 
+// pieceValues returns the embedded endgame weights of a man and a king of
+// v in centi-men.
+func pieceValues(v engine.VariantID) (man, king int) {
+	w := Default(v)
+	return int(w.Dense[DenseMen][1]) >> WeightShift, int(w.Dense[DenseKings][1]) >> WeightShift
+}
+
 func TestKingValues(t *testing.T) {
 	for _, v := range engine.AllVariants() {
-		w := For(v)
-		assert.Equal(t, 100, w.Man)
-		if v == engine.English {
-			assert.InDelta(t, 140, w.King, 15)
-		} else {
-			assert.GreaterOrEqual(t, w.King, 250)
-		}
+		man, king := pieceValues(v)
+		assert.InDelta(t, 100, man, 40, v.String())
+		assert.Greater(t, king, man, v.String())
 	}
 }
 
@@ -159,13 +162,6 @@ func TestEvaluateDoesNotAllocate(t *testing.T) {
 
 func popc(x uint64) int { return bits.OnesCount64(x) }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
 func BenchmarkEvaluate(b *testing.B) {
 	for _, v := range engine.AllVariants() {
 		ps := randomPositions(v, 10, 3)
@@ -196,59 +192,21 @@ func TestCanMoveMatchesRules(t *testing.T) {
 	}
 }
 
-func TestNewTable(t *testing.T) {
-	var ws [4]Weights
-	for _, v := range engine.AllVariants() {
-		ws[v] = For(v)
-	}
-	tab, err := NewTable(ws)
-	require.NoError(t, err)
-	for _, v := range engine.AllVariants() {
-		for _, p := range randomPositions(v, 3, 8) {
-			require.Equal(t, Evaluate(&p), tab.Evaluate(&p))
-		}
-	}
-	// Other weights give other scores.
-	ws[engine.Russian].King = 400
-	tab, err = NewTable(ws)
-	require.NoError(t, err)
-	assert.Equal(t, 400, tab.Weights(engine.Russian).King)
-	p := mustFEN(t, engine.Russian, "W:WK29,22:B1,2,3")
-	assert.Greater(t, tab.Evaluate(&p), Evaluate(&p))
-	// Values that do not fit the man table are refused.
-	ws[engine.English].Centre = 1000
-	_, err = NewTable(ws)
-	assert.ErrorContains(t, err, "out of range")
-}
-
 // TestEveryVariantHasWeights checks that each variant of the engine's rules
 // table has its row here: weights, bridge squares on the guarding side's
 // back rank, and a geometry built from the variant's own board and rules.
 func TestEveryVariantHasWeights(t *testing.T) {
 	for _, v := range engine.AllVariants() {
 		r := v.Rules()
-		w := For(v)
-		assert.Equal(t, 100, w.Man, "%s: no weights row", v)
-		assert.Greater(t, w.King, w.Man, "%s king value", v)
+		w := Default(v)
+		require.NotNil(t, w, "%s: no embedded weights", v)
+		assert.Equal(t, v, w.V)
 		g := geomOf(v)
 		assert.Equal(t, r.BoardSize, g.size, "%s board size", v)
 		assert.Equal(t, r.Board.Info().Men, g.men, "%s men", v)
-		assert.LessOrEqual(t, g.men, maxMen, "%s men", v)
 		assert.Equal(t, r.FlyingKings, g.flying, "%s flying kings", v)
 		assert.Equal(t, g.board, g.half[engine.White]|g.half[engine.Black], "%s halves", v)
 		assert.Zero(t, g.half[engine.White]&g.half[engine.Black], "%s halves", v)
 		assert.Equal(t, bits.OnesCount64(g.board)/2, bits.OnesCount64(g.half[engine.White]), "%s halves", v)
-		for c := engine.White; c <= engine.Black; c++ {
-			back := 0
-			if c == engine.White {
-				back = r.BoardSize - 1
-			}
-			require.NotEmpty(t, bridgeSquares[v][c], "%s: no bridge squares for %s", v, c)
-			for _, sq := range bridgeSquares[v][c] {
-				row, _ := engine.SquareRowCol(v, sq)
-				assert.Equal(t, back, row, "%s: bridge square %d of %s is not on its back rank", v, sq, c)
-			}
-			assert.Equal(t, len(bridgeSquares[v][c]), bits.OnesCount64(bridgeMask[v][c]))
-		}
 	}
 }

@@ -21,11 +21,15 @@ type geometry struct {
 	upLeft  uint   // right shift for a step toward row 0 and column 0 (White's forward-left)
 	upRight uint   // right shift for a step toward row 0 and higher columns
 	rowMask [10]uint64
-	half    [2]uint64 // half[c]: the half of the board nearer colour c's crowning row
-	row     [64]int8
-	col     [64]int8
-	centre  uint64 // the central squares
-	edge    uint64 // files a and the last file
+	// leftHalf: files a to the middle; advPlanes[c][k]: the squares where a
+	// man of colour c has advanced a number of rows with bit k set.
+	leftHalf  uint64
+	advPlanes [2][4]uint64
+	half      [2]uint64 // half[c]: the half of the board nearer colour c's crowning row
+	row       [64]int8
+	col       [64]int8
+	centre    uint64 // the central squares
+	edge      uint64 // files a and the last file
 	// cone[c][b]: the squares ahead of a man of colour c on bit b from which an
 	// enemy piece could still stop it crowning (rows ahead, |dcol| <= drow).
 	cone     [2][64]uint64
@@ -71,6 +75,17 @@ func initGeometry(g *geometry, v engine.VariantID) {
 		g.row[b] = int8(row)
 		g.col[b] = int8(col)
 		g.rowMask[row] |= 1 << b
+		if col < n/2 {
+			g.leftHalf |= 1 << b
+		}
+		for k := range 4 {
+			if (n-1-row)&(1<<k) != 0 {
+				g.advPlanes[engine.White][k] |= 1 << b
+			}
+			if row&(1<<k) != 0 {
+				g.advPlanes[engine.Black][k] |= 1 << b
+			}
+		}
 		// The half of the board a man must still cross: the runaway test
 		// looks only at men already there.
 		if row < n/2 {

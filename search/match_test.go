@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -16,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
-	"damka/eval"
 )
 
 // matchOpenings returns start positions for engine matches: the ACF
@@ -148,9 +146,7 @@ func TestMatchFeature(t *testing.T) {
 		case "probcut":
 			b.params.noProbCut = true
 		default:
-			tab, err := evalExperiment(feature)
-			require.NoError(t, err)
-			a.params.eval = tab
+			t.Fatalf("unknown feature %q", feature)
 		}
 		n := 40
 		if v == engine.International {
@@ -161,44 +157,4 @@ func TestMatchFeature(t *testing.T) {
 		elo := -400 * math.Log10(1/math.Max(math.Min(frac, 0.999), 0.001)-1)
 		t.Logf("%v: with %s %.1f/%d (%.1f%%, %+.0f Elo)", v, feature, pts, games, 100*frac, elo)
 	}
-}
-
-// evalExperiment returns the evaluation table of a named weight change
-// (DAMKA_MATCH=eval:NAME); engine a plays with it against the default.
-func evalExperiment(name string) (*eval.Table, error) {
-	var ws [4]eval.Weights
-	for _, v := range engine.AllVariants() {
-		ws[v] = eval.For(v)
-	}
-	for v := range ws {
-		w := &ws[v]
-		switch name {
-		case "eval:kinghigh":
-			w.King += 40
-		case "eval:kinglow":
-			w.King -= 30
-		case "eval:mob0":
-			w.ManMob, w.KingMob = 0, 0
-		case "eval:mob2x":
-			w.ManMob, w.KingMob = 2*w.ManMob, 2*w.KingMob
-		case "eval:runaway2x":
-			w.Runaway *= 2
-		case "eval:trade0":
-			w.Trade = 0
-		case "eval:adv2x":
-			for i := range w.AdvOpen {
-				w.AdvOpen[i] *= 2
-				w.AdvEnd[i] *= 2
-			}
-		case "eval:centre0":
-			w.Centre, w.Edge = 0, 0
-		case "eval:back0":
-			w.BackRank, w.Bridge = 0, 0
-		case "eval:blocked0":
-			w.Blocked = 0
-		default:
-			return nil, fmt.Errorf("unknown feature %q", name)
-		}
-	}
-	return eval.NewTable(ws)
 }

@@ -40,6 +40,9 @@ const MaxDepth = MaxPly - 8
 type Options struct {
 	Threads int // search threads (Lazy SMP workers), at least 1
 	HashMiB int // transposition table size in MiB, at least 1
+	// Eval, if not nil, are evaluation weights (eval.LoadWeights) used in
+	// games of their variant instead of the embedded ones.
+	Eval *eval.Weights
 }
 
 // Limits tell a search when to stop. Zero fields are unset; with nothing set
@@ -126,13 +129,12 @@ type Engine struct {
 // params are search switches whose zero value is the production setting;
 // tests flip them to measure a feature's worth (see match_test.go).
 type params struct {
-	noLMR       bool        // no late move reductions
-	threatExt   bool        // extend quiet leaves where the opponent threatens a capture
-	noFutility  bool        // no futility pruning of quiet moves at depth 1-2
-	lmrMore     bool        // stronger late move reductions
-	noSingleExt bool        // no extension of single-reply positions
-	noProbCut   bool        // no ProbCut
-	eval        *eval.Table // evaluation weights other than eval's own
+	noLMR       bool // no late move reductions
+	threatExt   bool // extend quiet leaves where the opponent threatens a capture
+	noFutility  bool // no futility pruning of quiet moves at depth 1-2
+	lmrMore     bool // stronger late move reductions
+	noSingleExt bool // no extension of single-reply positions
+	noProbCut   bool // no ProbCut
 }
 
 // New returns an engine with the given options (Threads and HashMiB below

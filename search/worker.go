@@ -48,7 +48,7 @@ type worker struct {
 	// or capture is impossible, so this is only slower, never wrong).
 	rootSpan int
 
-	evalTable *eval.Table // experiment's evaluation (params.eval), nil for eval.Evaluate
+	evalW *eval.Weights // Options.Eval when it is of the root's variant, else nil (eval.Evaluate)
 
 	sel    selectivity // the search's prunings and reductions (from params)
 	limits Limits
@@ -86,7 +86,10 @@ func (w *worker) clear() {
 func (w *worker) prepare(pos *engine.Position, history []uint64, l Limits, tm timeManager, start time.Time) {
 	w.root = *pos
 	w.sel.configure(&w.e.params, pos.V)
-	w.evalTable = w.e.params.eval
+	w.evalW = nil
+	if ew := w.e.opts.Eval; ew != nil && ew.V == pos.V {
+		w.evalW = ew
+	}
 	w.limits = l
 	w.tm = tm
 	w.start = start
@@ -355,11 +358,11 @@ func tableKey(p *engine.Position, d engine.DrawState) uint64 {
 // the counters.
 const counterKeyFrom = 8
 
-// evaluate is the static evaluation (eval.Evaluate, or an experiment's
-// table).
+// evaluate is the static evaluation (eval.Evaluate, or Options.Eval's
+// weights).
 func (w *worker) evaluate(p *engine.Position) int {
-	if t := w.evalTable; t != nil {
-		return t.Evaluate(p)
+	if ew := w.evalW; ew != nil {
+		return ew.Evaluate(p)
 	}
 	return eval.Evaluate(p)
 }

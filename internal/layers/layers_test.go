@@ -23,6 +23,7 @@ var layer = map[string]int{
 	"damka/book":                     1,
 	"damka/egdb":                     1, // the endgame databases, when they come
 	"damka/search":                   2,
+	"damka/learn":                    2, // the evaluation's trainer: engine and eval only
 	"damka/protocol/hub":             3,
 	"damka/protocol/dxp":             3,
 	"damka/bench":                    4,

@@ -1,0 +1,142 @@
+// selfplay.go: the `damka selfplay` subcommand: fast self-play games, the
+// training data of the learned evaluation (bench.SelfPlay).
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"damka/bench"
+	"damka/search"
+)
+
+func newSelfPlayCmd() *cobra.Command {
+	var (
+		variant, out, openings string
+		games, depth, threads  int
+		hashMiB, randomPlies   int
+		nodes, seed            uint64
+		noProgress             bool
+	)
+	cmd := &cobra.Command{
+		Use:   "selfplay",
+		Short: "play fast self-play games for training the evaluation",
+		Long: `selfplay plays games of the engine against itself and writes them to a
+damka game file (--out; the format is described in engine/gamerec.go): the
+start position, every move, the search score of every searched move, the
+result and why the game ended. "damka train" reads such files.
+
+Game i starts from opening i of --openings (in turn; the variant's start
+position without the flag), plays a random number (0 to --random-plies) of
+uniformly random legal moves, then searches every move with --nodes nodes
+(or to --depth plies) on one thread with a fresh transposition table. A game
+still going after 600 plies is adjudicated a draw.
+
+Each game depends only on the flags and its number, and the file is written
+in game order, so a run is deterministic for a --seed whatever --threads
+is. An existing --out is resumed: its games are kept (a torn last record is
+cut off) and the run plays on to --games. Ctrl-C stops after the games
+finished so far.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := parseVariantFlag(variant)
+			if err != nil {
+				return err
+			}
+			fl := cmd.Flags()
+			switch {
+			case fl.Changed("depth") && fl.Changed("nodes"):
+				return badInput("give one of --nodes and --depth, not both")
+			case games < 1 || games > 100_000_000:
+				return badInput("--games %d out of range 1..100000000", games)
+			case fl.Changed("depth") && (depth < 1 || depth > search.MaxDepth):
+				return badInput("--depth %d out of range 1..%d", depth, search.MaxDepth)
+			case !fl.Changed("depth") && (nodes < 1 || nodes > 1e12):
+				return badInput("--nodes %d out of range 1..1000000000000", nodes)
+			case threads < 1 || threads > search.MaxThreads:
+				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
+			case hashMiB < 1 || hashMiB > search.MaxHashMiB:
+				return badInput("--hash %d out of range 1..%d MiB", hashMiB, search.MaxHashMiB)
+			case randomPlies < 0 || randomPlies > 100:
+				return badInput("--random-plies %d out of range 0..100", randomPlies)
+			case out == "":
+				return badInput("--out is required: the game file to write (or resume)")
+			}
+			if fl.Changed("depth") {
+				nodes = 0
+			} else {
+				depth = 0
+			}
+			if err := checkOutputPath(out); err != nil {
+				return err
+			}
+			o := bench.SelfPlayOptions{
+				Variant: v, Games: games, Nodes: nodes, Depth: depth, Threads: threads,
+				HashMiB: hashMiB, Seed: seed, RandomPlies: randomPlies, Out: out,
+				Note: canonicalCommand(cmd, "threads", "no-progress", "games"),
+			}
+			if openings != "" {
+				ops, err := bench.LoadOpenings(openings, v)
+				if err != nil {
+					return badInput("--openings: %v", err)
+				}
+				o.Openings = ops
+			}
+			var bar *progressbar.ProgressBar
+			if !noProgress && isTerminal(os.Stderr) {
+				o.Progress = func(done, total int) {
+					if bar == nil {
+						bar = progressbar.NewOptions(total,
+							progressbar.OptionSetWriter(cmd.ErrOrStderr()),
+							progressbar.OptionSetDescription(v.String()+" selfplay"),
+							progressbar.OptionShowCount(),
+							progressbar.OptionShowIts(),
+							progressbar.OptionSetItsString("games"),
+							progressbar.OptionSetPredictTime(true),
+							progressbar.OptionSetElapsedTime(true),
+							progressbar.OptionThrottle(200*time.Millisecond),
+							progressbar.OptionSetWidth(30))
+					}
+					_ = bar.Set(done)
+				}
+			}
+			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			start := time.Now()
+			res, err := bench.SelfPlay(ctx, o)
+			if bar != nil {
+				_ = bar.Exit()
+				fmt.Fprintln(cmd.ErrOrStderr())
+			}
+			if err != nil {
+				return err
+			}
+			el := time.Since(start)
+			fmt.Fprintf(cmd.OutOrStdout(), "games=%d resumed=%d played=%d plies=%d white=%d black=%d draws=%d nodes=%d time=%.1f games_per_s=%.2f\n",
+				res.Resumed+res.Played, res.Resumed, res.Played, res.Plies, res.Results[1], res.Results[2], res.Results[3],
+				res.Nodes, el.Seconds(), float64(res.Played)/max(el.Seconds(), 1e-9))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	f.IntVar(&games, "games", 1000, "games in the file when done (resumed games count)")
+	f.Uint64Var(&nodes, "nodes", 5000, "nodes per searched move")
+	f.IntVar(&depth, "depth", 0, "search depth per move in plies instead of --nodes")
+	f.IntVar(&threads, "threads", runtime.NumCPU(), "games played at the same time (one search thread each)")
+	f.IntVar(&hashMiB, "hash", 8, "transposition table of each game, MiB")
+	f.Uint64Var(&seed, "seed", 1, "random seed: the same flags and seed write the same file")
+	f.IntVar(&randomPlies, "random-plies", 4, "up to this many random moves after the opening")
+	f.StringVar(&openings, "openings", "", "opening deck (as for damka match: .tsv, .json, .pdn or FEN lines)")
+	f.StringVar(&out, "out", "", "game file to write or resume (required)")
+	f.BoolVar(&noProgress, "no-progress", false, "no progress bar")
+	return cmd
+}

@@ -1,0 +1,134 @@
+// train.go: the `damka train` subcommand: fit the pattern evaluation's
+// weights to self-play games (package learn).
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"damka/eval"
+	"damka/learn"
+)
+
+func newTrainCmd() *cobra.Command {
+	var (
+		variant, out, initFile string
+		data                   []string
+		o                      learn.Options
+		fromPrior              bool
+	)
+	cmd := &cobra.Command{
+		Use:   "train",
+		Short: "fit the evaluation's weights to self-play games",
+		Long: `train fits the pattern evaluation's weights to the games of --data (damka
+game files from "damka selfplay") and writes a weights file (--out) that
+--eval-file and the Hub parameter eval-file load, and that go:embed ships
+from eval/weights/VARIANT.dkw.
+
+Every position of a searched move where the side to move has no capture is
+a training position. Its target is --lambda times the game result (White's
+score) plus 1 - lambda times sigmoid(search score / scale); the model
+predicts sigmoid(eval / scale) and the loss is the cross-entropy. The scale
+(centi-men) is fitted to the search scores and results unless --scale is
+given. Every --validate-th game is held out; the validation loss is printed
+after every epoch and the weights of the best epoch are written. Adam,
+mini-batches of --batch positions, step --rate (centi-men) times --decay
+after every epoch, L2 --l2 on the pattern weights. Deterministic for a
+--seed, whatever --threads is.
+
+Training starts from the embedded weights of the variant, from --init, or
+from a material-only prior with --from-prior.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := parseVariantFlag(variant)
+			if err != nil {
+				return err
+			}
+			switch {
+			case len(data) == 0:
+				return badInput("--data is required: one or more game files from damka selfplay")
+			case out == "":
+				return badInput("--out is required: the weights file to write")
+			case o.Epochs < 0 || o.Epochs > 10000:
+				return badInput("--epochs %d out of range 0..10000", o.Epochs)
+			case o.Batch < 1:
+				return badInput("--batch %d: want at least 1", o.Batch)
+			case o.Lambda < 0 || o.Lambda > 1:
+				return badInput("--lambda %g out of range 0..1", o.Lambda)
+			case o.Threads < 1 || o.Threads > 1024:
+				return badInput("--threads %d out of range 1..1024", o.Threads)
+			case o.Rate <= 0 || o.Decay <= 0 || o.Decay > 1 || o.L2 < 0 || o.Scale < 0:
+				return badInput("--rate, --decay (0..1], --l2 and --scale must be positive")
+			case fromPrior && initFile != "":
+				return badInput("give one of --init and --from-prior, not both")
+			}
+			if err := checkOutputPath(out); err != nil {
+				return err
+			}
+			switch {
+			case initFile != "":
+				w, err := eval.LoadWeights(initFile, v)
+				if err != nil {
+					return badInput("--init: %v", err)
+				}
+				o.Init = w
+			case fromPrior:
+				o.Init = eval.NewWeights(v)
+			default:
+				o.Init = eval.Default(v)
+			}
+			d := &learn.Data{V: v}
+			start := time.Now()
+			for _, f := range data {
+				before := len(d.Samples)
+				if err := d.ReadFiles(f); err != nil {
+					return badInput("--data: %v", err)
+				}
+				logger.Info().Str("file", f).Int("positions", len(d.Samples)-before).Msg("train data")
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "read %d positions of %d games in %.1fs\n", len(d.Samples), d.Games, time.Since(start).Seconds())
+			o.Progress = func(r learn.EpochReport) {
+				fmt.Fprintf(cmd.OutOrStdout(), "epoch=%d train_loss=%.6f val_loss=%.6f time=%.1f\n", r.Epoch, r.Train, r.Validate, r.Time.Seconds())
+			}
+			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			res, err := learn.Train(ctx, d, o)
+			if err != nil {
+				return err
+			}
+			w := res.Weights
+			w.Note = fmt.Sprintf("%s\ndata: %s (%d games, %d training and %d validation positions)\nscale=%.1f best epoch %d val_loss=%.6f",
+				canonicalCommand(cmd, "threads"), strings.Join(data, " "), d.Games, res.Train, res.Val, res.Scale, res.Best.Epoch, res.Best.Validate)
+			if err := w.Save(out); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "scale=%.1f best_epoch=%d val_loss=%.6f out=%s\n", res.Scale, res.Best.Epoch, res.Best.Validate, out)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	f.StringArrayVar(&data, "data", nil, "game file from damka selfplay (repeatable)")
+	f.StringVar(&out, "out", "", "weights file to write (required)")
+	f.StringVar(&initFile, "init", "", "start from this weights file instead of the embedded weights")
+	f.BoolVar(&fromPrior, "from-prior", false, "start from a material-only prior instead of the embedded weights")
+	f.IntVar(&o.Epochs, "epochs", 20, "passes over the training positions")
+	f.IntVar(&o.Batch, "batch", 16384, "positions per Adam step")
+	f.Float64Var(&o.Rate, "rate", 1, "Adam step size in centi-men")
+	f.Float64Var(&o.Decay, "decay", 0.85, "step size factor after every epoch")
+	f.Float64Var(&o.L2, "l2", 1e-6, "L2 penalty on the pattern weights")
+	f.Float64Var(&o.Lambda, "lambda", 0.5, "weight of the game result in the target (the rest: the search score)")
+	f.Float64Var(&o.Scale, "scale", 0, "sigmoid scale in centi-men (0: fitted to the data)")
+	f.IntVar(&o.Validate, "validate", 10, "hold out every N-th game")
+	f.Uint64Var(&o.Seed, "seed", 1, "random seed (the shuffle)")
+	f.IntVar(&o.Threads, "threads", runtime.NumCPU(), "threads")
+	return cmd
+}

@@ -1,0 +1,271 @@
+// pattern.go: the learned evaluation's features. A position is read from
+// each side's point of view (Black's through the board turned by 180
+// degrees, colours swapped) as
+//
+//   - patterns: every 4x4 region of the board (8 playable squares: 2 per row
+//     over 4 rows) read as a base-3 number, each square empty (0), the
+//     viewer's man (1) or the opponent's man (2), square 1 of the region
+//     lowest; kings are not part of the patterns;
+//   - dense terms: counts such as men, kings, mobility and runaway men.
+//
+// Every feature has a middlegame and an endgame weight, blended by the men
+// left on the board. The score is the sum of White's view minus Black's.
+
+package eval
+
+import (
+	"math/bits"
+
+	"damka/engine"
+)
+
+// FeatureSet is the version of the feature layout below; a weights file
+// records the version it was trained for and is refused by another.
+const FeatureSet = 1
+
+// PatternSize is the number of weights of one region's table: 3^8.
+const PatternSize = 6561
+
+// The dense features, in weights-file order. Each is a count from one
+// side's point of view; the score uses White's count minus Black's.
+const (
+	DenseMen      = iota // men
+	DenseKings           // kings
+	DenseManMob          // non-capturing man steps
+	DenseKingMob         // non-capturing king moves (flying kings: every square of the ray)
+	DenseBlocked         // men without a forward step
+	DenseRunaway         // men that no enemy man can stop (only while the opponent has no king)
+	DenseRunSteps        // rows those runaway men still have to go
+	DenseTempo           // rows all men have advanced from their own back rank
+	DenseBalance         // |men on the left half - men on the right half|
+	DenseKingDiag        // kings on the long diagonal
+	DenseTrade           // when ahead in pieces: the pieces traded off (2*men at start - pieces)
+	DenseToMove          // 1 for the side to move
+	NumDense
+)
+
+// denseNames name the dense features for files and reports.
+var denseNames = [NumDense]string{"men", "kings", "man-mobility", "king-mobility", "blocked", "runaway",
+	"runaway-steps", "tempo", "balance", "king-long-diagonal", "trade", "to-move"}
+
+// DenseName returns the name of dense feature f ("men", "kings", ...).
+func DenseName(f int) string { return denseNames[f] }
+
+// WeightShift: weights are stored in 1/16 of a centi-man (a man is worth
+// about 1600); the score is their blended sum shifted right by 4.
+const WeightShift = 4
+
+// patternGeom is one board's region layout.
+type patternGeom struct {
+	rowLen  int    // playable squares per row (4 or 5)
+	rows    int    // rows (8 or 10)
+	regions int    // (rows-3) * (rowLen-1)
+	squares uint   // 32 or 50
+	quadMsk uint64 // the 2 squares of each of 4 rows of a region at column 0
+}
+
+// Regions returns the number of pattern regions of variant v's board (15
+// on 8x8, 28 on 10x10).
+func Regions(v engine.VariantID) int { return patternGeoms[v].regions }
+
+var patternGeoms = makePatternGeoms()
+
+func makePatternGeoms() (pg [engine.NumVariants]patternGeom) {
+	for v := range engine.NumVariants {
+		r := v.Rules()
+		k := r.RowLen
+		g := patternGeom{rowLen: k, rows: r.BoardSize, squares: uint(r.Squares)}
+		g.regions = (g.rows - 3) * (k - 1)
+		for row := range 4 {
+			g.quadMsk |= 3 << (row * k)
+		}
+		pg[v] = g
+	}
+	return pg
+}
+
+// base3 maps 8 bits (a region's squares of one colour) to their base-3
+// value with digits 0 and 1.
+var base3 = func() (t [256]uint16) {
+	for b := range 256 {
+		v, p := 0, 1
+		for i := range 8 {
+			if b&(1<<i) != 0 {
+				v += p
+			}
+			p *= 3
+		}
+		t[b] = uint16(v)
+	}
+	return t
+}()
+
+// compact returns the square set (bit s-1 = square s) of the internal
+// bitboard b: the padded layouts' ghost bits removed.
+func compact(v engine.VariantID, b uint64) uint64 {
+	if v.Rules().BoardSize == 8 {
+		return b&0xFF | b>>1&0xFF00 | b>>2&0xFF0000 | b>>3&0xFF000000
+	}
+	const r = 0x3FF
+	return b&r | b>>1&(r<<10) | b>>2&(r<<20) | b>>3&(r<<30) | b>>4&(r<<40)
+}
+
+// turn returns the square set s seen from the other side: square n+1-q for
+// every square q.
+func turn(s uint64, n uint) uint64 { return bits.Reverse64(s) >> (64 - n) }
+
+// regionIndex returns the base-3 index of the region at row r0 (its top
+// row, 0-based) and column j (its left square within a row) of the square
+// sets own and opp.
+func (g *patternGeom) regionIndex(own, opp uint64, r0, j int) int {
+	sh := uint(r0*g.rowLen + j)
+	return int(base3[gather(g, own>>sh&g.quadMsk)]) + 2*int(base3[gather(g, opp>>sh&g.quadMsk)])
+}
+
+// gather packs the 2 squares of each of a region's 4 rows into 8 bits.
+func gather(g *patternGeom, m uint64) uint8 {
+	k := uint(g.rowLen)
+	return uint8(m&3 | m>>(k-2)&0xC | m>>(2*k-4)&0x30 | m>>(3*k-6)&0xC0)
+}
+
+// Features is one position's features as the trainer reads them: the
+// pattern index of every region from White's view and from Black's, the
+// dense counts of both views (White's minus Black's), the men left (the
+// phase) and the factor the endgame rules scale the score by.
+type Features struct {
+	White, Black [maxRegions]uint16 // per region, the base-3 index (< PatternSize)
+	Regions      int                // regions used (Regions(v))
+	Dense        [NumDense]int16    // White's count minus Black's
+	MenLeft      int                // men of both sides: 2*Men() = middlegame, 0 = endgame
+	Men          int                // men a side at the start (12 or 20)
+	Scale        int                // the endgame rules' divisor of the score (1, 2) or 0: not a linear score
+}
+
+// maxRegions bounds Regions over the variants.
+const maxRegions = 28
+
+// ExtractFeatures fills f with p's features. It allocates nothing.
+func ExtractFeatures(p *engine.Position, f *Features) {
+	v := p.V
+	pg := &patternGeoms[v]
+	g := geomOf(v)
+	f.Regions = pg.regions
+	var men [2]uint64
+	for c := range 2 {
+		men[c] = compact(v, p.Pieces[c]&^p.Kings)
+	}
+	wOwn, wOpp := men[engine.White], men[engine.Black]
+	bOwn, bOpp := turn(men[engine.Black], pg.squares), turn(men[engine.White], pg.squares)
+	i := 0
+	for r0 := 0; r0 <= pg.rows-4; r0++ {
+		for j := 0; j < pg.rowLen-1; j++ {
+			f.White[i] = uint16(pg.regionIndex(wOwn, wOpp, r0, j))
+			f.Black[i] = uint16(pg.regionIndex(bOwn, bOpp, r0, j))
+			i++
+		}
+	}
+	var d [2][NumDense]int
+	var s [2]side
+	denseCounts(p, g, &s, &d)
+	for k := range NumDense {
+		f.Dense[k] = int16(d[0][k] - d[1][k])
+	}
+	f.Men = g.men
+	f.MenLeft = s[0].nMen + s[1].nMen
+	f.Scale = endgameScale(p, g, &s)
+}
+
+// denseCounts fills s with each side's pieces and d with each side's
+// dense counts.
+func denseCounts(p *engine.Position, g *geometry, s *[2]side, d *[2][NumDense]int) {
+	for c := range 2 {
+		s[c].kings = p.Pieces[c] & p.Kings
+		s[c].men = p.Pieces[c] &^ p.Kings
+		s[c].nMen = bits.OnesCount64(s[c].men)
+		s[c].nKings = bits.OnesCount64(s[c].kings)
+	}
+	empty := g.board &^ (p.Pieces[0] | p.Pieces[1])
+	pieces := s[0].nMen + s[0].nKings + s[1].nMen + s[1].nKings
+	for c := engine.White; c <= engine.Black; c++ {
+		me, op := &s[c], &s[c^1]
+		dc := &d[c]
+		dc[DenseMen] = me.nMen
+		dc[DenseKings] = me.nKings
+		if c == p.Side {
+			dc[DenseToMove] = 1
+		}
+		if diff := me.nMen + me.nKings - op.nMen - op.nKings; diff > 0 {
+			dc[DenseTrade] = 2*g.men - pieces
+		}
+		if men := me.men; men != 0 {
+			l, r := g.forward(men, c)
+			l &= empty
+			r &= empty
+			dc[DenseManMob] = bits.OnesCount64(l) + bits.OnesCount64(r)
+			var movable uint64
+			if c == engine.White {
+				movable = l<<g.upLeft | r<<g.upRight
+			} else {
+				movable = l>>g.upLeft | r>>g.upRight
+			}
+			dc[DenseBlocked] = bits.OnesCount64(men &^ movable)
+			pl := &g.advPlanes[c]
+			dc[DenseTempo] = bits.OnesCount64(men&pl[0]) + bits.OnesCount64(men&pl[1])<<1 +
+				bits.OnesCount64(men&pl[2])<<2 + bits.OnesCount64(men&pl[3])<<3
+			left := bits.OnesCount64(men & g.leftHalf)
+			dc[DenseBalance] = abs(2*left - me.nMen)
+			if op.nKings == 0 {
+				enemy := op.men
+				for b := men & g.half[c]; b != 0; b &= b - 1 {
+					i := bits.TrailingZeros64(b)
+					if g.cone[c][i]&enemy == 0 {
+						togo := int(g.row[i])
+						if c == engine.Black {
+							togo = g.size - 1 - togo
+						}
+						dc[DenseRunaway]++
+						dc[DenseRunSteps] += togo
+					}
+				}
+			}
+		}
+		if me.kings != 0 {
+			dc[DenseKingMob] = g.kingMoves(me.kings, empty, g.flying)
+			if g.flying {
+				dc[DenseKingDiag] = bits.OnesCount64(me.kings & g.longDiag)
+			}
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// endgameScale is the divisor the endgame rules apply to the linear score
+// of p: 0 when no man is left (kingsOnly scores those), 2 for a flying-king
+// ending with kings on one side only where the men's side is at most one
+// man ahead, else 1.
+func endgameScale(p *engine.Position, g *geometry, s *[2]side) int {
+	if s[0].nMen+s[1].nMen == 0 {
+		return 0
+	}
+	if g.flying && (s[0].nKings == 0) != (s[1].nKings == 0) {
+		k, m := 0, 1 // the kings' side and the men-only side
+		if s[1].nKings > 0 {
+			k, m = 1, 0
+		}
+		// The men's lead in men, counting a king as kingEquiv men.
+		lead := s[m].nMen - s[k].nMen - kingEquiv*s[k].nKings
+		if lead >= 0 && lead <= 1 {
+			return 2
+		}
+	}
+	return 1
+}
+
+// kingEquiv is how many men a flying king counts for in endgameScale.
+const kingEquiv = 3

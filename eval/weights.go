@@ -1,0 +1,212 @@
+// weights.go: the learned evaluation's weights, their file format and the
+// embedded defaults.
+//
+// A weights file (extension .dkw) is, little-endian:
+//
+//	magic        8 bytes  "DMKEVAL1"
+//	version      uint16   1
+//	variant      uint8    engine.VariantID
+//	feature set  uint8    FeatureSet
+//	dense        uint16   NumDense
+//	regions      uint16   Regions(variant)
+//	pattern size uint32   PatternSize
+//	note length  uint32, then the note (UTF-8): the training command and data
+//	dense        NumDense x (middlegame int16, endgame int16)
+//	patterns     regions x PatternSize x (middlegame int16, endgame int16)
+//	checksum     uint32   CRC-32 (IEEE) of everything before it
+//
+// Weights are in 1/16 of a centi-man (WeightShift). Region i is the region
+// at top row i / (rowLen-1) and left square i mod (rowLen-1) (pattern.go).
+
+package eval
+
+import (
+	"embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"unicode/utf8"
+
+	"damka/engine"
+)
+
+// WeightsMagic opens every weights file.
+const WeightsMagic = "DMKEVAL1"
+
+const weightsVersion = 1
+
+// maxWeightsNote bounds a weights file's note.
+const maxWeightsNote = 1 << 20
+
+// Weights are one variant's learned evaluation weights.
+type Weights struct {
+	V       engine.VariantID
+	Dense   [NumDense][2]int16 // per dense feature: middlegame and endgame weight
+	Pattern [][2]int16         // Regions(V)*PatternSize entries: region*PatternSize + index
+	Note    string             // how they were made (the training command and data)
+}
+
+// NewWeights returns weights for v with every pattern weight 0 and the
+// dense weights of the hand-set prior (priorDense): the starting point of
+// training.
+func NewWeights(v engine.VariantID) *Weights {
+	w := &Weights{V: v, Pattern: make([][2]int16, Regions(v)*PatternSize), Dense: priorDense(v)}
+	return w
+}
+
+// priorDense is a material-and-mobility evaluation in 1/16 centi-men: a man
+// 100, a king worth 140 (English) to 300 (international) centi-men.
+func priorDense(v engine.VariantID) (d [NumDense][2]int16) {
+	set := func(f int, mg, eg int) { d[f] = [2]int16{int16(mg << WeightShift), int16(eg << WeightShift)} }
+	king := 260
+	switch v {
+	case engine.English:
+		king = 140
+	case engine.International:
+		king = 300
+	}
+	set(DenseMen, 100, 100)
+	set(DenseKings, king, king)
+	set(DenseManMob, 2, 2)
+	set(DenseKingMob, 2, 2)
+	set(DenseBlocked, -4, -4)
+	set(DenseTempo, 1, 3)
+	set(DenseRunaway, 60, 100)
+	set(DenseRunSteps, -6, -10)
+	set(DenseTrade, 2, 2)
+	return d
+}
+
+// MarshalBinary returns w in the weights file format.
+func (w *Weights) MarshalBinary() ([]byte, error) {
+	n := Regions(w.V)
+	if len(w.Pattern) != n*PatternSize {
+		return nil, fmt.Errorf("weights: %d pattern entries, want %d for %v", len(w.Pattern), n*PatternSize, w.V)
+	}
+	b := make([]byte, 0, 32+len(w.Note)+4*(NumDense+n*PatternSize)+4)
+	b = append(b, WeightsMagic...)
+	le := binary.LittleEndian
+	b = le.AppendUint16(b, weightsVersion)
+	b = append(b, byte(w.V), FeatureSet)
+	b = le.AppendUint16(b, NumDense)
+	b = le.AppendUint16(b, uint16(n))
+	b = le.AppendUint32(b, PatternSize)
+	b = le.AppendUint32(b, uint32(len(w.Note)))
+	b = append(b, w.Note...)
+	for _, d := range w.Dense {
+		b = le.AppendUint16(b, uint16(d[0]))
+		b = le.AppendUint16(b, uint16(d[1]))
+	}
+	for _, d := range w.Pattern {
+		b = le.AppendUint16(b, uint16(d[0]))
+		b = le.AppendUint16(b, uint16(d[1]))
+	}
+	return le.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
+}
+
+// ParseWeights reads a weights file. want is the variant the caller plays;
+// a file of another variant is refused (the 8x8 variants' boards agree but
+// their games do not). Errors say what was wrong: not a weights file, a
+// version, variant or feature set it does not match, a size that does not
+// fit, or a checksum mismatch (a damaged file).
+func ParseWeights(data []byte, want engine.VariantID) (*Weights, error) {
+	const head = 24
+	if len(data) < head {
+		return nil, fmt.Errorf("weights file of %d bytes: too short for the %d-byte header", len(data), head)
+	}
+	if string(data[:8]) != WeightsMagic {
+		return nil, fmt.Errorf("not a damka weights file (magic %q, want %q)", data[:8], WeightsMagic)
+	}
+	le := binary.LittleEndian
+	if ver := le.Uint16(data[8:]); ver != weightsVersion {
+		return nil, fmt.Errorf("weights file version %d, want %d", ver, weightsVersion)
+	}
+	v := engine.VariantID(data[10])
+	if v >= engine.NumVariants {
+		return nil, fmt.Errorf("weights file variant %d unknown", data[10])
+	}
+	if v != want {
+		return nil, fmt.Errorf("weights file is for %v, not %v", v, want)
+	}
+	if fs := data[11]; fs != FeatureSet {
+		return nil, fmt.Errorf("weights file feature set %d, this damka reads %d", fs, FeatureSet)
+	}
+	nd, nr, ps := int(le.Uint16(data[12:])), int(le.Uint16(data[14:])), int(le.Uint32(data[16:]))
+	if nd != NumDense || nr != Regions(v) || ps != PatternSize {
+		return nil, fmt.Errorf("weights file has %d dense features, %d regions of %d: want %d, %d, %d",
+			nd, nr, ps, NumDense, Regions(v), PatternSize)
+	}
+	nl := int(le.Uint32(data[20:]))
+	want4 := head + nl + 4*(nd+nr*ps) + 4
+	if nl > maxWeightsNote || len(data) != want4 {
+		return nil, fmt.Errorf("weights file of %d bytes, want %d (truncated or padded)", len(data), want4)
+	}
+	if sum := le.Uint32(data[len(data)-4:]); crc32.ChecksumIEEE(data[:len(data)-4]) != sum {
+		return nil, errors.New("weights file checksum mismatch: the file is damaged")
+	}
+	note := data[head : head+nl]
+	if !utf8.Valid(note) {
+		return nil, errors.New("weights file note is not UTF-8")
+	}
+	w := &Weights{V: v, Note: string(note), Pattern: make([][2]int16, nr*ps)}
+	at := head + nl
+	for i := range w.Dense {
+		w.Dense[i] = [2]int16{int16(le.Uint16(data[at:])), int16(le.Uint16(data[at+2:]))}
+		at += 4
+	}
+	for i := range w.Pattern {
+		w.Pattern[i] = [2]int16{int16(le.Uint16(data[at:])), int16(le.Uint16(data[at+2:]))}
+		at += 4
+	}
+	return w, nil
+}
+
+// LoadWeights reads the weights file at path for variant v; errors name
+// the file.
+func LoadWeights(path string, v engine.VariantID) (*Weights, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("eval file: %w", err)
+	}
+	w, err := ParseWeights(data, v)
+	if err != nil {
+		return nil, fmt.Errorf("eval file %s: %w", path, err)
+	}
+	return w, nil
+}
+
+// Save writes w to path.
+func (w *Weights) Save(path string) error {
+	b, err := w.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+//go:embed weights/*.dkw
+var embedded embed.FS
+
+// defaults are the embedded weights, one per variant, read at start.
+var defaults = loadDefaults()
+
+func loadDefaults() (d [engine.NumVariants]*Weights) {
+	for v := range engine.NumVariants {
+		name := "weights/" + v.String() + ".dkw"
+		data, err := embedded.ReadFile(name)
+		if err != nil {
+			panic(fmt.Sprintf("eval: embedded %s: %v", name, err))
+		}
+		w, err := ParseWeights(data, v)
+		if err != nil {
+			panic(fmt.Sprintf("eval: embedded %s: %v", name, err))
+		}
+		d[v] = w
+	}
+	return d
+}
+
+// Default returns the embedded weights of v (shared: do not change them).
+func Default(v engine.VariantID) *Weights { return defaults[v] }

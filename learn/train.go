@@ -1,0 +1,441 @@
+// Package learn trains the pattern evaluation (package eval) on game files
+// (engine/gamerec.go, written by `damka selfplay`): a logistic regression
+// of the game result, blended with the search score, on
+// sigmoid(eval / scale), with L2 regularisation and Adam over mini-batches,
+// and a held-out validation set. It is deterministic for a seed.
+package learn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"damka/engine"
+	"damka/eval"
+)
+
+// Sample is one training position: its features and what it should score.
+type Sample struct {
+	White, Black [28]uint16           // pattern indices per region (eval.Features)
+	Dense        [eval.NumDense]int16 // White's minus Black's counts
+	MenLeft      uint8                // men of both sides
+	Scale        uint8                // the endgame rules' divisor (1 or 2)
+	Result       float32              // White's score: 1, 0.5 or 0
+	Score        int16                // search score, White's view, centi-men
+	Game         uint32               // the sample's game (its number among the games read)
+}
+
+// Data are the samples read from game files.
+type Data struct {
+	V       engine.VariantID
+	Samples []Sample
+	Games   int // games read
+}
+
+// ReadGames reads every game of the game file r (named name in errors) into
+// d: the positions whose move was searched (a score is recorded), where
+// the side to move has no capture and men are left. The file must be of
+// d.V.
+func (d *Data) ReadGames(r io.Reader, name string) error {
+	gr, err := engine.NewGameReader(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if gr.Variant() != d.V {
+		return fmt.Errorf("%s: %v games, not %v", name, gr.Variant(), d.V)
+	}
+	var f eval.Features
+	for {
+		rec, err := gr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		res := float32(0.5)
+		switch rec.Result {
+		case engine.WhiteWins:
+			res = 1
+		case engine.BlackWins:
+			res = 0
+		case engine.Ongoing:
+			continue
+		}
+		p := rec.Start
+		for i, m := range rec.Moves {
+			if sc := rec.Scores[i]; sc != engine.NoScore && !p.HasCapture() {
+				eval.ExtractFeatures(&p, &f)
+				if f.Scale != 0 {
+					s := Sample{Dense: f.Dense, MenLeft: uint8(f.MenLeft), Scale: uint8(f.Scale), Result: res, Game: uint32(d.Games)}
+					copy(s.White[:], f.White[:f.Regions])
+					copy(s.Black[:], f.Black[:f.Regions])
+					if p.Side == engine.Black {
+						sc = -sc
+					}
+					s.Score = sc
+					d.Samples = append(d.Samples, s)
+				}
+			}
+			p = p.Play(m)
+		}
+		d.Games++
+	}
+}
+
+// ReadFiles reads the game files at paths into d.
+func (d *Data) ReadFiles(paths ...string) error {
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		err = d.ReadGames(f, path)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Options configure Train.
+type Options struct {
+	Epochs   int     // passes over the training set
+	Batch    int     // positions per Adam step (0: 16384)
+	Rate     float64 // Adam step size in centi-men (0: 1)
+	Decay    float64 // the step size is multiplied by this after every epoch (0: 0.85)
+	L2       float64 // L2 penalty on the pattern weights, per position (0: 1e-6)
+	Lambda   float64 // weight of the game result in the target; 1-Lambda goes to the search score
+	Scale    float64 // sigmoid scale in centi-men; 0: fitted to the data's search scores and results
+	Validate int     // every Validate-th game is held out (0: 10)
+	Seed     uint64
+	Threads  int               // 0: all CPUs
+	Progress func(EpochReport) // after every epoch, if not nil
+	Init     *eval.Weights     // start from these weights (nil: eval.NewWeights)
+}
+
+// EpochReport is one epoch's losses (cross-entropy against the target).
+type EpochReport struct {
+	Epoch           int
+	Train, Validate float64
+	Time            time.Duration
+}
+
+// Result is what Train returns.
+type Result struct {
+	Weights    *eval.Weights // the weights of the epoch with the lowest validation loss
+	Scale      float64       // the sigmoid scale used
+	Best       EpochReport   // that epoch (epoch 0: the initial weights)
+	Train, Val int           // positions in each set
+}
+
+// chunks is the fixed number of parts a batch is split into: the gradient
+// sums are added in chunk order, so the result does not depend on the
+// number of threads.
+const chunks = 8
+
+// model is the trainer's float copy of the weights, in centi-men.
+type model struct {
+	v       engine.VariantID
+	regions int
+	men     int // men a side at the start
+	w       []float64
+}
+
+// score returns s's linear score in centi-men, White's view, scaled by the
+// endgame rules, and the blend factors of the middlegame and endgame
+// weights.
+func (m *model) score(s *Sample) (score, fm, fe float64) {
+	w := m.w
+	var mg, eg float64
+	for f, x := range s.Dense {
+		if x != 0 {
+			mg += float64(x) * w[2*f]
+			eg += float64(x) * w[2*f+1]
+		}
+	}
+	base := 2 * eval.NumDense
+	for r := range m.regions {
+		a := base + 2*int(s.White[r])
+		b := base + 2*int(s.Black[r])
+		mg += w[a] - w[b]
+		eg += w[a+1] - w[b+1]
+		base += 2 * eval.PatternSize
+	}
+	full := float64(2 * m.men)
+	fm = float64(s.MenLeft) / full / float64(s.Scale)
+	fe = (full - float64(s.MenLeft)) / full / float64(s.Scale)
+	return mg*fm + eg*fe, fm, fe
+}
+
+// addGrad adds g times the gradient of s's score to grad.
+func (m *model) addGrad(s *Sample, g, fm, fe float64, grad []float64) {
+	gm, ge := g*fm, g*fe
+	for f, x := range s.Dense {
+		if x != 0 {
+			grad[2*f] += float64(x) * gm
+			grad[2*f+1] += float64(x) * ge
+		}
+	}
+	base := 2 * eval.NumDense
+	for r := range m.regions {
+		a := base + 2*int(s.White[r])
+		b := base + 2*int(s.Black[r])
+		grad[a] += gm
+		grad[a+1] += ge
+		grad[b] -= gm
+		grad[b+1] -= ge
+		base += 2 * eval.PatternSize
+	}
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// crossEntropy of prediction p against target y, clamped away from log 0.
+func crossEntropy(p, y float64) float64 {
+	p = min(max(p, 1e-12), 1-1e-12)
+	return -(y*math.Log(p) + (1-y)*math.Log(1-p))
+}
+
+func target(s *Sample, lambda, scale float64) float32 {
+	return float32(lambda*float64(s.Result) + (1-lambda)*sigmoid(float64(s.Score)/scale))
+}
+
+// FitScale returns the sigmoid scale (centi-men) under which the search
+// scores of samples predict their game results best (least cross-entropy),
+// by golden-section search over 10..5000.
+func FitScale(samples []Sample) float64 {
+	loss := func(k float64) float64 {
+		sum := 0.0
+		for i := range samples {
+			s := &samples[i]
+			sum += crossEntropy(sigmoid(float64(s.Score)/k), float64(s.Result))
+		}
+		return sum
+	}
+	lo, hi := math.Log(10), math.Log(5000)
+	phi := (math.Sqrt(5) - 1) / 2
+	a, b := hi-phi*(hi-lo), lo+phi*(hi-lo)
+	fa, fb := loss(math.Exp(a)), loss(math.Exp(b))
+	for range 40 {
+		if fa < fb {
+			hi, b, fb = b, a, fa
+			a = hi - phi*(hi-lo)
+			fa = loss(math.Exp(a))
+		} else {
+			lo, a, fa = a, b, fb
+			b = lo + phi*(hi-lo)
+			fb = loss(math.Exp(b))
+		}
+	}
+	return math.Exp((lo + hi) / 2)
+}
+
+// Train fits weights to d. It stops early when ctx is done, returning the
+// best weights so far.
+func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
+	if len(d.Samples) == 0 {
+		return nil, errors.New("train: no positions")
+	}
+	if o.Batch <= 0 {
+		o.Batch = 16384
+	}
+	if o.Rate <= 0 {
+		o.Rate = 1
+	}
+	if o.Decay <= 0 {
+		o.Decay = 0.85
+	}
+	if o.L2 < 0 {
+		o.L2 = 0
+	} else if o.L2 == 0 {
+		o.L2 = 1e-6
+	}
+	if o.Validate <= 0 {
+		o.Validate = 10
+	}
+	if o.Threads <= 0 {
+		o.Threads = runtime.NumCPU()
+	}
+	if o.Scale <= 0 {
+		o.Scale = FitScale(d.Samples)
+	}
+	init := o.Init
+	if init == nil {
+		init = eval.NewWeights(d.V)
+	}
+	if init.V != d.V {
+		return nil, fmt.Errorf("train: initial weights are %v, the data %v", init.V, d.V)
+	}
+	m := &model{v: d.V, regions: eval.Regions(d.V), men: d.V.Rules().Board.Info().Men}
+	m.w = make([]float64, 2*eval.NumDense+2*m.regions*eval.PatternSize)
+	for f := range eval.NumDense {
+		for k := range 2 {
+			m.w[2*f+k] = float64(init.Dense[f][k]) / (1 << eval.WeightShift)
+		}
+	}
+	for i, pw := range init.Pattern {
+		for k := range 2 {
+			m.w[2*eval.NumDense+2*i+k] = float64(pw[k]) / (1 << eval.WeightShift)
+		}
+	}
+
+	var train, val []int32
+	targets := make([]float32, len(d.Samples))
+	for i := range d.Samples {
+		s := &d.Samples[i]
+		targets[i] = target(s, o.Lambda, o.Scale)
+		if int(s.Game)%o.Validate == 0 {
+			val = append(val, int32(i))
+		} else {
+			train = append(train, int32(i))
+		}
+	}
+	if len(train) == 0 || len(val) == 0 {
+		return nil, fmt.Errorf("train: %d training and %d validation positions: need some of each (more games)", len(train), len(val))
+	}
+
+	grads := make([][]float64, chunks)
+	for c := range grads {
+		grads[c] = make([]float64, len(m.w))
+	}
+	mom := make([]float64, len(m.w))
+	vel := make([]float64, len(m.w))
+	const beta1, beta2, eps = 0.9, 0.999, 1e-8
+	step := 0
+
+	evalLoss := func(idx []int32) float64 {
+		sums := make([]float64, chunks)
+		parallel(o.Threads, chunks, func(c int) {
+			lo, hi := c*len(idx)/chunks, (c+1)*len(idx)/chunks
+			sum := 0.0
+			for _, i := range idx[lo:hi] {
+				sc, _, _ := m.score(&d.Samples[i])
+				sum += crossEntropy(sigmoid(sc/o.Scale), float64(targets[i]))
+			}
+			sums[c] = sum
+		})
+		t := 0.0
+		for _, s := range sums {
+			t += s
+		}
+		return t / float64(len(idx))
+	}
+
+	res := &Result{Scale: o.Scale, Train: len(train), Val: len(val)}
+	best := append([]float64(nil), m.w...)
+	res.Best = EpochReport{Epoch: 0, Train: evalLoss(train), Validate: evalLoss(val)}
+	if o.Progress != nil {
+		o.Progress(res.Best)
+	}
+	rate := o.Rate
+	rng := rand.New(rand.NewPCG(o.Seed, 0x7261696e))
+	for epoch := 1; epoch <= o.Epochs && ctx.Err() == nil; epoch++ {
+		start := time.Now()
+		rng.Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
+		trainLoss := 0.0
+		for b0 := 0; b0 < len(train) && ctx.Err() == nil; b0 += o.Batch {
+			batch := train[b0:min(b0+o.Batch, len(train))]
+			losses := make([]float64, chunks)
+			parallel(o.Threads, chunks, func(c int) {
+				g := grads[c]
+				clear(g)
+				lo, hi := c*len(batch)/chunks, (c+1)*len(batch)/chunks
+				sum := 0.0
+				for _, i := range batch[lo:hi] {
+					s := &d.Samples[i]
+					sc, fm, fe := m.score(s)
+					p := sigmoid(sc / o.Scale)
+					y := float64(targets[i])
+					sum += crossEntropy(p, y)
+					m.addGrad(s, (p-y)/o.Scale, fm, fe, g)
+				}
+				losses[c] = sum
+			})
+			for c := range chunks {
+				trainLoss += losses[c]
+			}
+			n := float64(len(batch))
+			step++
+			c1 := 1 - math.Pow(beta1, float64(step))
+			c2 := 1 - math.Pow(beta2, float64(step))
+			parallel(o.Threads, chunks, func(c int) {
+				lo, hi := c*len(m.w)/chunks, (c+1)*len(m.w)/chunks
+				for i := lo; i < hi; i++ {
+					g := 0.0
+					for k := range chunks {
+						g += grads[k][i]
+					}
+					g /= n
+					if i >= 2*eval.NumDense {
+						g += o.L2 * m.w[i]
+					}
+					mom[i] = beta1*mom[i] + (1-beta1)*g
+					vel[i] = beta2*vel[i] + (1-beta2)*g*g
+					m.w[i] -= rate * (mom[i] / c1) / (math.Sqrt(vel[i]/c2) + eps)
+				}
+			})
+		}
+		rep := EpochReport{Epoch: epoch, Train: trainLoss / float64(len(train)), Validate: evalLoss(val), Time: time.Since(start)}
+		if o.Progress != nil {
+			o.Progress(rep)
+		}
+		if rep.Validate < res.Best.Validate {
+			res.Best = rep
+			copy(best, m.w)
+		}
+		rate *= o.Decay
+	}
+	copy(m.w, best)
+	res.Weights = m.weights()
+	return res, nil
+}
+
+// weights rounds the model to an eval.Weights.
+func (m *model) weights() *eval.Weights {
+	w := eval.NewWeights(m.v)
+	q := func(x float64) int16 {
+		return int16(max(min(math.Round(x*(1<<eval.WeightShift)), math.MaxInt16), -math.MaxInt16))
+	}
+	for f := range eval.NumDense {
+		w.Dense[f] = [2]int16{q(m.w[2*f]), q(m.w[2*f+1])}
+	}
+	for i := range w.Pattern {
+		w.Pattern[i] = [2]int16{q(m.w[2*eval.NumDense+2*i]), q(m.w[2*eval.NumDense+2*i+1])}
+	}
+	return w
+}
+
+// parallel runs fn(0..n-1) on up to threads goroutines and waits.
+func parallel(threads, n int, fn func(int)) {
+	if threads <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	for range min(threads, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
