@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"os"
 	"unicode/utf8"
 
@@ -46,6 +47,60 @@ type Weights struct {
 	Dense   [NumDense][2]int16 // per dense feature: middlegame and endgame weight
 	Pattern [][2]int16         // Regions(V)*PatternSize entries: region*PatternSize + index
 	Note    string             // how they were made (the training command and data)
+
+	// board is what Evaluate reads (Prepare): per region and White's view
+	// index, the region's weight from White's view minus the weight of
+	// the same eight squares from Black's view, so one lookup a region
+	// scores both sides.
+	board [][2]int16
+}
+
+// regionPerm[i] is the pattern index, from the other side's view, of the
+// squares whose index is i: the squares in reverse order (the board turned
+// half round) and the colours swapped.
+var regionPerm = func() (t [PatternSize]uint16) {
+	for i := range PatternSize {
+		x, out := i, 0
+		var d [8]int
+		for k := range 8 {
+			d[k] = x % 3
+			x /= 3
+		}
+		for k := 7; k >= 0; k-- {
+			e := d[7-k]
+			if e != 0 {
+				e = 3 - e
+			}
+			out = out*3 + e
+		}
+		t[i] = uint16(out)
+	}
+	return t
+}()
+
+// Prepare builds the tables Evaluate reads from Pattern. ParseWeights and
+// NewWeights call it; call it again after changing Pattern. Entries whose
+// combined value does not fit 16 bits are saturated.
+func (w *Weights) Prepare() {
+	pg := &patternGeoms[w.V]
+	n := pg.regions
+	if len(w.board) != n*PatternSize {
+		w.board = make([][2]int16, n*PatternSize)
+	}
+	per := pg.rowLen - 1
+	for r := range n {
+		r0, j := r/per, r%per
+		rot := (pg.rows-4-r0)*per + (per - 1 - j)
+		own := w.Pattern[r*PatternSize : (r+1)*PatternSize]
+		other := w.Pattern[rot*PatternSize : (rot+1)*PatternSize]
+		dst := w.board[r*PatternSize : (r+1)*PatternSize]
+		for i := range PatternSize {
+			o := other[regionPerm[i]]
+			for k := range 2 {
+				dst[i][k] = int16(max(min(int(own[i][k])-int(o[k]), math.MaxInt16), -math.MaxInt16))
+			}
+		}
+	}
 }
 
 // NewWeights returns weights for v with every pattern weight 0 and the
@@ -53,6 +108,7 @@ type Weights struct {
 // training.
 func NewWeights(v engine.VariantID) *Weights {
 	w := &Weights{V: v, Pattern: make([][2]int16, Regions(v)*PatternSize), Dense: priorDense(v)}
+	w.Prepare()
 	return w
 }
 
@@ -160,6 +216,7 @@ func ParseWeights(data []byte, want engine.VariantID) (*Weights, error) {
 		w.Pattern[i] = [2]int16{int16(le.Uint16(data[at:])), int16(le.Uint16(data[at+2:]))}
 		at += 4
 	}
+	w.Prepare()
 	return w, nil
 }
 

@@ -254,11 +254,7 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 	if o.Decay <= 0 {
 		o.Decay = 0.85
 	}
-	if o.L2 < 0 {
-		o.L2 = 0
-	} else if o.L2 == 0 {
-		o.L2 = 1e-6
-	}
+	o.L2 = max(o.L2, 0)
 	if o.Validate <= 0 {
 		o.Validate = 10
 	}
@@ -374,9 +370,11 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 					for k := range chunks {
 						g += grads[k][i]
 					}
-					g /= n
+					// The batch's sum, not its mean: a pattern weight is in a
+					// few positions of a batch, and Adam's epsilon must not
+					// swamp its gradient.
 					if i >= 2*eval.NumDense {
-						g += o.L2 * m.w[i]
+						g += n * o.L2 * m.w[i]
 					}
 					mom[i] = beta1*mom[i] + (1-beta1)*g
 					vel[i] = beta2*vel[i] + (1-beta2)*g*g
@@ -411,6 +409,7 @@ func (m *model) weights() *eval.Weights {
 	for i := range w.Pattern {
 		w.Pattern[i] = [2]int16{q(m.w[2*eval.NumDense+2*i]), q(m.w[2*eval.NumDense+2*i+1])}
 	}
+	w.Prepare()
 	return w
 }
 

@@ -124,7 +124,7 @@ from a material-only prior with --from-prior.`,
 	f.IntVar(&o.Batch, "batch", 16384, "positions per Adam step")
 	f.Float64Var(&o.Rate, "rate", 1, "Adam step size in centi-men")
 	f.Float64Var(&o.Decay, "decay", 0.85, "step size factor after every epoch")
-	f.Float64Var(&o.L2, "l2", 1e-6, "L2 penalty on the pattern weights")
+	f.Float64Var(&o.L2, "l2", 1e-9, "L2 penalty on the pattern weights")
 	f.Float64Var(&o.Lambda, "lambda", 0.5, "weight of the game result in the target (the rest: the search score)")
 	f.Float64Var(&o.Scale, "scale", 0, "sigmoid scale in centi-men (0: fitted to the data)")
 	f.IntVar(&o.Validate, "validate", 10, "hold out every N-th game")
