@@ -122,11 +122,13 @@ type Options struct {
 	Init     *eval.Weights     // start from these weights (nil: eval.NewWeights)
 }
 
-// EpochReport is one epoch's losses (cross-entropy against the target).
+// EpochReport is one epoch's losses (cross-entropy against the target),
+// and the validation positions' cross-entropy against their game results
+// alone (comparable between runs with different Lambda).
 type EpochReport struct {
-	Epoch           int
-	Train, Validate float64
-	Time            time.Duration
+	Epoch                   int
+	Train, Validate, Result float64
+	Time                    time.Duration
 }
 
 // Result is what Train returns.
@@ -308,27 +310,34 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 	const beta1, beta2, eps = 0.9, 0.999, 1e-8
 	step := 0
 
-	evalLoss := func(idx []int32) float64 {
-		sums := make([]float64, chunks)
+	// evalLoss returns the mean cross-entropy of idx's predictions against
+	// their targets and against their game results.
+	evalLoss := func(idx []int32) (float64, float64) {
+		var sums, rsums [chunks]float64
 		parallel(o.Threads, chunks, func(c int) {
 			lo, hi := c*len(idx)/chunks, (c+1)*len(idx)/chunks
-			sum := 0.0
+			sum, rsum := 0.0, 0.0
 			for _, i := range idx[lo:hi] {
 				sc, _, _ := m.score(&d.Samples[i])
-				sum += crossEntropy(sigmoid(sc/o.Scale), float64(targets[i]))
+				p := sigmoid(sc / o.Scale)
+				sum += crossEntropy(p, float64(targets[i]))
+				rsum += crossEntropy(p, float64(d.Samples[i].Result))
 			}
-			sums[c] = sum
+			sums[c], rsums[c] = sum, rsum
 		})
-		t := 0.0
-		for _, s := range sums {
-			t += s
+		t, r := 0.0, 0.0
+		for c := range chunks {
+			t += sums[c]
+			r += rsums[c]
 		}
-		return t / float64(len(idx))
+		return t / float64(len(idx)), r / float64(len(idx))
 	}
 
 	res := &Result{Scale: o.Scale, Train: len(train), Val: len(val)}
 	best := append([]float64(nil), m.w...)
-	res.Best = EpochReport{Epoch: 0, Train: evalLoss(train), Validate: evalLoss(val)}
+	res.Best = EpochReport{Epoch: 0}
+	res.Best.Train, _ = evalLoss(train)
+	res.Best.Validate, res.Best.Result = evalLoss(val)
 	if o.Progress != nil {
 		o.Progress(res.Best)
 	}
@@ -382,7 +391,8 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 				}
 			})
 		}
-		rep := EpochReport{Epoch: epoch, Train: trainLoss / float64(len(train)), Validate: evalLoss(val), Time: time.Since(start)}
+		rep := EpochReport{Epoch: epoch, Train: trainLoss / float64(len(train)), Time: time.Since(start)}
+		rep.Validate, rep.Result = evalLoss(val)
 		if o.Progress != nil {
 			o.Progress(rep)
 		}

@@ -39,7 +39,8 @@ score) plus 1 - lambda times sigmoid(search score / scale); the model
 predicts sigmoid(eval / scale) and the loss is the cross-entropy. The scale
 (centi-men) is fitted to the search scores and results unless --scale is
 given. Every --validate-th game is held out; the validation loss is printed
-after every epoch and the weights of the best epoch are written. Adam,
+after every epoch (val_loss against the targets, val_result_loss against
+the game results alone) and the weights of the best epoch are written. Adam,
 mini-batches of --batch positions, step --rate (centi-men) times --decay
 after every epoch, L2 --l2 on the pattern weights. Deterministic for a
 --seed, whatever --threads is.
@@ -96,7 +97,8 @@ from a material-only prior with --from-prior.`,
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "read %d positions of %d games in %.1fs\n", len(d.Samples), d.Games, time.Since(start).Seconds())
 			o.Progress = func(r learn.EpochReport) {
-				fmt.Fprintf(cmd.OutOrStdout(), "epoch=%d train_loss=%.6f val_loss=%.6f time=%.1f\n", r.Epoch, r.Train, r.Validate, r.Time.Seconds())
+				fmt.Fprintf(cmd.OutOrStdout(), "epoch=%d train_loss=%.6f val_loss=%.6f val_result_loss=%.6f time=%.1f\n",
+					r.Epoch, r.Train, r.Validate, r.Result, r.Time.Seconds())
 			}
 			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
 			defer stop()
