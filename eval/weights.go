@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	"damka/engine"
@@ -175,6 +176,36 @@ func LoadWeights(path string, v engine.VariantID) (*Weights, error) {
 		return nil, fmt.Errorf("eval file %s: %w", path, err)
 	}
 	return w, nil
+}
+
+// ReadWeightsFile reads the weights file at path whatever its variant
+// (the result's V says which); errors name the file. Front ends that take
+// a file before they know the variant of the game use it, and check V
+// when the game starts.
+func ReadWeightsFile(path string) (*Weights, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("eval file: %w", err)
+	}
+	want := engine.VariantID(0)
+	if len(data) > 10 && engine.VariantID(data[10]) < engine.NumVariants {
+		want = engine.VariantID(data[10]) // ParseWeights checks the rest
+	}
+	w, err := ParseWeights(data, want)
+	if err != nil {
+		return nil, fmt.Errorf("eval file %s: %w", path, err)
+	}
+	return w, nil
+}
+
+// Title returns the first line of w's note (how the weights were made),
+// or "(no note)": what logs say about the weights in use.
+func (w *Weights) Title() string {
+	t, _, _ := strings.Cut(w.Note, "\n")
+	if t = strings.TrimSpace(t); t == "" {
+		return "(no note)"
+	}
+	return t
 }
 
 // Save writes w to path.
