@@ -100,10 +100,12 @@ func TestEvalFileParam(t *testing.T) {
 	skipTo(hs, "param name=move-overhead")
 	hs.expect(`param name=eval-file value=` + good + ` type=string`)
 	hs.expect("wait")
-	// Set again: the same weights.
+	// Set again: the same weights, kept as they are (no table clear).
+	first := hs.spy.Options().Eval
 	hs.send("set-param name=eval-file value=" + good)
 	_, again := thinkScore(hs)
 	assert.Equal(t, loaded, again)
+	assert.Same(t, first, hs.spy.Options().Eval)
 
 	// Another variant: reported once, searched with the embedded weights.
 	hs.send("set-param name=variant value=english", "pos", "level depth=2", "go think")
@@ -173,4 +175,24 @@ func TestEvalFileConfig(t *testing.T) {
 	hs.expect("wait")
 	thinkScore(hs)
 	hs.finish()
+}
+
+func TestSameWeights(t *testing.T) {
+	w, _ := testWeights(t)
+	c := *w
+	c.Pattern = append([][2]int16(nil), w.Pattern...)
+	assert.True(t, sameWeights(nil, nil))
+	assert.False(t, sameWeights(w, nil))
+	assert.False(t, sameWeights(nil, w))
+	assert.True(t, sameWeights(w, &c))
+	c.Pattern[7][1]++
+	assert.False(t, sameWeights(w, &c))
+	c.Pattern[7][1]--
+	c.Dense[eval.DenseMen][0]++
+	assert.False(t, sameWeights(w, &c))
+	c.Dense = w.Dense
+	c.Note = "other"
+	assert.False(t, sameWeights(w, &c))
+	c.Note, c.V = w.Note, engine.English
+	assert.False(t, sameWeights(w, &c))
 }
