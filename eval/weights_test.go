@@ -216,6 +216,12 @@ func TestLoadWeightsErrorsNameTheFile(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "eval file "+bad+": ")
 	}
+	// A device or a huge file is not read whole.
+	_, err = ReadWeightsFile("/dev/zero")
+	assert.EqualError(t, err, "eval file /dev/zero: larger than 4194304 bytes: not a weights file")
+	require.NoError(t, os.WriteFile(bad, make([]byte, maxWeightsFile+1), 0o644))
+	_, err = LoadWeights(bad, engine.Russian)
+	assert.EqualError(t, err, "eval file "+bad+": larger than 4194304 bytes: not a weights file")
 	// A directory is not a file.
 	_, err = LoadWeights(dir, engine.Russian)
 	assert.ErrorContains(t, err, dir)
