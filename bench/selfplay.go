@@ -15,6 +15,7 @@ import (
 	"runtime"
 
 	"damka/engine"
+	"damka/eval"
 	"damka/search"
 )
 
@@ -46,6 +47,10 @@ type SelfPlayOptions struct {
 	// Progress, if not nil, is called after each game written with the
 	// number of games in the file and Games.
 	Progress func(done, total int)
+
+	// Eval, if not nil, are the evaluation weights of the games
+	// (search.Options.Eval); nil: the embedded weights.
+	Eval *eval.Weights
 }
 
 // SelfPlayResult sums up a run.
@@ -95,7 +100,7 @@ func SelfPlay(ctx context.Context, o SelfPlayOptions) (SelfPlayResult, error) {
 	defer cancel()
 	for range o.Threads {
 		go func() {
-			e := search.New(search.Options{Threads: 1, HashMiB: o.HashMiB})
+			e := search.New(search.Options{Threads: 1, HashMiB: o.HashMiB, Eval: o.Eval})
 			for i := range jobs {
 				rec, n := playSelfGame(ctx, e, &o, i)
 				select {

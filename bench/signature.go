@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/eval"
 	"damka/search"
 )
 
@@ -68,7 +69,13 @@ const DefaultBenchDepth = 12
 // It panics only if a bench FEN does not parse, which a test rules out.
 // This is the only bench walk: `damka bench` prints its lines from each.
 func Bench(depth int, each func(i int, p engine.Position, r search.Result)) (nodes uint64, elapsed time.Duration) {
-	e := search.New(search.Options{Threads: 1, HashMiB: BenchHashMiB})
+	return BenchEval(depth, nil, each)
+}
+
+// BenchEval is Bench with the evaluation weights ev in the positions of
+// their variant (search.Options.Eval; nil: the embedded weights).
+func BenchEval(depth int, ev *eval.Weights, each func(i int, p engine.Position, r search.Result)) (nodes uint64, elapsed time.Duration) {
+	e := search.New(search.Options{Threads: 1, HashMiB: BenchHashMiB, Eval: ev})
 	start := time.Now()
 	for i, bp := range BenchPositions {
 		p, err := engine.ParseFEN(bp.Variant, bp.FEN)

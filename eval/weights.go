@@ -26,8 +26,10 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"math"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	"damka/engine"
@@ -223,15 +225,67 @@ func ParseWeights(data []byte, want engine.VariantID) (*Weights, error) {
 // LoadWeights reads the weights file at path for variant v; errors name
 // the file.
 func LoadWeights(path string, v engine.VariantID) (*Weights, error) {
-	data, err := os.ReadFile(path)
+	data, err := readWeightsData(path)
 	if err != nil {
-		return nil, fmt.Errorf("eval file: %w", err)
+		return nil, err
 	}
 	w, err := ParseWeights(data, v)
 	if err != nil {
 		return nil, fmt.Errorf("eval file %s: %w", path, err)
 	}
 	return w, nil
+}
+
+// ReadWeightsFile reads the weights file at path whatever its variant
+// (the result's V says which); errors name the file. Front ends that take
+// a file before they know the variant of the game use it, and check V
+// when the game starts.
+func ReadWeightsFile(path string) (*Weights, error) {
+	data, err := readWeightsData(path)
+	if err != nil {
+		return nil, err
+	}
+	want := engine.VariantID(0)
+	if len(data) > 10 && engine.VariantID(data[10]) < engine.NumVariants {
+		want = engine.VariantID(data[10]) // ParseWeights checks the rest
+	}
+	w, err := ParseWeights(data, want)
+	if err != nil {
+		return nil, fmt.Errorf("eval file %s: %w", path, err)
+	}
+	return w, nil
+}
+
+// maxWeightsFile bounds what readWeightsData reads: more than the largest
+// weights file (10x10 with the longest note), so that a device or a huge
+// file given by mistake is refused, not read into memory.
+const maxWeightsFile = 4 << 20
+
+// readWeightsData reads the file at path, at most maxWeightsFile bytes.
+func readWeightsData(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("eval file: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxWeightsFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("eval file: %w", err)
+	}
+	if len(data) > maxWeightsFile {
+		return nil, fmt.Errorf("eval file %s: larger than %d bytes: not a weights file", path, maxWeightsFile)
+	}
+	return data, nil
+}
+
+// Title returns the first line of w's note (how the weights were made),
+// or "(no note)": what logs say about the weights in use.
+func (w *Weights) Title() string {
+	t, _, _ := strings.Cut(w.Note, "\n")
+	if t = strings.TrimSpace(t); t == "" {
+		return "(no note)"
+	}
+	return t
 }
 
 // Save writes w to path.

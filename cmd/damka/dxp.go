@@ -38,6 +38,7 @@ type dxpOptions struct {
 	nodes               uint64
 	movetime            float64
 	overhead            int // --move-overhead, milliseconds
+	evalFile            string
 	pdn                 string
 	name                string
 	takeback            bool
@@ -95,6 +96,7 @@ message sent and received.`,
 	f.Uint64Var(&o.nodes, "nodes", 0, "node limit per move (0: none; for quick tests)")
 	f.Float64Var(&o.movetime, "movetime", 0, "fixed time per move in seconds (0: use the clock)")
 	registerMoveOverhead(cmd, &o.overhead)
+	registerEvalFile(cmd, &o.evalFile)
 	f.StringVar(&o.pdn, "pdn", "", "append every game to this PDN file as soon as it ends")
 	f.StringVar(&o.name, "name", dxp.DefaultName, "name sent to the peer (at most 32 characters)")
 	f.BoolVar(&o.book, "book", true, "play from the embedded opening book")
@@ -207,6 +209,10 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 	if err != nil {
 		return err
 	}
+	ew, err := loadEvalFile(o.evalFile, v)
+	if err != nil {
+		return err
+	}
 	cfg := dxp.Config{
 		Variant:        v,
 		Name:           o.name,
@@ -278,7 +284,7 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 			logger.Error().Err(pdnErr).Str("file", o.pdn).Msg("cannot write the PDN file; games are no longer saved")
 		}
 	}
-	cfg.Engine = search.New(search.Options{Threads: o.threads, HashMiB: o.hash})
+	cfg.Engine = search.New(search.Options{Threads: o.threads, HashMiB: o.hash, Eval: ew})
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"damka/engine"
+	"damka/eval"
 	"damka/protocol/hub"
 	"damka/search"
 	buildversion "damka/version"
@@ -34,6 +35,8 @@ type engineFlags struct {
 	book       bool
 	bookMargin int
 	overhead   int // --move-overhead, milliseconds
+	evalFile   string
+	eval       *eval.Weights // --eval-file's weights (check reads them), nil for the embedded ones
 }
 
 func (f *engineFlags) register(cmd *cobra.Command) {
@@ -44,9 +47,10 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.book, "book", true, "play from the embedded opening book (Hub parameter book)")
 	fl.IntVar(&f.bookMargin, "book-margin", search.DefaultBookMargin, "book variety in centi-men (Hub parameter book-margin)")
 	registerMoveOverhead(cmd, &f.overhead)
+	registerEvalFile(cmd, &f.evalFile)
 }
 
-// check validates the flags and returns the variant.
+// check validates the flags, reads --eval-file and returns the variant.
 func (f *engineFlags) check() (engine.VariantID, error) {
 	v, err := parseVariantFlag(f.variant)
 	if err != nil {
@@ -62,6 +66,9 @@ func (f *engineFlags) check() (engine.VariantID, error) {
 		return 0, badInput("--book-margin %d out of range 0..%d", f.bookMargin, search.MaxBookMargin)
 	}
 	if _, err := moveOverhead(f.overhead); err != nil {
+		return 0, err
+	}
+	if f.eval, err = loadEvalFile(f.evalFile, v); err != nil {
 		return 0, err
 	}
 	return v, nil
@@ -115,6 +122,8 @@ func runHub(ctx context.Context, in io.Reader, out io.Writer, v engine.VariantID
 		// Config treats 0 as "default", so pass at least 1 centi-man.
 		BookMargin:   max(ef.bookMargin, 1),
 		MoveOverhead: overhead,
+		EvalFile:     ef.evalFile,
+		Eval:         ef.eval,
 		Log:          logger,
 	})
 	logger.Info().Err(err).Msg("hub session end")

@@ -28,7 +28,8 @@ type searchFlags struct {
 	movetime float64
 	threads  int
 	hashMiB  int
-	overhead int // --move-overhead, milliseconds
+	overhead int    // --move-overhead, milliseconds
+	evalFile string // --eval-file
 }
 
 func (f *searchFlags) register(cmd *cobra.Command) {
@@ -39,6 +40,7 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.threads, "threads", search.DefaultThreads, fmt.Sprintf("search threads (Lazy SMP, 1..%d)", search.MaxThreads))
 	fl.IntVar(&f.hashMiB, "hash", search.DefaultHashMiB, fmt.Sprintf("transposition table size in MiB (1..%d)", search.MaxHashMiB))
 	registerMoveOverhead(cmd, &f.overhead)
+	registerEvalFile(cmd, &f.evalFile)
 }
 
 // registerMoveOverhead adds --move-overhead (milliseconds) to cmd.
@@ -153,7 +155,11 @@ move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 			if l.N == 0 {
 				return badInput("no legal move in %s: the side to move has lost", root.FEN())
 			}
-			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB})
+			ew, err := loadEvalFile(sf.evalFile, v)
+			if err != nil {
+				return err
+			}
+			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB, Eval: ew})
 			out := cmd.OutOrStdout()
 			report := func(in search.Info) {
 				fmt.Fprintf(out, "depth=%d score=%s nodes=%d time=%.3f mnps=%s pv=%q\n",
@@ -180,7 +186,10 @@ move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 }
 
 func newBenchCmd() *cobra.Command {
-	var depth int
+	var (
+		depth    int
+		evalFile string
+	)
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "search the fixed bench positions; the node count is the signature",
@@ -195,8 +204,12 @@ change search behaviour end with "Bench: N".`,
 			if depth < 1 || depth > search.MaxDepth {
 				return badInput("--depth %d out of range 1..%d", depth, search.MaxDepth)
 			}
+			ew, err := readEvalFile(evalFile)
+			if err != nil {
+				return err
+			}
 			out := cmd.OutOrStdout()
-			total, elapsed := bench.Bench(depth, func(i int, p engine.Position, r search.Result) {
+			total, elapsed := bench.BenchEval(depth, ew, func(i int, p engine.Position, r search.Result) {
 				bp := bench.BenchPositions[i]
 				fmt.Fprintf(out, "position=%d variant=%s nodes=%d bestmove=%s fen=%s\n",
 					i+1, bp.Variant, r.Nodes, p.FormatMove(r.Move, engine.FormatFull), bp.FEN)
@@ -206,6 +219,8 @@ change search behaviour end with "Bench: N".`,
 		},
 	}
 	cmd.Flags().IntVar(&depth, "depth", bench.DefaultBenchDepth, "search depth in plies")
+	cmd.Flags().StringVar(&evalFile, "eval-file", "",
+		"weights file of the evaluation for the positions of its variant (the signature then differs)")
 	return cmd
 }
 
@@ -245,7 +260,11 @@ with S in men from the side to move (1.00 = one man, a win in n plies
 				}
 				return badInput("%s: %v", args[0], err)
 			}
-			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB})
+			ew, err := loadEvalFile(sf.evalFile, v)
+			if err != nil {
+				return err
+			}
+			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB, Eval: ew})
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
 			return solveSuite(ctx, cmd.OutOrStdout(), e, suite, lim)

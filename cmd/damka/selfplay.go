@@ -21,6 +21,7 @@ import (
 func newSelfPlayCmd() *cobra.Command {
 	var (
 		variant, out, openings string
+		evalFile               string
 		games, depth, threads  int
 		hashMiB, randomPlies   int
 		nodes, seed            uint64
@@ -78,10 +79,15 @@ finished so far.`,
 			if err := checkOutputPath(out); err != nil {
 				return err
 			}
+			ew, err := loadEvalFile(evalFile, v)
+			if err != nil {
+				return err
+			}
 			o := bench.SelfPlayOptions{
 				Variant: v, Games: games, Nodes: nodes, Depth: depth, Threads: threads,
 				HashMiB: hashMiB, Seed: seed, RandomPlies: randomPlies, Out: out,
 				Note: canonicalCommand(cmd, "threads", "no-progress", "games"),
+				Eval: ew,
 			}
 			if openings != "" {
 				ops, err := bench.LoadOpenings(openings, v)
@@ -138,5 +144,6 @@ finished so far.`,
 	f.StringVar(&openings, "openings", "", "opening deck (as for damka match: .tsv, .json, .pdn or FEN lines)")
 	f.StringVar(&out, "out", "", "game file to write or resume (required)")
 	f.BoolVar(&noProgress, "no-progress", false, "no progress bar")
+	registerEvalFile(cmd, &evalFile)
 	return cmd
 }

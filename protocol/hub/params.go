@@ -4,19 +4,22 @@
 package hub
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"damka/engine"
+	"damka/eval"
 	"damka/search"
 )
 
 // param is one declared engine parameter.
 type param struct {
 	name     string
-	typ      string   // bool, int or enum
+	typ      string   // bool, int, enum or string
 	min, max int      // int
 	values   []string // enum
 	get      func(s *session) string
@@ -164,8 +167,67 @@ func (s *session) declareParams() []param {
 				return err
 			},
 		},
+		{
+			// A weights file of the learned evaluation (eval.LoadWeights)
+			// used in games of its variant; empty: the embedded weights.
+			name: "eval-file", typ: "string",
+			get: func(s *session) string { return s.evalFile },
+			set: (*session).setEvalFile,
+		},
 	}
 }
+
+// setEvalFile loads the eval-file parameter's file. A file that does not
+// load is an error after which the embedded weights are used; a file of
+// another variant than the session's is reported when a search starts
+// (useEval), as the GUI may set the variant after it.
+// The same file set again (GUIs that send every parameter before each
+// search) changes nothing: the table is kept.
+func (s *session) setEvalFile(v string) error {
+	var w *eval.Weights
+	if v != "" {
+		var err error
+		if w, err = eval.ReadWeightsFile(v); err != nil {
+			s.evalFile = ""
+			s.useWeights(nil)
+			return resetError{err, "playing with the embedded weights"}
+		}
+	}
+	s.evalFile = v
+	s.useWeights(w)
+	return nil
+}
+
+// useWeights makes w the session's weights (nil: the embedded ones). When
+// they change, the searcher gets them and its table is cleared: scores of
+// other weights are stale.
+func (s *session) useWeights(w *eval.Weights) {
+	if sameWeights(w, s.evalW) {
+		return
+	}
+	s.evalW = w
+	if s.searcher != nil {
+		s.searcher.SetOptions(s.options())
+		s.searcher.Clear()
+	}
+}
+
+// sameWeights reports whether a and b are the same weights (nil: none).
+func sameWeights(a, b *eval.Weights) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.V == b.V && a.Dense == b.Dense && a.Note == b.Note && slices.Equal(a.Pattern, b.Pattern)
+}
+
+// resetError is a set-param error after which the parameter is not kept
+// but reset; now says what is in use instead.
+type resetError struct {
+	err error
+	now string
+}
+
+func (e resetError) Error() string { return e.err.Error() }
 
 // MaxMoveOverheadMs bounds move-overhead, in milliseconds.
 const MaxMoveOverheadMs = int(search.MaxMoveOverhead / time.Millisecond)
@@ -234,7 +296,12 @@ func (s *session) setParam(l Line) {
 			continue
 		}
 		if err := p.set(s, v); err != nil {
-			msg = fmt.Sprintf(" %s: %v (kept %s)", name, err, p.get(s))
+			var reset resetError
+			if errors.As(err, &reset) {
+				msg = fmt.Sprintf(" %s: %v (%s)", name, err, reset.now)
+			} else {
+				msg = fmt.Sprintf(" %s: %v (kept %s)", name, err, p.get(s))
+			}
 			return
 		}
 		s.log.Info().Str("param", name).Str("value", p.get(s)).Msg("hub: parameter set")

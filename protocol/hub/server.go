@@ -18,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"damka/engine"
+	"damka/eval"
 	"damka/search"
 )
 
@@ -64,6 +65,15 @@ type Config struct {
 	// MoveOverhead). 0 means search.DefaultMoveOverhead, a negative value
 	// none.
 	MoveOverhead time.Duration
+
+	// EvalFile is eval-file's default: a weights file of the learned
+	// evaluation (eval.ReadWeightsFile), used in games of its variant;
+	// empty means the embedded weights. Eval, if not nil, are EvalFile's
+	// weights already read by the caller; else the session reads
+	// EvalFile, and a file that does not load is answered with an error
+	// line at init (or the first go) and the embedded weights are used.
+	EvalFile string
+	Eval     *eval.Weights
 
 	// NewSearcher makes the searcher at init (or at the first go when the
 	// GUI never sends init). nil means search.New.
@@ -176,6 +186,14 @@ type session struct {
 	ponder     bool
 	// moveOverheadMs is the move-overhead parameter in milliseconds.
 	moveOverheadMs int
+	// evalFile is the eval-file parameter ("": the embedded weights),
+	// evalW its weights (of any variant; nil for none), evalErr why
+	// Config.EvalFile did not load (reported at the first search), and
+	// evalShown the weights last reported in use (reportEval).
+	evalFile  string
+	evalW     *eval.Weights
+	evalErr   error
+	evalShown evalInUse
 
 	searcher Searcher // nil until init (or the first go)
 	game     *engine.Game
@@ -226,6 +244,14 @@ func newSession(cfg Config, out io.Writer) *session {
 	s.threads = min(s.threads, search.MaxThreads)
 	s.game = engine.NewGame(engine.StartPosition(s.variant))
 	s.params = s.declareParams()
+	if cfg.EvalFile != "" {
+		s.evalFile, s.evalW = cfg.EvalFile, cfg.Eval
+		if s.evalW == nil {
+			if s.evalW, s.evalErr = eval.ReadWeightsFile(cfg.EvalFile); s.evalErr != nil {
+				s.evalFile = ""
+			}
+		}
+	}
 	return s
 }
 
@@ -421,12 +447,46 @@ func (s *session) hello() {
 
 // options returns the searcher options of the current parameters.
 func (s *session) options() search.Options {
-	return search.Options{Threads: s.threads, HashMiB: s.hashMiB}
+	return search.Options{Threads: s.threads, HashMiB: s.hashMiB, Eval: s.evalW}
+}
+
+// evalInUse is what reportEval last reported: the variant and the weights
+// its searches use, and the eval-file weights then set.
+type evalInUse struct {
+	v        engine.VariantID
+	use, set *eval.Weights
+}
+
+// reportEval logs which weights the searches of the current variant use
+// when that changes, and answers an error line when Config.EvalFile did
+// not load or the eval-file weights are of another variant than the
+// session's (the search then uses the embedded weights).
+func (s *session) reportEval() {
+	if s.evalErr != nil {
+		s.errorf("eval-file: %v (playing with the embedded weights)", s.evalErr)
+		s.evalErr = nil
+	}
+	now := evalInUse{v: s.variant, use: eval.Default(s.variant), set: s.evalW}
+	from := "embedded"
+	if s.evalW != nil && s.evalW.V == s.variant {
+		now.use, from = s.evalW, s.evalFile
+	}
+	if now == s.evalShown {
+		return
+	}
+	s.evalShown = now
+	s.log.Info().Str("variant", s.variant.String()).Str("eval", from).Str("weights", now.use.Title()).
+		Msg("hub: evaluation weights")
+	if s.evalW != nil && s.evalW.V != s.variant {
+		s.errorf("eval-file %s holds %v weights, not %v: %v plays with the embedded weights",
+			s.evalFile, s.evalW.V, s.variant, s.variant)
+	}
 }
 
 // ensureSearcher makes the searcher on first use and applies the current
 // options to it.
 func (s *session) ensureSearcher() {
+	s.reportEval()
 	if s.searcher == nil {
 		mk := s.cfg.NewSearcher
 		if mk == nil {

@@ -64,6 +64,7 @@ var transcripts = []struct{ name, script string }{
 < param name=book-margin value=25 type=int min=0 max=1000
 < param name=ponder value=true type=bool
 < param name=move-overhead value=10 type=int min=0 max=10000
+< param name=eval-file value="" type=string
 < wait
 > init
 < ready
@@ -308,7 +309,7 @@ var transcripts = []struct{ name, script string }{
 `},
 	{"set-param errors keep the old values", `
 > set-param name=nosuch value=1
-< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, book-margin, ponder, move-overhead)"
+< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, book-margin, ponder, move-overhead, eval-file)"
 > set-param name=hash value=abc
 < error message="set-param hash: value 'abc' is not an integer (want 1..16384) (kept 4)"
 > set-param name=hash value=0
@@ -337,7 +338,7 @@ var transcripts = []struct{ name, script string }{
 > Set-Param name=hash value=8
 < error message="bad command"
 > set-param name=Hash value=8
-< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, book-margin, ponder, move-overhead)"
+< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, book-margin, ponder, move-overhead, eval-file)"
 > hub` + helloRussian + `
 `},
 	{"level errors keep the old limits", `

@@ -293,6 +293,7 @@ const helloRussian = `
 < param name=book-margin value=10 type=int min=0 max=1000
 < param name=ponder value=false type=bool
 < param name=move-overhead value=10 type=int min=0 max=10000
+< param name=eval-file value="" type=string
 < wait
 `
 

@@ -1,0 +1,311 @@
+package eval
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/engine"
+)
+
+// randomWeights returns weights of v with every weight drawn from the
+// whole int16 range.
+func randomWeights(v engine.VariantID, seed uint64) *Weights {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	w := NewWeights(v)
+	r16 := func() int16 { return int16(rng.Uint32()) }
+	for i := range w.Dense {
+		w.Dense[i] = [2]int16{r16(), r16()}
+	}
+	// Pattern weights within +-8191: their White-minus-Black combination
+	// (Prepare) fits 16 bits, so Evaluate is exact.
+	p14 := func() int16 { return int16(rng.IntN(16383) - 8191) }
+	for i := range w.Pattern {
+		w.Pattern[i] = [2]int16{p14(), p14()}
+	}
+	w.Note = "damka train --variant " + v.String() + " --data x.dkg\nsecond line"
+	w.Prepare()
+	return w
+}
+
+// fileOf returns w in the file format.
+func fileOf(t *testing.T, w *Weights) []byte {
+	t.Helper()
+	b, err := w.MarshalBinary()
+	require.NoError(t, err)
+	return b
+}
+
+// resum writes a correct checksum over a changed file, so that the check
+// before the checksum is the one that fails.
+func resum(b []byte) []byte {
+	c := append([]byte(nil), b...)
+	binary.LittleEndian.PutUint32(c[len(c)-4:], crc32.ChecksumIEEE(c[:len(c)-4]))
+	return c
+}
+
+func TestWeightsRoundTrip(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		w := randomWeights(v, uint64(v)+3)
+		b := fileOf(t, w)
+		got, err := ParseWeights(b, v)
+		require.NoError(t, err, v.String())
+		assert.Equal(t, w, got, v.String())
+
+		path := filepath.Join(t.TempDir(), v.String()+".dkw")
+		require.NoError(t, w.Save(path))
+		got, err = LoadWeights(path, v)
+		require.NoError(t, err)
+		assert.Equal(t, w, got)
+		got, err = ReadWeightsFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, w, got)
+		assert.Equal(t, "damka train --variant "+v.String()+" --data x.dkg", got.Title())
+	}
+	// The embedded files read back as they are written.
+	for _, v := range engine.AllVariants() {
+		data, err := embedded.ReadFile("weights/" + v.String() + ".dkw")
+		require.NoError(t, err)
+		assert.Equal(t, data, fileOf(t, Default(v)), v.String())
+	}
+	assert.Equal(t, "(no note)", (&Weights{}).Title())
+	assert.Equal(t, "a", (&Weights{Note: " a \nb"}).Title())
+}
+
+func TestWeightsTruncatedOrPadded(t *testing.T) {
+	b := fileOf(t, randomWeights(engine.Russian, 1))
+	cuts := []int{0, 1, 7, 8, 11, 23, 24, 25, 60, len(b) / 2, len(b) - 5, len(b) - 4, len(b) - 1}
+	for _, n := range cuts {
+		_, err := ParseWeights(b[:n], engine.Russian)
+		require.Error(t, err, "cut to %d bytes", n)
+		if n >= 24 {
+			assert.Contains(t, err.Error(), "truncated or padded", "cut to %d bytes", n)
+			assert.Contains(t, err.Error(), fmt.Sprintf("of %d bytes, want %d", n, len(b)))
+		} else {
+			assert.Contains(t, err.Error(), "too short", "cut to %d bytes", n)
+		}
+	}
+	for _, extra := range [][]byte{{0}, []byte("padding"), make([]byte, 4096)} {
+		_, err := ParseWeights(append(append([]byte(nil), b...), extra...), engine.Russian)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "truncated or padded")
+	}
+	// A note length that does not fit the file.
+	c := append([]byte(nil), b...)
+	binary.LittleEndian.PutUint32(c[20:], 1<<31)
+	_, err := ParseWeights(resum(c), engine.Russian)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "truncated or padded")
+}
+
+func TestWeightsHeaderErrors(t *testing.T) {
+	b := fileOf(t, randomWeights(engine.English, 2))
+	change := func(at int, val byte) []byte {
+		c := append([]byte(nil), b...)
+		c[at] = val
+		return resum(c)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want engine.VariantID
+		msg  string
+	}{
+		{"magic", change(0, 'X'), engine.English, `not a damka weights file (magic "XMKEVAL1", want "DMKEVAL1")`},
+		{"magic of another format", resum(append([]byte("DMKGAME1"), b[8:]...)), engine.English, "not a damka weights file"},
+		{"version", change(8, 2), engine.English, "weights file version 2, want 1"},
+		{"variant", b, engine.Russian, "weights file is for english, not russian"},
+		{"variant", b, engine.International, "weights file is for english, not international"},
+		{"unknown variant", change(10, 9), engine.English, "weights file variant 9 unknown"},
+		{"feature set", change(11, FeatureSet+1), engine.English, "feature set 2, this damka reads 1"},
+		{"dense count", change(12, NumDense+1), engine.English, "13 dense features, 15 regions of 6561: want 12, 15, 6561"},
+		{"regions", change(14, 28), engine.English, "12 dense features, 28 regions of 6561"},
+		{"pattern size", change(16, 0), engine.English, "regions of 6400"},
+	} {
+		_, err := ParseWeights(c.data, c.want)
+		require.Error(t, err, c.name)
+		assert.Contains(t, err.Error(), c.msg, c.name)
+	}
+	// 10x10 weights are refused by an 8x8 variant and the other way round.
+	intl := fileOf(t, randomWeights(engine.International, 3))
+	_, err := ParseWeights(intl, engine.Brazilian)
+	assert.EqualError(t, err, "weights file is for international, not brazilian")
+
+	// A note that is not UTF-8.
+	w := randomWeights(engine.Russian, 4)
+	w.Note = "bad \xff note"
+	_, err = ParseWeights(fileOf(t, w), engine.Russian)
+	assert.EqualError(t, err, "weights file note is not UTF-8")
+
+	// Weights with the wrong number of pattern entries are not written.
+	w.Pattern = w.Pattern[:10]
+	_, err = w.MarshalBinary()
+	assert.ErrorContains(t, err, "10 pattern entries, want 98415")
+	assert.Error(t, w.Save(filepath.Join(t.TempDir(), "x.dkw")))
+}
+
+// TestWeightsFlippedBits: any one bit flipped anywhere in a file (header,
+// note, weights or checksum) is refused; in the weights the checksum says
+// the file is damaged.
+func TestWeightsFlippedBits(t *testing.T) {
+	for _, v := range []engine.VariantID{engine.Russian, engine.International} {
+		b := fileOf(t, randomWeights(v, 5))
+		head := 24 + len(randomWeights(v, 5).Note)
+		rng := rand.New(rand.NewPCG(uint64(v), 1))
+		var at []int
+		for i := range head + 8 { // every byte of the header and the note, and the first weights
+			at = append(at, i)
+		}
+		for i := len(b) - 8; i < len(b); i++ { // the last weights and the checksum
+			at = append(at, i)
+		}
+		for range 300 {
+			at = append(at, rng.IntN(len(b)))
+		}
+		c := append([]byte(nil), b...)
+		for _, i := range at {
+			for bit := range 8 {
+				c[i] ^= 1 << bit
+				_, err := ParseWeights(c, v)
+				require.Error(t, err, "%v: bit %d of byte %d flipped", v, bit, i)
+				if i >= head {
+					assert.EqualError(t, err, "weights file checksum mismatch: the file is damaged", "byte %d", i)
+				}
+				c[i] ^= 1 << bit
+			}
+		}
+		_, err := ParseWeights(c, v)
+		require.NoError(t, err, "the file put back")
+	}
+}
+
+func TestLoadWeightsErrorsNameTheFile(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.dkw")
+	_, err := LoadWeights(missing, engine.Russian)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), missing)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	_, err = ReadWeightsFile(missing)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	assert.Contains(t, err.Error(), missing)
+
+	b := fileOf(t, randomWeights(engine.Russian, 6))
+	bad := filepath.Join(dir, "bad.dkw")
+	b[len(b)/2] ^= 4
+	require.NoError(t, os.WriteFile(bad, b, 0o644))
+	_, err = LoadWeights(bad, engine.Russian)
+	assert.EqualError(t, err, "eval file "+bad+": weights file checksum mismatch: the file is damaged")
+	_, err = ReadWeightsFile(bad)
+	assert.EqualError(t, err, "eval file "+bad+": weights file checksum mismatch: the file is damaged")
+
+	good := filepath.Join(dir, "english.dkw")
+	require.NoError(t, randomWeights(engine.English, 7).Save(good))
+	_, err = LoadWeights(good, engine.Russian)
+	assert.EqualError(t, err, "eval file "+good+": weights file is for english, not russian")
+	w, err := ReadWeightsFile(good)
+	require.NoError(t, err)
+	assert.Equal(t, engine.English, w.V)
+
+	for _, junk := range [][]byte{nil, []byte("hello"), make([]byte, 100)} {
+		require.NoError(t, os.WriteFile(bad, junk, 0o644))
+		_, err = ReadWeightsFile(bad)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "eval file "+bad+": ")
+	}
+	// A device or a huge file is not read whole.
+	_, err = ReadWeightsFile("/dev/zero")
+	assert.EqualError(t, err, "eval file /dev/zero: larger than 4194304 bytes: not a weights file")
+	require.NoError(t, os.WriteFile(bad, make([]byte, maxWeightsFile+1), 0o644))
+	_, err = LoadWeights(bad, engine.Russian)
+	assert.EqualError(t, err, "eval file "+bad+": larger than 4194304 bytes: not a weights file")
+	// A directory is not a file.
+	_, err = LoadWeights(dir, engine.Russian)
+	assert.ErrorContains(t, err, dir)
+}
+
+// recompute is the learned score of p from its features, computed the
+// plain way: the dense counts times their weights, White's pattern weights
+// minus Black's, blended by the men left, in centi-men, divided by the
+// endgame scale, from the side to move's view. ok is false for a score
+// the endgame rules make (Scale 0).
+func recompute(w *Weights, p *engine.Position) (score int, ok bool) {
+	var f Features
+	ExtractFeatures(p, &f)
+	if f.Scale == 0 {
+		return 0, false
+	}
+	var mg, eg int
+	for k := range NumDense {
+		mg += int(f.Dense[k]) * int(w.Dense[k][0])
+		eg += int(f.Dense[k]) * int(w.Dense[k][1])
+	}
+	for r := range f.Regions {
+		white := w.Pattern[r*PatternSize+int(f.White[r])]
+		black := w.Pattern[r*PatternSize+int(f.Black[r])]
+		mg += int(white[0]) - int(black[0])
+		eg += int(white[1]) - int(black[1])
+	}
+	full := 2 * f.Men
+	score = (mg*f.MenLeft + eg*(full-f.MenLeft)) / full / 16 / f.Scale
+	if p.Side == engine.Black {
+		score = -score
+	}
+	return score, true
+}
+
+func TestEvaluateMatchesFeatures(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		ps := randomPositions(v, 30, uint64(v)+40)
+		for seed := range uint64(3) {
+			w := randomWeights(v, seed)
+			if seed == 0 {
+				w = Default(v)
+			}
+			checked, scaled := 0, 0
+			for i := range ps {
+				want, ok := recompute(w, &ps[i])
+				if !ok {
+					continue
+				}
+				checked++
+				var f Features
+				ExtractFeatures(&ps[i], &f)
+				if f.Scale == 2 {
+					scaled++
+				}
+				require.Equal(t, want, w.Evaluate(&ps[i]), "%v weights %d: %s", v, seed, ps[i].FEN())
+				if seed == 0 {
+					require.Equal(t, want, Evaluate(&ps[i]), "%v: %s", v, ps[i].FEN())
+				}
+			}
+			assert.Greater(t, checked, 1000, v.String())
+			if v.Rules().FlyingKings {
+				assert.Positive(t, scaled, "%v: no position with the endgame scale 2", v)
+			}
+		}
+	}
+}
+
+func TestFeaturesAndEvaluateDoNotAllocate(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		ps := randomPositions(v, 2, 9)
+		w := randomWeights(v, 9)
+		var f Features
+		allocs := testing.AllocsPerRun(10, func() {
+			for i := range ps {
+				ExtractFeatures(&ps[i], &f)
+				w.Evaluate(&ps[i])
+				Evaluate(&ps[i])
+			}
+		})
+		assert.Zero(t, allocs, v.String())
+	}
+}
