@@ -227,20 +227,22 @@ func TestJobReportsMovePlayed(t *testing.T) {
 // report shows it. Node limits with one thread are reproducible.
 func TestPartialResultIsReported(t *testing.T) {
 	e := New(Options{Threads: 1, HashMiB: 4})
-	g := engine.NewGame(engine.StartPosition(engine.Russian))
 	partial := 0
-	for n := uint64(1000); n <= 20000; n += 1000 {
-		e.Clear()
-		var infos []Info
-		c := e.Start(context.Background(), Request{Game: g, Limits: Limits{Nodes: n}, Report: func(i Info) { infos = append(infos, i) }}).Wait()
-		require.NotEmpty(t, infos)
-		last := infos[len(infos)-1]
-		assert.Equal(t, c.Move, last.PV[0], "nodes=%d: the last report shows the move played", n)
-		assert.Equal(t, c.PV, last.PV, "nodes=%d", n)
-		if c.Partial {
-			partial++
-			assert.Equal(t, c.Depth+1, last.Depth, "nodes=%d", n)
-			assert.NotEqual(t, infos[len(infos)-2].PV[0], c.Move, "nodes=%d", n)
+	for _, v := range engine.AllVariants() {
+		g := engine.NewGame(engine.StartPosition(v))
+		for n := uint64(1000); n <= 20000 && partial < 3; n += 1000 {
+			e.Clear()
+			var infos []Info
+			c := e.Start(context.Background(), Request{Game: g, Limits: Limits{Nodes: n}, Report: func(i Info) { infos = append(infos, i) }}).Wait()
+			require.NotEmpty(t, infos)
+			last := infos[len(infos)-1]
+			assert.Equal(t, c.Move, last.PV[0], "%v nodes=%d: the last report shows the move played", v, n)
+			assert.Equal(t, c.PV, last.PV, "%v nodes=%d", v, n)
+			if c.Partial {
+				partial++
+				assert.Equal(t, c.Depth+1, last.Depth, "%v nodes=%d", v, n)
+				assert.NotEqual(t, infos[len(infos)-2].PV[0], c.Move, "%v nodes=%d", v, n)
+			}
 		}
 	}
 	assert.Positive(t, partial, "no node limit stopped in an iteration that changed its mind: the test tests nothing")
