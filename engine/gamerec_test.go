@@ -262,6 +262,21 @@ func TestGameRecordTruncated(t *testing.T) {
 	}
 }
 
+// TestGameRecordReadError checks that a failing reader is not taken for
+// a file that ends inside a record.
+func TestGameRecordReadError(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	data, ends := writeGameFile(t, English, "", []*GameRecord{randomGameRecord(rng, StartPosition(English), 0, 10)})
+	for _, cut := range []int64{ends[0] - 30, 16 + 2, 16} {
+		gr, err := NewGameReader(&failingReader{data: data[:cut], err: errors.New("disk on fire")})
+		require.NoError(t, err)
+		_, err = gr.Next()
+		require.Error(t, err)
+		assert.NotErrorIs(t, err, ErrTruncatedRecord, "cut at %d", cut)
+		assert.ErrorContains(t, err, "record at byte 16: disk on fire")
+	}
+}
+
 func TestGameRecordFlippedBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	var recs []*GameRecord
