@@ -58,6 +58,11 @@ type SelfPlayResult struct {
 	Reasons map[string]int // why the played games ended
 }
 
+// ErrResume is wrapped by SelfPlay's error when the existing Out cannot be
+// resumed: it is not a game file, holds another variant's games, has a
+// damaged record before its end, or its games are out of order.
+var ErrResume = errors.New("cannot resume")
+
 // SelfPlay plays the games of o into o.Out, appending to the games already
 // there (a truncated last record, from a run that was stopped, is cut off
 // first). Game i depends only on the options and i, so a run stopped and
@@ -181,11 +186,11 @@ func openGameFile(path string, v engine.VariantID, note string) (*os.File, *engi
 	gr, err := engine.NewGameReader(f)
 	if err != nil {
 		f.Close()
-		return nil, nil, 0, fmt.Errorf("selfplay: resume %s: %w", path, err)
+		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: %w", ErrResume, path, err)
 	}
 	if gr.Variant() != v {
 		f.Close()
-		return nil, nil, 0, fmt.Errorf("selfplay: resume %s: the file holds %v games, not %v", path, gr.Variant(), v)
+		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: the file holds %v games, not %v", ErrResume, path, gr.Variant(), v)
 	}
 	n := 0
 	for {
@@ -195,11 +200,11 @@ func openGameFile(path string, v engine.VariantID, note string) (*os.File, *engi
 		}
 		if err != nil {
 			f.Close()
-			return nil, nil, 0, fmt.Errorf("selfplay: resume %s: %w", path, err)
+			return nil, nil, 0, fmt.Errorf("selfplay: %w %s: %w", ErrResume, path, err)
 		}
 		if int(rec.Index) != n {
 			f.Close()
-			return nil, nil, 0, fmt.Errorf("selfplay: resume %s: game %d has index %d", path, n, rec.Index)
+			return nil, nil, 0, fmt.Errorf("selfplay: %w %s: game %d has index %d", ErrResume, path, n, rec.Index)
 		}
 		n++
 	}

@@ -234,6 +234,7 @@ func TestSelfPlayErrors(t *testing.T) {
 	o := selfPlayOptions(t, engine.Russian, eng.Out)
 	_, err := SelfPlay(context.Background(), o)
 	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrResume)
 	assert.Contains(t, err.Error(), "the file holds english games, not russian")
 	after, rerr := os.ReadFile(eng.Out)
 	require.NoError(t, rerr)
@@ -244,7 +245,8 @@ func TestSelfPlayErrors(t *testing.T) {
 	o.Out = junk
 	_, err = SelfPlay(context.Background(), o)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "resume "+junk+": not a damka game file")
+	assert.ErrorIs(t, err, ErrResume)
+	assert.Contains(t, err.Error(), "cannot resume "+junk+": not a damka game file")
 
 	// A damaged record (not at the end) is an error, not a cut.
 	hdr := 16 + len(eng.Note)
@@ -256,6 +258,7 @@ func TestSelfPlayErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(o.Out, bad, 0o644))
 	_, err = SelfPlay(context.Background(), o)
 	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrResume)
 	assert.Contains(t, err.Error(), "checksum mismatch")
 
 	o.Nodes, o.Depth = 0, 0
