@@ -40,8 +40,10 @@ type SelfPlayOptions struct {
 	// RandomPlies, of random legal moves after its opening.
 	RandomPlies int
 
-	Out  string // the game file; an existing one is resumed (its variant must match)
-	Note string // written in a new file's header: the command that made it
+	// Out is the game file; an existing one is resumed: its variant and
+	// its header's note must be o's (games of other settings would mix).
+	Out  string
+	Note string // written in a new file's header: the settings that make the games (the command)
 
 	// Progress, if not nil, is called after each game written with the
 	// number of games in the file and Games.
@@ -59,8 +61,9 @@ type SelfPlayResult struct {
 }
 
 // ErrResume is wrapped by SelfPlay's error when the existing Out cannot be
-// resumed: it is not a game file, holds another variant's games, has a
-// damaged record before its end, or its games are out of order.
+// resumed: it is not a game file, holds another variant's games or games
+// of other settings (another note), has a damaged record before its end,
+// or its games are out of order.
 var ErrResume = errors.New("cannot resume")
 
 // SelfPlay plays the games of o into o.Out, appending to the games already
@@ -191,6 +194,10 @@ func openGameFile(path string, v engine.VariantID, note string) (*os.File, *engi
 	if gr.Variant() != v {
 		f.Close()
 		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: the file holds %v games, not %v", ErrResume, path, gr.Variant(), v)
+	}
+	if gr.Note() != note {
+		f.Close()
+		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: its games were played by %q, not %q (other settings)", ErrResume, path, gr.Note(), note)
 	}
 	n := 0
 	for {

@@ -240,6 +240,17 @@ func TestSelfPlayErrors(t *testing.T) {
 	require.NoError(t, rerr)
 	assert.Equal(t, before, after, "a refused resume changed the file")
 
+	// Other settings (the note says which) do not resume either.
+	o = eng
+	o.Games, o.Nodes, o.Note = 2, 200, "selfplay test --nodes 200"
+	_, err = SelfPlay(context.Background(), o)
+	require.ErrorIs(t, err, ErrResume)
+	assert.Contains(t, err.Error(), `its games were played by "selfplay test", not "selfplay test --nodes 200" (other settings)`)
+	after, rerr = os.ReadFile(eng.Out)
+	require.NoError(t, rerr)
+	assert.Equal(t, before, after, "a refused resume changed the file")
+
+	o = selfPlayOptions(t, engine.Russian, eng.Out)
 	junk := filepath.Join(dir, "junk.games")
 	require.NoError(t, os.WriteFile(junk, []byte("[Event \"a PDN file\"]\n"), 0o644))
 	o.Out = junk

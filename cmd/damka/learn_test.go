@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,9 +100,12 @@ func TestLearnPipeline(t *testing.T) {
 // exit status 2 and a message naming the fault, no file written.
 func TestLearnCommandsBadInput(t *testing.T) {
 	dir := t.TempDir()
+	selfplay := func(out string, extra ...string) []string {
+		return append([]string{"selfplay", "--variant", "english", "--games", "2", "--nodes", "200", "--threads", "1",
+			"--hash", "1", "--out", out, "--no-progress"}, extra...)
+	}
 	english := filepath.Join(dir, "english.games")
-	_, stderr, code := runCLI("selfplay", "--variant", "english", "--games", "2", "--nodes", "200", "--threads", "1",
-		"--hash", "1", "--out", english, "--no-progress")
+	_, stderr, code := runCLI(selfplay(english)...)
 	require.Equal(t, 0, code, stderr)
 	good, err := os.ReadFile(english)
 	require.NoError(t, err)
@@ -111,9 +114,17 @@ func TestLearnCommandsBadInput(t *testing.T) {
 		require.NoError(t, os.WriteFile(path, data, 0o644))
 		return path
 	}
-	flipped := bytes.Clone(good)
-	flipped[len(flipped)-20] ^= 0x40
-	damaged := write("damaged.games", flipped)
+	// The same games under another name: damaged in the first game.
+	damaged := filepath.Join(dir, "damaged.games")
+	_, stderr, code = runCLI(selfplay(damaged, "--games", "1")...)
+	require.Equal(t, 0, code, stderr)
+	_, stderr, code = runCLI(selfplay(damaged)...)
+	require.Equal(t, 0, code, stderr)
+	flipped, err := os.ReadFile(damaged)
+	require.NoError(t, err)
+	first := 16 + int(binary.LittleEndian.Uint32(flipped[12:])) // the first record
+	flipped[first+30] ^= 0x40
+	write("damaged.games", flipped)
 	torn := write("torn.games", good[:len(good)-7])
 	headerOnly := write("empty.games", good[:16+int(binary.LittleEndian.Uint32(good[12:]))])
 	pdn := write("games.pdn", []byte("[Event \"x\"]\n1. 11-15 *\n"))
@@ -139,16 +150,18 @@ func TestLearnCommandsBadInput(t *testing.T) {
 		{[]string{"selfplay", "--variant", "russian", "--openings", "../../bench/testdata/openings_international.pdn", "--out", out}, "--openings: "},
 		{[]string{"selfplay", "--variant", "russian", "--games", "3", "--nodes", "100", "--out", english},
 			"--out: selfplay: cannot resume " + english + ": the file holds english games, not russian"},
-		{[]string{"selfplay", "--variant", "english", "--games", "3", "--nodes", "100", "--out", damaged},
-			"--out: selfplay: cannot resume " + damaged + ": record at byte "},
+		{selfplay(damaged, "--games", "3"), fmt.Sprintf("--out: selfplay: cannot resume %s: record at byte %d: checksum mismatch", damaged, first)},
+		{selfplay(english, "--games", "3", "--nodes", "100"), "--out: selfplay: cannot resume " + english +
+			`: its games were played by "damka selfplay --hash 1 --nodes 200 --out ` + english + ` --variant english", not ` +
+			`"damka selfplay --hash 1 --nodes 100 --out ` + english + ` --variant english" (other settings)`},
 		{[]string{"selfplay", "--variant", "english", "--games", "3", "--nodes", "100", "--out", pdn},
 			"cannot resume " + pdn + ": not a damka game file"},
 
 		{[]string{"train", "--out", out}, "--data is required"},
 		{[]string{"train", "--data", english}, "--out is required"},
 		{[]string{"train", "--variant", "russian", "--data", english, "--out", out}, "--data: " + english + ": english games, not russian"},
-		{[]string{"train", "--variant", "english", "--data", damaged, "--out", out}, "--data: " + damaged + ": record at byte "},
-		{[]string{"train", "--variant", "english", "--data", damaged, "--out", out}, "checksum mismatch"},
+		{[]string{"train", "--variant", "english", "--data", damaged, "--out", out},
+			fmt.Sprintf("--data: %s: record at byte %d: checksum mismatch", damaged, first)},
 		{[]string{"train", "--variant", "english", "--data", torn, "--out", out}, "truncated game record"},
 		{[]string{"train", "--variant", "english", "--data", pdn, "--out", out}, "not a damka game file"},
 		{[]string{"train", "--variant", "english", "--data", filepath.Join(dir, "no.games"), "--out", out}, "no such file"},
