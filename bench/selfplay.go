@@ -41,8 +41,10 @@ type SelfPlayOptions struct {
 	// RandomPlies, of random legal moves after its opening.
 	RandomPlies int
 
-	Out  string // the game file; an existing one is resumed (its variant must match)
-	Note string // written in a new file's header: the command that made it
+	// Out is the game file; an existing one is resumed: its variant and
+	// its header's note must be o's (games of other settings would mix).
+	Out  string
+	Note string // written in a new file's header: the settings that make the games (the command)
 
 	// Progress, if not nil, is called after each game written with the
 	// number of games in the file and Games.
@@ -62,6 +64,12 @@ type SelfPlayResult struct {
 	Nodes   uint64         // nodes searched
 	Reasons map[string]int // why the played games ended
 }
+
+// ErrResume is wrapped by SelfPlay's error when the existing Out cannot be
+// resumed: it is not a game file, holds another variant's games or games
+// of other settings (another note), has a damaged record before its end,
+// or its games are out of order.
+var ErrResume = errors.New("cannot resume")
 
 // SelfPlay plays the games of o into o.Out, appending to the games already
 // there (a truncated last record, from a run that was stopped, is cut off
@@ -186,11 +194,15 @@ func openGameFile(path string, v engine.VariantID, note string) (*os.File, *engi
 	gr, err := engine.NewGameReader(f)
 	if err != nil {
 		f.Close()
-		return nil, nil, 0, fmt.Errorf("selfplay: resume %s: %w", path, err)
+		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: %w", ErrResume, path, err)
 	}
 	if gr.Variant() != v {
 		f.Close()
-		return nil, nil, 0, fmt.Errorf("selfplay: resume %s: the file holds %v games, not %v", path, gr.Variant(), v)
+		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: the file holds %v games, not %v", ErrResume, path, gr.Variant(), v)
+	}
+	if gr.Note() != note {
+		f.Close()
+		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: its games were played by %q, not %q (other settings)", ErrResume, path, gr.Note(), note)
 	}
 	n := 0
 	for {
@@ -200,11 +212,11 @@ func openGameFile(path string, v engine.VariantID, note string) (*os.File, *engi
 		}
 		if err != nil {
 			f.Close()
-			return nil, nil, 0, fmt.Errorf("selfplay: resume %s: %w", path, err)
+			return nil, nil, 0, fmt.Errorf("selfplay: %w %s: %w", ErrResume, path, err)
 		}
 		if int(rec.Index) != n {
 			f.Close()
-			return nil, nil, 0, fmt.Errorf("selfplay: resume %s: game %d has index %d", path, n, rec.Index)
+			return nil, nil, 0, fmt.Errorf("selfplay: %w %s: game %d has index %d", ErrResume, path, n, rec.Index)
 		}
 		n++
 	}

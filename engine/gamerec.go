@@ -281,7 +281,7 @@ func (gr *GameReader) Next() (*GameRecord, error) {
 		if err == io.EOF {
 			return nil, io.EOF
 		}
-		return nil, fmt.Errorf("record at byte %d: %w", gr.offset, ErrTruncatedRecord)
+		return nil, gr.readError(err)
 	}
 	n := binary.LittleEndian.Uint32(sz[:])
 	const fixed = 4 + 24 + 3 + 2 + 4
@@ -290,7 +290,7 @@ func (gr *GameReader) Next() (*GameRecord, error) {
 	}
 	b := make([]byte, n)
 	if _, err := io.ReadFull(gr.r, b); err != nil {
-		return nil, fmt.Errorf("record at byte %d: %w", gr.offset, ErrTruncatedRecord)
+		return nil, gr.readError(err)
 	}
 	at := gr.offset
 	bad := func(format string, a ...any) error {
@@ -330,6 +330,16 @@ func (gr *GameReader) Next() (*GameRecord, error) {
 	}
 	gr.offset += int64(4 + n)
 	return rec, nil
+}
+
+// readError is the error of a read inside the record at gr.offset: one
+// wrapping ErrTruncatedRecord when the file ends there, else the reader's
+// own error (a failing disk is not a torn record to cut off).
+func (gr *GameReader) readError(err error) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return fmt.Errorf("record at byte %d: %w", gr.offset, ErrTruncatedRecord)
+	}
+	return fmt.Errorf("record at byte %d: %w", gr.offset, err)
 }
 
 func (gr *GameReader) findMove(p *Position, from, to Square, alt uint8) (Move, bool) {

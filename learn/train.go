@@ -152,6 +152,23 @@ type model struct {
 	w       []float64
 }
 
+// newModel returns the float model of the weights w.
+func newModel(w *eval.Weights) *model {
+	m := &model{v: w.V, regions: eval.Regions(w.V), men: w.V.Rules().Board.Info().Men}
+	m.w = make([]float64, 2*eval.NumDense+2*m.regions*eval.PatternSize)
+	for f := range eval.NumDense {
+		for k := range 2 {
+			m.w[2*f+k] = float64(w.Dense[f][k]) / (1 << eval.WeightShift)
+		}
+	}
+	for i, pw := range w.Pattern {
+		for k := range 2 {
+			m.w[2*eval.NumDense+2*i+k] = float64(pw[k]) / (1 << eval.WeightShift)
+		}
+	}
+	return m
+}
+
 // score returns s's linear score in centi-men, White's view, scaled by the
 // endgame rules, and the blend factors of the middlegame and endgame
 // weights.
@@ -273,18 +290,7 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 	if init.V != d.V {
 		return nil, fmt.Errorf("train: initial weights are %v, the data %v", init.V, d.V)
 	}
-	m := &model{v: d.V, regions: eval.Regions(d.V), men: d.V.Rules().Board.Info().Men}
-	m.w = make([]float64, 2*eval.NumDense+2*m.regions*eval.PatternSize)
-	for f := range eval.NumDense {
-		for k := range 2 {
-			m.w[2*f+k] = float64(init.Dense[f][k]) / (1 << eval.WeightShift)
-		}
-	}
-	for i, pw := range init.Pattern {
-		for k := range 2 {
-			m.w[2*eval.NumDense+2*i+k] = float64(pw[k]) / (1 << eval.WeightShift)
-		}
-	}
+	m := newModel(init)
 
 	var train, val []int32
 	targets := make([]float32, len(d.Samples))

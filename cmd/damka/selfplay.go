@@ -4,6 +4,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -121,6 +122,9 @@ finished so far.`,
 			if bar != nil {
 				_ = bar.Exit()
 				fmt.Fprintln(cmd.ErrOrStderr())
+			}
+			if errors.Is(err, bench.ErrResume) {
+				return inputError{fmt.Errorf("--out: %w", err)}
 			}
 			if err != nil {
 				return err

@@ -68,6 +68,8 @@ from a material-only prior with --from-prior.`,
 				return badInput("--threads %d out of range 1..1024", o.Threads)
 			case o.Rate <= 0 || o.Decay <= 0 || o.Decay > 1 || o.L2 < 0 || o.Scale < 0:
 				return badInput("--rate, --decay (0..1], --l2 and --scale must be positive")
+			case o.Validate < 2:
+				return badInput("--validate %d: want at least 2 (every N-th game is held out)", o.Validate)
 			case fromPrior && initFile != "":
 				return badInput("give one of --init and --from-prior, not both")
 			}
@@ -103,8 +105,8 @@ from a material-only prior with --from-prior.`,
 			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			res, err := learn.Train(ctx, d, o)
-			if err != nil {
-				return err
+			if err != nil { // the data or --init do not fit: too few positions, another variant
+				return badInput("--data %s: %v", strings.Join(data, " "), err)
 			}
 			w := res.Weights
 			w.Note = fmt.Sprintf("%s\ndata: %s (%d games, %d training and %d validation positions)\nscale=%.1f best epoch %d val_loss=%.6f",

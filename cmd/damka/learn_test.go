@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/engine"
+	"damka/eval"
+	"damka/search"
+)
+
+// TestLearnPipeline runs the training pipeline end to end on a tiny scale:
+// damka selfplay a few games, damka train one epoch on them, the weights
+// file read back and a game played with it.
+func TestLearnPipeline(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join(dir, "russian.games")
+	selfplay := []string{"selfplay", "--variant", "russian", "--games", "8", "--nodes", "300", "--threads", "2",
+		"--hash", "1", "--seed", "3", "--random-plies", "6", "--out", games, "--no-progress"}
+	out, stderr, code := runCLI(selfplay...)
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `^games=8 resumed=0 played=8 plies=\d+ white=\d+ black=\d+ draws=\d+ nodes=\d+ time=\S+ games_per_s=\S+\n$`, out)
+	data, err := os.ReadFile(games)
+	require.NoError(t, err)
+	gr, err := engine.NewGameReader(strings.NewReader(string(data)))
+	require.NoError(t, err)
+	assert.Equal(t, engine.Russian, gr.Variant())
+	assert.Equal(t, "damka selfplay --hash 1 --nodes 300 --out "+games+" --random-plies 6 --seed 3 --variant russian", gr.Note())
+
+	// Run again: the file holds its games and stays as it is.
+	out, stderr, code = runCLI(selfplay...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "games=8 resumed=8 played=0 ")
+	again, err := os.ReadFile(games)
+	require.NoError(t, err)
+	assert.Equal(t, data, again)
+
+	weights := filepath.Join(dir, "russian.dkw")
+	out, stderr, code = runCLI("train", "--variant", "russian", "--data", games, "--out", weights, "--epochs", "1",
+		"--batch", "32", "--validate", "3", "--threads", "2", "--from-prior")
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `^read \d+ positions of 8 games in \S+s\n$`, stderr)
+	assert.Regexp(t, `^epoch=0 train_loss=0\.\d+ val_loss=0\.\d+ time=\S+\nepoch=1 train_loss=0\.\d+ val_loss=0\.\d+ time=\S+\n`+
+		`scale=\S+ best_epoch=[01] val_loss=0\.\d+ out=`+weights+"\n$", out)
+
+	w, err := eval.LoadWeights(weights, engine.Russian)
+	require.NoError(t, err)
+	assert.Equal(t, engine.Russian, w.V)
+	assert.True(t, strings.HasPrefix(w.Note, "damka train --batch 32 --data "+games+" --epochs 1 --from-prior --out "+weights+
+		" --validate 3 --variant russian\ndata: "+games+" (8 games, "), w.Note)
+	// The weights of the best epoch are written: the prior's (all
+	// patterns 0) when the epoch did not lower the validation loss, which
+	// on 8 games can happen, else trained ones.
+	changed := 0
+	for _, pw := range w.Pattern {
+		if pw != [2]int16{} {
+			changed++
+		}
+	}
+	if strings.Contains(out, " best_epoch=1 ") {
+		assert.Positive(t, changed, "the epoch's weights are not written")
+	} else {
+		assert.Zero(t, changed, "best epoch 0, yet the patterns changed:\n%s", out)
+	}
+	_, err = eval.LoadWeights(weights, engine.English)
+	assert.ErrorContains(t, err, "weights file is for russian, not english")
+
+	// Play with the weights: a few moves of a game, each legal, and the
+	// search scores with them (a depth-1 search from the start, where no
+	// capture is near, is the best of the replies' static scores).
+	e := search.New(search.Options{Threads: 1, HashMiB: 1, Eval: w})
+	start := engine.StartPosition(engine.Russian)
+	r := e.Search(context.Background(), start, nil, search.Limits{Depth: 1}, nil)
+	require.True(t, r.HasMove)
+	var l engine.MoveList
+	start.Generate(&l)
+	best := -1 << 30
+	for _, m := range l.Slice() {
+		c := start.Play(m)
+		best = max(best, -w.Evaluate(&c))
+	}
+	assert.Equal(t, best, r.Score, "the depth-1 score is not the trained weights' one")
+	g := engine.NewGame(start)
+	for range 8 {
+		r := e.SearchGame(context.Background(), g, search.Limits{Depth: 4}, nil)
+		require.True(t, r.HasMove)
+		require.NoError(t, g.PlayChecked(r.Move))
+	}
+}
+
+// TestLearnCommandsBadInput checks the bad input of selfplay and train:
+// exit status 2 and a message naming the fault, no file written.
+func TestLearnCommandsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	selfplay := func(out string, extra ...string) []string {
+		return append([]string{"selfplay", "--variant", "english", "--games", "2", "--nodes", "200", "--threads", "1",
+			"--hash", "1", "--out", out, "--no-progress"}, extra...)
+	}
+	english := filepath.Join(dir, "english.games")
+	_, stderr, code := runCLI(selfplay(english)...)
+	require.Equal(t, 0, code, stderr)
+	good, err := os.ReadFile(english)
+	require.NoError(t, err)
+	write := func(name string, data []byte) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		return path
+	}
+	// The same games under another name: damaged in the first game.
+	damaged := filepath.Join(dir, "damaged.games")
+	_, stderr, code = runCLI(selfplay(damaged, "--games", "1")...)
+	require.Equal(t, 0, code, stderr)
+	_, stderr, code = runCLI(selfplay(damaged)...)
+	require.Equal(t, 0, code, stderr)
+	flipped, err := os.ReadFile(damaged)
+	require.NoError(t, err)
+	first := 16 + int(binary.LittleEndian.Uint32(flipped[12:])) // the first record
+	flipped[first+30] ^= 0x40
+	write("damaged.games", flipped)
+	torn := write("torn.games", good[:len(good)-7])
+	headerOnly := write("empty.games", good[:16+int(binary.LittleEndian.Uint32(good[12:]))])
+	pdn := write("games.pdn", []byte("[Event \"x\"]\n1. 11-15 *\n"))
+	trained := filepath.Join(dir, "w.dkw")
+	_, stderr, code = runCLI("train", "--variant", "english", "--data", english, "--out", trained, "--epochs", "0", "--validate", "2")
+	require.Equal(t, 0, code, stderr)
+
+	out := filepath.Join(dir, "out")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"selfplay", "--games", "1"}, "--out is required"},
+		{[]string{"selfplay", "--nodes", "0", "--out", out}, "--nodes 0 out of range 1..1000000000000"},
+		{[]string{"selfplay", "--nodes", "-3", "--out", out}, "--nodes -3: out of range"},
+		{[]string{"selfplay", "--depth", "3", "--nodes", "100", "--out", out}, "give one of --nodes and --depth, not both"},
+		{[]string{"selfplay", "--depth", "0", "--out", out}, "--depth 0 out of range"},
+		{[]string{"selfplay", "--games", "0", "--out", out}, "--games 0 out of range"},
+		{[]string{"selfplay", "--threads", "0", "--out", out}, "--threads 0 out of range"},
+		{[]string{"selfplay", "--random-plies", "101", "--out", out}, "--random-plies 101 out of range"},
+		{[]string{"selfplay", "--variant", "checkers9", "--out", out}, "checkers9"},
+		{[]string{"selfplay", "--out", filepath.Join(dir, "none", "x.games")}, "--out " + filepath.Join(dir, "none", "x.games") + ": folder"},
+		{[]string{"selfplay", "--variant", "russian", "--openings", "../../bench/testdata/openings_international.pdn", "--out", out}, "--openings: "},
+		{[]string{"selfplay", "--variant", "russian", "--games", "3", "--nodes", "100", "--out", english},
+			"--out: selfplay: cannot resume " + english + ": the file holds english games, not russian"},
+		{selfplay(damaged, "--games", "3"), fmt.Sprintf("--out: selfplay: cannot resume %s: record at byte %d: checksum mismatch", damaged, first)},
+		{selfplay(english, "--games", "3", "--nodes", "100"), "--out: selfplay: cannot resume " + english +
+			`: its games were played by "damka selfplay --hash 1 --nodes 200 --out ` + english + ` --variant english", not ` +
+			`"damka selfplay --hash 1 --nodes 100 --out ` + english + ` --variant english" (other settings)`},
+		{[]string{"selfplay", "--variant", "english", "--games", "3", "--nodes", "100", "--out", pdn},
+			"cannot resume " + pdn + ": not a damka game file"},
+
+		{[]string{"train", "--out", out}, "--data is required"},
+		{[]string{"train", "--data", english}, "--out is required"},
+		{[]string{"train", "--variant", "russian", "--data", english, "--out", out}, "--data: " + english + ": english games, not russian"},
+		{[]string{"train", "--variant", "english", "--data", damaged, "--out", out},
+			fmt.Sprintf("--data: %s: record at byte %d: checksum mismatch", damaged, first)},
+		{[]string{"train", "--variant", "english", "--data", torn, "--out", out}, "truncated game record"},
+		{[]string{"train", "--variant", "english", "--data", pdn, "--out", out}, "not a damka game file"},
+		{[]string{"train", "--variant", "english", "--data", filepath.Join(dir, "no.games"), "--out", out}, "no such file"},
+		{[]string{"train", "--variant", "english", "--data", headerOnly, "--out", out}, "train: no positions"},
+		{[]string{"train", "--variant", "english", "--data", english, "--validate", "1", "--out", out}, "--validate 1: want at least 2"},
+		{[]string{"train", "--variant", "english", "--data", english, "--epochs", "-1", "--out", out}, "--epochs -1 out of range"},
+		{[]string{"train", "--variant", "english", "--data", english, "--lambda", "2", "--out", out}, "--lambda 2 out of range 0..1"},
+		{[]string{"train", "--variant", "english", "--data", english, "--init", trained, "--from-prior", "--out", out}, "give one of --init and --from-prior"},
+		{[]string{"train", "--variant", "russian", "--data", english, "--init", trained, "--out", out}, "--init: eval file " + trained + ": weights file is for english, not russian"},
+		{[]string{"train", "--variant", "english", "--data", english, "--init", damaged, "--out", out}, "--init: eval file " + damaged + ": not a damka weights file"},
+	}
+	for _, c := range cases {
+		stdout, stderr, code := runCLI(c.args...)
+		assert.Equal(t, 2, code, "%v: %s", c.args, stderr)
+		assert.Contains(t, stderr, c.want, "%v", c.args)
+		assert.Contains(t, stderr, "damka: ", "%v", c.args)
+		assert.Empty(t, stdout, "%v", c.args)
+		_, err := os.Stat(out)
+		assert.ErrorIs(t, err, os.ErrNotExist, "%v wrote %s", c.args, out)
+	}
+	// The refused resumes left their files alone.
+	again, err := os.ReadFile(english)
+	require.NoError(t, err)
+	assert.Equal(t, good, again)
+	again, err = os.ReadFile(damaged)
+	require.NoError(t, err)
+	assert.Equal(t, flipped, again)
+}

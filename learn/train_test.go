@@ -1,0 +1,292 @@
+package learn
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/bench"
+	"damka/engine"
+	"damka/eval"
+)
+
+// testDir holds the game files the tests share (TestMain removes it).
+var testDir string
+
+var (
+	gameFilesMu sync.Mutex
+	gameFiles   = map[engine.VariantID]string{}
+)
+
+// selfPlayFile plays a few fast self-play games of v once per test binary
+// and returns the game file's path.
+func selfPlayFile(t *testing.T, v engine.VariantID) string {
+	t.Helper()
+	gameFilesMu.Lock()
+	defer gameFilesMu.Unlock()
+	if f, ok := gameFiles[v]; ok {
+		return f
+	}
+	f := filepath.Join(testDir, v.String()+".games")
+	_, err := bench.SelfPlay(context.Background(), bench.SelfPlayOptions{Variant: v, Games: 24, Nodes: 300,
+		Threads: 2, HashMiB: 1, Seed: 5, RandomPlies: 8, Out: f, Note: "learn test"})
+	require.NoError(t, err)
+	gameFiles[v] = f
+	return f
+}
+
+func TestMain(m *testing.M) {
+	var err error
+	testDir, err = os.MkdirTemp("", "damka-learn-test-")
+	if err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(testDir)
+	os.Exit(code)
+}
+
+func readData(t *testing.T, v engine.VariantID) *Data {
+	t.Helper()
+	d := &Data{V: v}
+	require.NoError(t, d.ReadFiles(selfPlayFile(t, v)))
+	return d
+}
+
+func TestFitScale(t *testing.T) {
+	for _, k := range []float64{80, 250, 900} {
+		rng := rand.New(rand.NewPCG(1, uint64(k)))
+		samples := make([]Sample, 40000)
+		for i := range samples {
+			s := &samples[i]
+			s.Score = int16(rng.IntN(3001) - 1500)
+			if rng.Float64() < sigmoid(float64(s.Score)/k) {
+				s.Result = 1
+			}
+		}
+		got := FitScale(samples)
+		assert.InEpsilon(t, k, got, 0.08, "scale %g fitted as %g", k, got)
+	}
+}
+
+// TestModelMatchesEval checks the trainer's float model against the
+// evaluation it trains: on every training position of the games, the
+// model of some weights scores what eval scores with the same weights, up
+// to rounding.
+func TestModelMatchesEval(t *testing.T) {
+	for _, v := range []engine.VariantID{engine.Russian, engine.International} {
+		t.Run(v.String(), func(t *testing.T) {
+			// Weights with every pattern entry set: the embedded ones, with
+			// random noise so that no entry is zero.
+			rng := rand.New(rand.NewPCG(3, uint64(v)))
+			w := eval.NewWeights(v)
+			for i := range w.Pattern {
+				w.Pattern[i] = [2]int16{int16(rng.IntN(801) - 400), int16(rng.IntN(801) - 400)}
+			}
+			m := newModel(w)
+			f, err := os.Open(selfPlayFile(t, v))
+			require.NoError(t, err)
+			defer f.Close()
+			gr, err := engine.NewGameReader(f)
+			require.NoError(t, err)
+			d := &Data{V: v}
+			var feats eval.Features
+			checked, halved := 0, 0
+			for {
+				rec, err := gr.Next()
+				if err == io.EOF {
+					break
+				}
+				require.NoError(t, err)
+				p := rec.Start
+				for i, mv := range rec.Moves {
+					if rec.Scores[i] != engine.NoScore && !p.HasCapture() {
+						eval.ExtractFeatures(&p, &feats)
+						if feats.Scale != 0 {
+							s := Sample{Dense: feats.Dense, MenLeft: uint8(feats.MenLeft), Scale: uint8(feats.Scale)}
+							copy(s.White[:], feats.White[:feats.Regions])
+							copy(s.Black[:], feats.Black[:feats.Regions])
+							sc, _, _ := m.score(&s)
+							want := float64(w.Evaluate(&p))
+							if p.Side == engine.Black {
+								want = -want
+							}
+							if !assert.InDelta(t, want, sc, 1.01, "%s", p.FEN()) {
+								return
+							}
+							checked++
+							if feats.Scale == 2 {
+								halved++
+							}
+						}
+					}
+					p = p.Play(mv)
+				}
+			}
+			require.NoError(t, d.ReadFiles(selfPlayFile(t, v)))
+			assert.Equal(t, checked, len(d.Samples), "training positions")
+			t.Logf("%d positions, %d with the endgame divisor 2", checked, halved)
+		})
+	}
+}
+
+// TestReadGamesSamples checks what ReadGames keeps: searched, quiet
+// positions with men, labelled with White's result and score.
+func TestReadGamesSamples(t *testing.T) {
+	v := engine.Russian
+	data, err := os.ReadFile(selfPlayFile(t, v))
+	require.NoError(t, err)
+	gr, err := engine.NewGameReader(bytes.NewReader(data))
+	require.NoError(t, err)
+	var want []Sample
+	games := 0
+	for {
+		rec, err := gr.Next()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		res := map[engine.Result]float32{engine.WhiteWins: 1, engine.BlackWins: 0, engine.Draw: 0.5}[rec.Result]
+		p := rec.Start
+		for i, m := range rec.Moves {
+			if sc := rec.Scores[i]; sc != engine.NoScore && !p.HasCapture() && p.Pieces[0]&^p.Kings|p.Pieces[1]&^p.Kings != 0 {
+				if p.Side == engine.Black {
+					sc = -sc
+				}
+				want = append(want, Sample{Result: res, Score: sc, Game: uint32(games)})
+			}
+			p = p.Play(m)
+		}
+		games++
+	}
+	d := &Data{V: v}
+	require.NoError(t, d.ReadGames(bytes.NewReader(data), "x"))
+	assert.Equal(t, games, d.Games)
+	require.Len(t, d.Samples, len(want))
+	for i := range want {
+		got := d.Samples[i]
+		assert.Equal(t, want[i], Sample{Result: got.Result, Score: got.Score, Game: got.Game}, "sample %d", i)
+		assert.NotZero(t, got.MenLeft)
+	}
+}
+
+func TestTrainLowersValidationLoss(t *testing.T) {
+	for _, v := range []engine.VariantID{engine.Russian, engine.English} {
+		t.Run(v.String(), func(t *testing.T) {
+			d := readData(t, v)
+			var reps []EpochReport
+			res, err := Train(context.Background(), d, Options{Epochs: 4, Batch: 256, Rate: 2, Lambda: 0.5,
+				Validate: 4, Seed: 1, Threads: 2, Init: eval.NewWeights(v),
+				Progress: func(r EpochReport) { reps = append(reps, r) }})
+			require.NoError(t, err)
+			require.Len(t, reps, 5)
+			for i, r := range reps {
+				assert.Equal(t, i, r.Epoch)
+				assert.False(t, math.IsNaN(r.Validate) || math.IsNaN(r.Train))
+			}
+			t.Logf("%d train, %d validation positions, scale %.0f; validation loss by epoch: %.4f %.4f %.4f %.4f %.4f",
+				res.Train, res.Val, res.Scale, reps[0].Validate, reps[1].Validate, reps[2].Validate, reps[3].Validate, reps[4].Validate)
+			assert.Equal(t, len(d.Samples), res.Train+res.Val)
+			assert.Positive(t, res.Val)
+			assert.Positive(t, res.Best.Epoch, "no epoch improved on the initial weights")
+			assert.Less(t, res.Best.Validate, reps[0].Validate)
+			assert.Equal(t, reps[res.Best.Epoch], res.Best)
+			for _, r := range reps {
+				assert.GreaterOrEqual(t, r.Validate, res.Best.Validate)
+			}
+			require.NotNil(t, res.Weights)
+			assert.Equal(t, v, res.Weights.V)
+			assert.Len(t, res.Weights.Pattern, eval.Regions(v)*eval.PatternSize)
+			assert.NotEqual(t, eval.NewWeights(v).Pattern, res.Weights.Pattern, "pattern weights unchanged")
+			// The weights written are those of the best epoch: their
+			// validation loss (re-evaluated by a zero-epoch run from them)
+			// is that epoch's, up to the rounding to 1/16 centi-man.
+			again, err := Train(context.Background(), d, Options{Epochs: 0, Lambda: 0.5, Validate: 4, Scale: res.Scale,
+				Init: res.Weights, Threads: 1})
+			require.NoError(t, err)
+			assert.InDelta(t, res.Best.Validate, again.Best.Validate, 1e-3)
+			b, err := res.Weights.MarshalBinary()
+			require.NoError(t, err)
+			w, err := eval.ParseWeights(b, v)
+			require.NoError(t, err)
+			assert.Equal(t, res.Weights.Pattern, w.Pattern)
+		})
+	}
+}
+
+func TestTrainThreadsIdentical(t *testing.T) {
+	d := readData(t, engine.Russian)
+	train := func(threads int) *Result {
+		res, err := Train(context.Background(), d, Options{Epochs: 2, Batch: 100, Lambda: 0.7, Validate: 5, Seed: 9, Threads: threads})
+		require.NoError(t, err)
+		return res
+	}
+	one, four := train(1), train(4)
+	assert.Equal(t, one.Best, func() EpochReport { b := four.Best; b.Time = one.Best.Time; return b }())
+	assert.Equal(t, one.Scale, four.Scale)
+	assert.Equal(t, one.Weights.Dense, four.Weights.Dense)
+	assert.True(t, assert.ObjectsAreEqual(one.Weights.Pattern, four.Weights.Pattern), "pattern weights differ with 1 and 4 threads")
+	other, err := Train(context.Background(), d, Options{Epochs: 2, Batch: 100, Lambda: 0.7, Validate: 5, Seed: 10, Threads: 4})
+	require.NoError(t, err)
+	assert.False(t, assert.ObjectsAreEqual(one.Weights.Pattern, other.Weights.Pattern), "another seed, the same weights")
+}
+
+func TestTrainStopped(t *testing.T) {
+	d := readData(t, engine.Russian)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	init := eval.Default(engine.Russian)
+	res, err := Train(ctx, d, Options{Epochs: 5, Validate: 3, Init: init})
+	require.NoError(t, err)
+	assert.Equal(t, 0, res.Best.Epoch)
+	assert.Equal(t, init.Dense, res.Weights.Dense)
+	assert.True(t, assert.ObjectsAreEqual(init.Pattern, res.Weights.Pattern), "a stopped run changed the weights")
+}
+
+func TestTrainBadInput(t *testing.T) {
+	_, err := Train(context.Background(), &Data{V: engine.Russian}, Options{Epochs: 1})
+	assert.EqualError(t, err, "train: no positions")
+
+	d := readData(t, engine.Russian)
+	_, err = Train(context.Background(), d, Options{Epochs: 1, Init: eval.NewWeights(engine.English)})
+	assert.EqualError(t, err, "train: initial weights are english, the data russian")
+
+	_, err = Train(context.Background(), d, Options{Epochs: 1, Validate: 1})
+	assert.ErrorContains(t, err, "training and")
+	assert.ErrorContains(t, err, "need some of each")
+
+	// Files: another variant, missing, damaged.
+	wrong := &Data{V: engine.Brazilian}
+	err = wrong.ReadFiles(selfPlayFile(t, engine.Russian))
+	assert.ErrorContains(t, err, "russian games, not brazilian")
+	assert.Empty(t, wrong.Samples)
+
+	err = (&Data{V: engine.Russian}).ReadFiles(filepath.Join(t.TempDir(), "none.games"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+
+	data, err := os.ReadFile(selfPlayFile(t, engine.Russian))
+	require.NoError(t, err)
+	bad := filepath.Join(t.TempDir(), "bad.games")
+	data = bytes.Clone(data)
+	data[len(data)-9] ^= 0x10
+	require.NoError(t, os.WriteFile(bad, data, 0o644))
+	err = (&Data{V: engine.Russian}).ReadFiles(bad)
+	assert.ErrorContains(t, err, bad+": record at byte ")
+	assert.ErrorContains(t, err, "checksum mismatch")
+
+	require.NoError(t, os.WriteFile(bad, data[:len(data)-3], 0o644))
+	err = (&Data{V: engine.Russian}).ReadFiles(bad)
+	assert.ErrorIs(t, err, engine.ErrTruncatedRecord)
+
+	err = (&Data{V: engine.Russian}).ReadGames(bytes.NewReader([]byte("DMKEVAL1\x01\x00\x00\x01\x0c\x00\x0f\x00\x41\x19\x00\x00")), "w.dkw")
+	assert.ErrorContains(t, err, "w.dkw: not a damka game file")
+}
