@@ -92,6 +92,7 @@ func TestModelMatchesEval(t *testing.T) {
 			for i := range w.Pattern {
 				w.Pattern[i] = [2]int16{int16(rng.IntN(801) - 400), int16(rng.IntN(801) - 400)}
 			}
+			w.Prepare()
 			m := newModel(w)
 			f, err := os.Open(selfPlayFile(t, v))
 			require.NoError(t, err)
