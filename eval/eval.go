@@ -19,15 +19,16 @@ import (
 // kingRules are the hand-set numbers of the king-only endings (kingsOnly),
 // in centi-men; the learned weights do not cover positions without men.
 type kingRules struct {
+	KingMob   int // per non-capturing king move
 	KingDiag  int // king on the long diagonal (flying-king endings)
 	KingChase int // winning king endings: per step that the strong kings are closer to the weak king
 }
 
 var kingRulesOf = [engine.NumVariants]kingRules{
-	engine.Russian:       {KingDiag: 20, KingChase: 4},
-	engine.English:       {KingDiag: 0, KingChase: 5},
-	engine.Brazilian:     {KingDiag: 20, KingChase: 4},
-	engine.International: {KingDiag: 20, KingChase: 4},
+	engine.Russian:       {KingMob: 2, KingDiag: 20, KingChase: 4},
+	engine.English:       {KingMob: 3, KingDiag: 0, KingChase: 5},
+	engine.Brazilian:     {KingMob: 2, KingDiag: 20, KingChase: 4},
+	engine.International: {KingMob: 2, KingDiag: 20, KingChase: 4},
 }
 
 // DrawDivisor is the factor by which Evaluate shrinks the score of an
@@ -78,7 +79,7 @@ func (w *Weights) Evaluate(p *engine.Position) int {
 	total := (mg*menLeft + eg*(full-menLeft)) / (full << WeightShift)
 	switch endgameScale(p, g, &s) {
 	case 0:
-		total = kingsEnding(v, g, &s, total)
+		total = kingsEnding(w, g, &s, &d)
 	case 2:
 		total /= 2
 	}
@@ -138,22 +139,25 @@ func patterns10x10(tab [][2]int16, own, opp uint64) (mg, eg int) {
 	return mg, eg
 }
 
-// kingsEnding scores a position with kings only (total: the learned score,
-// White's view) by the hand rules of kingsOnly.
-func kingsEnding(v engine.VariantID, g *geometry, s *[2]side, total int) int {
+// kingsEnding scores a position with kings only (no pattern applies and
+// the training positions hold men): the learned endgame value of a king
+// per king, the hand-set mobility term (kingRules.KingMob, per move, d:
+// the dense counts), then the hand rules of kingsOnly. White's view.
+func kingsEnding(w *Weights, g *geometry, s *[2]side, d *[2][NumDense]int) int {
+	r := &kingRulesOf[w.V]
+	king := int(w.Dense[DenseKings][1]) >> WeightShift
+	total := king*(s[0].nKings-s[1].nKings) + r.KingMob*(d[0][DenseKingMob]-d[1][DenseKingMob])
 	strong := engine.White
-	if total < 0 || total == 0 && s[1].nKings > s[0].nKings {
+	if s[1].nKings > s[0].nKings || s[1].nKings == s[0].nKings && total < 0 {
 		strong = engine.Black
 	}
 	sign := 1
 	if strong == engine.Black {
 		sign = -1
 	}
-	return sign * kingsOnly(&kingRulesOf[v], g, &s[strong], &s[strong^1], sign*total, g.flying)
+	return sign * kingsOnly(r, g, &s[strong], &s[strong^1], sign*total, g.flying)
 }
 
-// kingsOnly scores an ending with kings only on the board; t is the score
-// from the strong side's view and so is the result.
 func kingsOnly(w *kingRules, g *geometry, st, wk *side, t int, flying bool) int {
 	ns, nw := st.nKings, wk.nKings
 	if nw == 0 { // the search scores a side without pieces as lost

@@ -6,6 +6,8 @@
 package learn
 
 import (
+	"bufio"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -90,20 +92,34 @@ func (d *Data) ReadGames(r io.Reader, name string) error {
 	}
 }
 
-// ReadFiles reads the game files at paths into d.
+// ReadFiles reads the game files at paths into d; a file may be
+// gzip-compressed (as the games shipped in learn/games are).
 func (d *Data) ReadFiles(paths ...string) error {
 	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		err = d.ReadGames(f, path)
-		f.Close()
-		if err != nil {
+		if err := d.readFile(path); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func (d *Data) readFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	return d.ReadGames(r, path)
 }
 
 // Options configure Train.

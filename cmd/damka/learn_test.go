@@ -48,7 +48,7 @@ func TestLearnPipeline(t *testing.T) {
 		"--batch", "32", "--validate", "3", "--threads", "2", "--from-prior")
 	require.Equal(t, 0, code, stderr)
 	assert.Regexp(t, `^read \d+ positions of 8 games in \S+s\n$`, stderr)
-	assert.Regexp(t, `^epoch=0 train_loss=0\.\d+ val_loss=0\.\d+ time=\S+\nepoch=1 train_loss=0\.\d+ val_loss=0\.\d+ time=\S+\n`+
+	assert.Regexp(t, `^epoch=0 train_loss=0\.\d+ val_loss=0\.\d+ val_result_loss=0\.\d+ time=\S+\nepoch=1 train_loss=0\.\d+ val_loss=0\.\d+ val_result_loss=0\.\d+ time=\S+\n`+
 		`scale=\S+ best_epoch=[01] val_loss=0\.\d+ out=`+weights+"\n$", out)
 
 	w, err := eval.LoadWeights(weights, engine.Russian)
