@@ -139,7 +139,7 @@ finished so far.`,
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	f.IntVar(&games, "games", 1000, "games in the file when done (resumed games count)")
-	f.Uint64Var(&nodes, "nodes", 5000, "nodes per searched move")
+	f.Uint64Var(&nodes, "nodes", 10000, "nodes per searched move")
 	f.IntVar(&depth, "depth", 0, "search depth per move in plies instead of --nodes")
 	f.IntVar(&threads, "threads", runtime.NumCPU(), "games played at the same time (one search thread each)")
 	f.IntVar(&hashMiB, "hash", 8, "transposition table of each game, MiB")
