@@ -136,6 +136,10 @@ type Options struct {
 	Threads  int               // 0: all CPUs
 	Progress func(EpochReport) // after every epoch, if not nil
 	Init     *eval.Weights     // start from these weights (nil: eval.NewWeights)
+	// Fixed lists dense features (eval.DenseMen ...) whose weights stay
+	// at their initial values: a term the data would push to extremes
+	// (king mobility in middlegames where a king is rare and decisive).
+	Fixed []int
 }
 
 // EpochReport is one epoch's losses (cross-entropy against the target),
@@ -363,6 +367,13 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 	if o.Progress != nil {
 		o.Progress(res.Best)
 	}
+	var fixed [eval.NumDense]bool
+	for _, f := range o.Fixed {
+		if f < 0 || f >= eval.NumDense {
+			return nil, fmt.Errorf("train: fixed dense feature %d out of range 0..%d", f, eval.NumDense-1)
+		}
+		fixed[f] = true
+	}
 	rate := o.Rate
 	rng := rand.New(rand.NewPCG(o.Seed, 0x7261696e))
 	for epoch := 1; epoch <= o.Epochs && ctx.Err() == nil; epoch++ {
@@ -397,6 +408,9 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 			parallel(o.Threads, chunks, func(c int) {
 				lo, hi := c*len(m.w)/chunks, (c+1)*len(m.w)/chunks
 				for i := lo; i < hi; i++ {
+					if i < 2*eval.NumDense && fixed[i/2] {
+						continue
+					}
 					g := 0.0
 					for k := range chunks {
 						g += grads[k][i]

@@ -24,6 +24,7 @@ func newTrainCmd() *cobra.Command {
 		data                   []string
 		o                      learn.Options
 		fromPrior              bool
+		fixed                  []string
 	)
 	cmd := &cobra.Command{
 		Use:   "train",
@@ -76,6 +77,22 @@ from a material-only prior with --from-prior.`,
 			if err := checkOutputPath(out); err != nil {
 				return err
 			}
+			for _, name := range fixed {
+				f := -1
+				for k := range eval.NumDense {
+					if eval.DenseName(k) == name {
+						f = k
+					}
+				}
+				if f < 0 {
+					names := make([]string, eval.NumDense)
+					for k := range names {
+						names[k] = eval.DenseName(k)
+					}
+					return badInput("--fix %q: no such dense feature (want one of %s)", name, strings.Join(names, ", "))
+				}
+				o.Fixed = append(o.Fixed, f)
+			}
 			switch {
 			case initFile != "":
 				w, err := eval.LoadWeights(initFile, v)
@@ -124,6 +141,7 @@ from a material-only prior with --from-prior.`,
 	f.StringVar(&out, "out", "", "weights file to write (required)")
 	f.StringVar(&initFile, "init", "", "start from this weights file instead of the embedded weights")
 	f.BoolVar(&fromPrior, "from-prior", false, "start from a material-only prior instead of the embedded weights")
+	f.StringSliceVar(&fixed, "fix", nil, "dense features whose weights keep their initial values (comma separated: king-mobility, ...)")
 	f.IntVar(&o.Epochs, "epochs", 16, "passes over the training positions")
 	f.IntVar(&o.Batch, "batch", 16384, "positions per Adam step")
 	f.Float64Var(&o.Rate, "rate", 3, "Adam step size in centi-men")
