@@ -295,3 +295,19 @@ func TestTrainBadInput(t *testing.T) {
 	err = (&Data{V: engine.Russian}).ReadGames(bytes.NewReader([]byte("DMKEVAL1\x01\x00\x00\x01\x0c\x00\x0f\x00\x41\x19\x00\x00")), "w.dkw")
 	assert.ErrorContains(t, err, "w.dkw: not a damka game file")
 }
+
+// TestTrainFixed: the dense weights named in Fixed keep their initial
+// values while the others move; an index out of range is an error.
+func TestTrainFixed(t *testing.T) {
+	d := readData(t, engine.Russian)
+	init := eval.NewWeights(engine.Russian)
+	res, err := Train(context.Background(), d, Options{Epochs: 2, Batch: 256, Rate: 2, Lambda: 0.5, L2: 1e-6,
+		Validate: 4, Seed: 1, Threads: 1, Init: init, Fixed: []int{eval.DenseKingMob, eval.DenseMen}})
+	require.NoError(t, err)
+	require.Positive(t, res.Best.Epoch)
+	assert.Equal(t, init.Dense[eval.DenseKingMob], res.Weights.Dense[eval.DenseKingMob])
+	assert.Equal(t, init.Dense[eval.DenseMen], res.Weights.Dense[eval.DenseMen])
+	assert.NotEqual(t, init.Dense[eval.DenseManMob], res.Weights.Dense[eval.DenseManMob])
+	_, err = Train(context.Background(), d, Options{Epochs: 1, Init: init, Fixed: []int{eval.NumDense}})
+	assert.ErrorContains(t, err, "fixed dense feature 12 out of range")
+}

@@ -172,6 +172,7 @@ func TestLearnCommandsBadInput(t *testing.T) {
 		{[]string{"train", "--variant", "english", "--data", english, "--init", trained, "--from-prior", "--out", out}, "give one of --init and --from-prior"},
 		{[]string{"train", "--variant", "russian", "--data", english, "--init", trained, "--out", out}, "--init: eval file " + trained + ": weights file is for english, not russian"},
 		{[]string{"train", "--variant", "english", "--data", english, "--init", damaged, "--out", out}, "--init: eval file " + damaged + ": not a damka weights file"},
+		{[]string{"train", "--variant", "english", "--data", english, "--fix", "king-mobility,wings", "--out", out}, `--fix "wings": no such dense feature (want one of men, kings,`},
 	}
 	for _, c := range cases {
 		stdout, stderr, code := runCLI(c.args...)
