@@ -159,7 +159,7 @@ func TestBuildMarginAndBounds(t *testing.T) {
 func TestBuildDeterministic(t *testing.T) {
 	opts := func(workers int) book.BuildOptions {
 		return book.BuildOptions{
-			Variant: engine.Brazilian, Plies: 8, Positions: 40, Margin: 10, Workers: workers,
+			Variant: engine.Brazilian, Plies: 8, Positions: 40, Margin: 15, Workers: workers,
 			NewSearcher: newEngineSearcher(4), Command: "test", Search: "depth=4",
 		}
 	}

@@ -132,7 +132,7 @@ func TestEvalFileParam(t *testing.T) {
 
 	log := logs.String()
 	assert.Contains(t, log, `"eval":"`+good+`","weights":"test weights: to move is 3 men","message":"hub: evaluation weights"`)
-	assert.Contains(t, log, `"variant":"english","eval":"embedded","weights":"prior:`)
+	assert.Contains(t, log, `"variant":"english","eval":"embedded","weights":"`+eval.Default(engine.English).Title()+`"`)
 }
 
 // TestEvalFileConfig: Config.EvalFile is eval-file's default; a file that
