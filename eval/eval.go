@@ -89,29 +89,14 @@ func (w *Weights) Evaluate(p *engine.Position) int {
 	return total
 }
 
-// base3x2 is base3 doubled: the opponent's digits.
-var base3x2 = func() (t [256]uint16) {
-	for i, x := range base3 {
-		t[i] = 2 * x
-	}
-	return t
-}()
-
 // patterns8x8 sums the region weights of tab (Weights.board) on the 8x8
-// board for White's men own and Black's men opp (square sets). Both
-// colours' windows travel in one word (own in the low half, opp in the
-// high half) through the two folds that pack a region's 2x4 squares into
-// a byte.
+// board for White's men own and Black's men opp (square sets).
 func patterns8x8(tab [][2]int16, own, opp uint64) (mg, eg int) {
 	c := own | opp<<32
 	base := 0
 	for r0 := uint(0); r0 < 5; r0++ {
-		row := c >> (4 * r0)
 		for j := uint(0); j < 3; j++ {
-			x := row >> j & 0x0000333300003333
-			x = (x | x>>2) & 0x00000F0F00000F0F
-			x = (x | x>>4) & 0x000000FF000000FF
-			a := tab[base+int(base3[uint8(x)])+int(base3x2[uint8(x>>32)])]
+			a := tab[base+index8x8(c, r0, j)]
 			mg += int(a[0])
 			eg += int(a[1])
 			base += PatternSize
@@ -120,17 +105,12 @@ func patterns8x8(tab [][2]int16, own, opp uint64) (mg, eg int) {
 	return mg, eg
 }
 
-// patterns10x10 is patterns8x8 for the 10x10 board (5 squares a row).
+// patterns10x10 is patterns8x8 for the 10x10 board.
 func patterns10x10(tab [][2]int16, own, opp uint64) (mg, eg int) {
-	const m = 0x18C63 // 2 squares in each of 4 rows of 5
 	base := 0
 	for r0 := uint(0); r0 < 7; r0++ {
-		ro, rp := own>>(5*r0), opp>>(5*r0)
 		for j := uint(0); j < 4; j++ {
-			x := ro>>j&m | (rp>>j&m)<<32
-			x = (x | x>>3) & 0x00003C0F00003C0F
-			x = (x | x>>6) & 0x000000FF000000FF
-			a := tab[base+int(base3[uint8(x)])+int(base3x2[uint8(x>>32)])]
+			a := tab[base+index10x10(own, opp, r0, j)]
 			mg += int(a[0])
 			eg += int(a[1])
 			base += PatternSize

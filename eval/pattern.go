@@ -57,11 +57,10 @@ const WeightShift = 4
 
 // patternGeom is one board's region layout.
 type patternGeom struct {
-	rowLen  int    // playable squares per row (4 or 5)
-	rows    int    // rows (8 or 10)
-	regions int    // (rows-3) * (rowLen-1)
-	squares uint   // 32 or 50
-	quadMsk uint64 // the 2 squares of each of 4 rows of a region at column 0
+	rowLen  int  // playable squares per row (4 or 5)
+	rows    int  // rows (8 or 10)
+	regions int  // (rows-3) * (rowLen-1)
+	squares uint // 32 or 50
 }
 
 // Regions returns the number of pattern regions of variant v's board (15
@@ -76,9 +75,6 @@ func makePatternGeoms() (pg [engine.NumVariants]patternGeom) {
 		k := r.RowLen
 		g := patternGeom{rowLen: k, rows: r.BoardSize, squares: uint(r.Squares)}
 		g.regions = (g.rows - 3) * (k - 1)
-		for row := range 4 {
-			g.quadMsk |= 3 << (row * k)
-		}
 		pg[v] = g
 	}
 	return pg
@@ -114,18 +110,50 @@ func compact(v engine.VariantID, b uint64) uint64 {
 // every square q.
 func turn(s uint64, n uint) uint64 { return bits.Reverse64(s) >> (64 - n) }
 
-// regionIndex returns the base-3 index of the region at row r0 (its top
-// row, 0-based) and column j (its left square within a row) of the square
-// sets own and opp.
-func (g *patternGeom) regionIndex(own, opp uint64, r0, j int) int {
-	sh := uint(r0*g.rowLen + j)
-	return int(base3[gather(g, own>>sh&g.quadMsk)]) + 2*int(base3[gather(g, opp>>sh&g.quadMsk)])
+// base3x2 is base3 doubled: the opponent's digits.
+var base3x2 = func() (t [256]uint16) {
+	for i, x := range base3 {
+		t[i] = 2 * x
+	}
+	return t
+}()
+
+// index8x8 returns the base-3 index of the 8x8 region at top row r0 and
+// left square j (within a row) of c, the viewer's men in the low 32 bits
+// and the opponent's in the high 32 (square sets). The two folds pack
+// each colour's 2x4 squares into a byte, both colours at once.
+func index8x8(c uint64, r0, j uint) int {
+	x := c >> (4*r0 + j) & 0x0000333300003333
+	x = (x | x>>2) & 0x00000F0F00000F0F
+	x = (x | x>>4) & 0x000000FF000000FF
+	return int(base3[uint8(x)]) + int(base3x2[uint8(x>>32)])
 }
 
-// gather packs the 2 squares of each of a region's 4 rows into 8 bits.
-func gather(g *patternGeom, m uint64) uint8 {
-	k := uint(g.rowLen)
-	return uint8(m&3 | m>>(k-2)&0xC | m>>(2*k-4)&0x30 | m>>(3*k-6)&0xC0)
+// index10x10 is index8x8 on the 10x10 board (5 squares a row), for the
+// viewer's men own and the opponent's opp (square sets).
+func index10x10(own, opp uint64, r0, j uint) int {
+	const m = 0x18C63 // 2 squares in each of 4 rows of 5
+	sh := 5*r0 + j
+	x := own>>sh&m | (opp>>sh&m)<<32
+	x = (x | x>>3) & 0x00003C0F00003C0F
+	x = (x | x>>6) & 0x000000FF000000FF
+	return int(base3[uint8(x)]) + int(base3x2[uint8(x>>32)])
+}
+
+// regionIndexes fills idx with the index of every region, in region order,
+// for the viewer's men own and the opponent's opp.
+func (g *patternGeom) regionIndexes(own, opp uint64, idx *[MaxRegions]uint16) {
+	i := 0
+	for r0 := uint(0); r0 <= uint(g.rows-4); r0++ {
+		for j := uint(0); j < uint(g.rowLen-1); j++ {
+			if g.rowLen == 4 {
+				idx[i] = uint16(index8x8(own|opp<<32, r0, j))
+			} else {
+				idx[i] = uint16(index10x10(own, opp, r0, j))
+			}
+			i++
+		}
+	}
 }
 
 // Features is one position's features as the trainer reads them: the
@@ -133,7 +161,7 @@ func gather(g *patternGeom, m uint64) uint8 {
 // dense counts of both views (White's minus Black's), the men left (the
 // phase) and the factor the endgame rules scale the score by.
 type Features struct {
-	White, Black [maxRegions]uint16 // per region, the base-3 index (< PatternSize)
+	White, Black [MaxRegions]uint16 // per region, the base-3 index (< PatternSize)
 	Regions      int                // regions used (Regions(v))
 	Dense        [NumDense]int16    // White's count minus Black's
 	MenLeft      int                // men of both sides: 2*Men() = middlegame, 0 = endgame
@@ -141,8 +169,8 @@ type Features struct {
 	Scale        int                // the endgame rules' divisor of the score (1, 2) or 0: not a linear score
 }
 
-// maxRegions bounds Regions over the variants.
-const maxRegions = 28
+// MaxRegions bounds Regions over the variants (28, on 10x10).
+const MaxRegions = 28
 
 // ExtractFeatures fills f with p's features. It allocates nothing.
 func ExtractFeatures(p *engine.Position, f *Features) {
@@ -156,14 +184,8 @@ func ExtractFeatures(p *engine.Position, f *Features) {
 	}
 	wOwn, wOpp := men[engine.White], men[engine.Black]
 	bOwn, bOpp := turn(men[engine.Black], pg.squares), turn(men[engine.White], pg.squares)
-	i := 0
-	for r0 := 0; r0 <= pg.rows-4; r0++ {
-		for j := 0; j < pg.rowLen-1; j++ {
-			f.White[i] = uint16(pg.regionIndex(wOwn, wOpp, r0, j))
-			f.Black[i] = uint16(pg.regionIndex(bOwn, bOpp, r0, j))
-			i++
-		}
-	}
+	pg.regionIndexes(wOwn, wOpp, &f.White)
+	pg.regionIndexes(bOwn, bOpp, &f.Black)
 	var d [2][NumDense]int
 	var s [2]side
 	denseCounts(p, g, &s, &d)

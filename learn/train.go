@@ -25,13 +25,19 @@ import (
 
 // Sample is one training position: its features and what it should score.
 type Sample struct {
-	White, Black [28]uint16           // pattern indices per region (eval.Features)
-	Dense        [eval.NumDense]int16 // White's minus Black's counts
-	MenLeft      uint8                // men of both sides
-	Scale        uint8                // the endgame rules' divisor (1 or 2)
-	Result       float32              // White's score: 1, 0.5 or 0
-	Score        int16                // search score, White's view, centi-men
-	Game         uint32               // the sample's game (its number among the games read)
+	White, Black [eval.MaxRegions]uint16 // pattern indices per region (eval.Features)
+	Dense        [eval.NumDense]int16    // White's minus Black's counts
+	MenLeft      uint8                   // men of both sides
+	Scale        uint8                   // the endgame rules' divisor (1 or 2)
+	Result       float32                 // White's score: 1, 0.5 or 0
+	Score        int16                   // search score, White's view, centi-men
+	Game         uint32                  // the sample's game (its number among the games read)
+}
+
+// newSample returns the sample of the features f (Result, Score and Game
+// unset).
+func newSample(f *eval.Features) Sample {
+	return Sample{White: f.White, Black: f.Black, Dense: f.Dense, MenLeft: uint8(f.MenLeft), Scale: uint8(f.Scale)}
 }
 
 // Data are the samples read from game files.
@@ -76,9 +82,8 @@ func (d *Data) ReadGames(r io.Reader, name string) error {
 			if sc := rec.Scores[i]; sc != engine.NoScore && !p.HasCapture() {
 				eval.ExtractFeatures(&p, &f)
 				if f.Scale != 0 {
-					s := Sample{Dense: f.Dense, MenLeft: uint8(f.MenLeft), Scale: uint8(f.Scale), Result: res, Game: uint32(d.Games)}
-					copy(s.White[:], f.White[:f.Regions])
-					copy(s.Black[:], f.Black[:f.Regions])
+					s := newSample(&f)
+					s.Result, s.Game = res, uint32(d.Games)
 					if p.Side == engine.Black {
 						sc = -sc
 					}

@@ -113,9 +113,7 @@ func TestModelMatchesEval(t *testing.T) {
 					if rec.Scores[i] != engine.NoScore && !p.HasCapture() {
 						eval.ExtractFeatures(&p, &feats)
 						if feats.Scale != 0 {
-							s := Sample{Dense: feats.Dense, MenLeft: uint8(feats.MenLeft), Scale: uint8(feats.Scale)}
-							copy(s.White[:], feats.White[:feats.Regions])
-							copy(s.Black[:], feats.Black[:feats.Regions])
+							s := newSample(&feats)
 							sc, _, _ := m.score(&s)
 							want := float64(w.Evaluate(&p))
 							if p.Side == engine.Black {
