@@ -26,6 +26,7 @@ var layer = map[string]int{
 	"damka/learn":                    2, // the evaluation's trainer: engine and eval only
 	"damka/protocol/hub":             3,
 	"damka/protocol/dxp":             3,
+	"damka/protocol/cb":              3, // CheckerBoard engine API (damka.dll)
 	"damka/bench":                    4,
 	"damka/cmd/damka":                5,
 	"damka/engine/internal/genboard": -1,
