@@ -29,6 +29,7 @@ var layer = map[string]int{
 	"damka/protocol/cb":              3, // CheckerBoard engine API (damka.dll)
 	"damka/bench":                    4,
 	"damka/cmd/damka":                5,
+	"damka/cmd/damka-cb":             5, // damka.dll for CheckerBoard (Windows only; empty elsewhere)
 	"damka/engine/internal/genboard": -1,
 	"damka/internal/shareddata":      -1,
 	"damka/internal/logjson":         -1,

@@ -3,6 +3,7 @@ package cb
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -184,4 +185,12 @@ func TestToMoveFlyingKingAndCrowning(t *testing.T) {
 		assert.Equal(t, int32(White|Man), cm.OldPiece)
 		assert.Equal(t, int32(White|King), cm.NewPiece)
 	}
+}
+
+func TestCLayout(t *testing.T) {
+	// cb_interface.h: int board[8][8] and struct CBmove with 32-bit ints.
+	assert.Equal(t, uintptr(256), unsafe.Sizeof(Board{}))
+	assert.Equal(t, uintptr(268), unsafe.Sizeof(Move{}))
+	assert.Equal(t, uintptr(20), unsafe.Offsetof(Move{}.To))
+	assert.Equal(t, uintptr(124), unsafe.Offsetof(Move{}.Del))
 }
