@@ -116,18 +116,24 @@ func New(cfg Config) *Engine {
 
 // VariantFromFileName picks the game a DLL plays from its file name, so
 // that copies named damka-russian.dll or damka_brazilian.dll play Russian
-// or Brazilian in CheckerBoard, which never sends "set gametype": a name
-// holding "russian" (or "rus"), "brazil" (or "bra"), "english" or
-// "american" selects that variant; ok is false for any other name.
+// or Brazilian in CheckerBoard, which never sends "set gametype". The name
+// (without folder and extension) is cut into words at every character that
+// is not a letter; a word "russian" or "rus" selects Russian, "brazilian",
+// "brazil" or "bra" Brazilian, "english" or "american" English. ok is false
+// when no word names a game (English is returned).
 func VariantFromFileName(name string) (v engine.VariantID, ok bool) {
 	base := strings.ToLower(filepath.Base(strings.ReplaceAll(name, `\`, "/")))
-	switch {
-	case strings.Contains(base, "russian"), strings.Contains(base, "rus"):
-		return engine.Russian, true
-	case strings.Contains(base, "brazil"), strings.Contains(base, "bra"):
-		return engine.Brazilian, true
-	case strings.Contains(base, "english"), strings.Contains(base, "american"):
-		return engine.English, true
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	words := strings.FieldsFunc(base, func(r rune) bool { return r < 'a' || r > 'z' })
+	for _, w := range words {
+		switch w {
+		case "russian", "rus":
+			return engine.Russian, true
+		case "brazilian", "brazil", "bra":
+			return engine.Brazilian, true
+		case "english", "american":
+			return engine.English, true
+		}
 	}
 	return engine.English, false
 }

@@ -98,14 +98,18 @@ func TestVariantFromFileName(t *testing.T) {
 		`C:\Program Files\CheckerBoard\engines\damka-russian.dll`: engine.Russian,
 		"damka_brazilian.dll": engine.Brazilian,
 		"damka-english.dll":   engine.English,
+		"DAMKA.RUS.DLL":       engine.Russian,
+		"damka2_bra.dll":      engine.Brazilian,
 	} {
 		v, ok := VariantFromFileName(name)
 		assert.True(t, ok, name)
 		assert.Equal(t, want, v, name)
 	}
-	v, ok := VariantFromFileName("damka.dll")
-	assert.False(t, ok)
-	assert.Equal(t, engine.English, v)
+	for _, name := range []string{"damka.dll", "cblibrary.dll", "trusty.dll", "", `C:\russian\damka.dll`} {
+		v, ok := VariantFromFileName(name)
+		assert.False(t, ok, name)
+		assert.Equal(t, engine.English, v, name)
+	}
 }
 
 func TestLimits(t *testing.T) {
