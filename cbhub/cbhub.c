@@ -885,7 +885,7 @@ static void finish_search(int stop)
 	}
 }
 
-/* units packs seconds into CheckerBoard's incremental-time units: the finest of ms, 10 ms, 100 ms
+/* pack_clock packs seconds into CheckerBoard's incremental-time units: the finest of ms, 10 ms, 100 ms
    in which both fit 16 bits. */
 static void pack_clock(double time, double inc, int *info, int *moreinfo)
 {
