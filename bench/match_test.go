@@ -147,6 +147,26 @@ func TestMatchStartFailure(t *testing.T) {
 		Engines: [2]EngineSpec{fakeEngine(fake, "a"), fakeEngine(fake, "b")},
 	})
 	assert.ErrorContains(t, err, "no search limit")
+
+	// An engine of an older Hub dialect (Scan 2.0's `scan hub`) and a Hub 2
+	// engine without a variant parameter in a Russian match: refused
+	// before any game, naming what was missing.
+	for _, c := range []struct{ mode, msg string }{
+		{"scan20", "no `id` line before `wait`"},
+		{"novariant", "declared no `variant` parameter"},
+	} {
+		var out bytes.Buffer
+		sum, err := Run(context.Background(), Config{
+			Variant: engine.Russian, Openings: ops, Limits: Limits{Depth: 1}, Out: &out,
+			Engines: [2]EngineSpec{fakeEngine(fake, "a"), fakeEngine(fake, "b", "-mode", c.mode)},
+		})
+		require.ErrorIs(t, err, ErrStart, c.mode)
+		require.ErrorIs(t, err, hub.ErrNotHub2, c.mode)
+		assert.ErrorContains(t, err, "engine b", c.mode)
+		assert.ErrorContains(t, err, c.msg, c.mode)
+		assert.Zero(t, sum.Played, c.mode)
+		assert.Empty(t, out.String(), c.mode)
+	}
 }
 
 // TestMatchDamka plays a small damka-against-damka match in every variant

@@ -135,4 +135,22 @@ func TestMatchBadInputMessages(t *testing.T) {
 		"--depth", "2", "--handshake-timeout", "0.5", "--log-level", "error")...)
 	assert.Equal(t, exitBadInput, code, errs)
 	assert.Contains(t, errs, "no `wait` from the engine within 500ms (--handshake-timeout)")
+
+	// An engine that answers hub as Scan 2.0's `scan hub` does: refused
+	// with exit status 2 before any game, naming the missing id line.
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	legacy := filepath.Join(dir, "scan20.sh")
+	require.NoError(t, os.WriteFile(legacy, []byte(`while read -r l; do case "$l" in
+hub*) printf 'name Scan 2.0\nauthor Fabien Letouzey\ncountry France\nwait\n';;
+init*) echo ready;; pos*) echo 'error bad position';; ping*) echo pong;; quit*) exit 0;; esac; done
+`), 0o755))
+	out, errs, code := runCLI(append(base, "--engine", "name=scan", "cmd="+sh+" "+legacy, "--engine", "name=B", "cmd="+sh+" "+legacy,
+		"--depth", "2", "--log-level", "error")...)
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "engine scan")
+	assert.Contains(t, errs, "does not speak Hub 2: no `id` line before `wait`")
+	assert.NotContains(t, out, "\ngame ")
 }
