@@ -1,5 +1,5 @@
 // match.go: the `damka match` and `damka match merge` subcommands: engine
-// against engine matches over Hub with Elo, pentanomial counts and SPRT.
+// against engine matches over Hub or DXP with Elo, pentanomial counts and SPRT.
 
 package main
 
@@ -27,7 +27,7 @@ import (
 	"damka/search"
 )
 
-const matchLong = `match plays engine against engine over the Hub protocol and reports the
+const matchLong = `match plays engine against engine over Hub or DXP and reports the
 result with Elo, a 95% interval, the likelihood of superiority, pentanomial
 counts over opening pairs and, with --sprt, a sequential test that stops the
 match when it accepts H0 or H1.
@@ -41,7 +41,22 @@ Each --engine is followed by key=value words (up to the next flag):
                        option.hash=64); the variant parameter is set for you
   tc=, movetime=,      this engine's own limit, replacing the match's (e.g.
   depth=, nodes=       movetime=0.1 against movetime=0.05)
+  proto=hub|dxp        the protocol (default hub; port=, host=, stdin= imply dxp)
+  port=N               DXP: the port the started engine listens on (worker i
+                       of --concurrency uses N+i); "{port}" in cmd= is replaced
+                       by it (a free port when port= is not given)
+  host=HOST:PORT       DXP: an engine already listening (instead of cmd=)
+  stdin=TEXT           DXP: lines (separated by ';') written to the started
+                       engine's standard input, e.g. Moby Dam's stdin='time 200'
 The first engine is A: wins, losses and Elo are A's.
+
+DXP engines: the runner connects as initiator and proposes each game with
+GAMEREQ: the opening's position (after its moves) and the clock, which must
+be tc=[moves/]base with base in whole minutes and no increment, or a move
+time (the GAMEREQ then gives the whole minutes that --max-plies/2 such moves
+take; tell the engine its move time itself, e.g. with stdin=). The runner
+keeps both clocks and referees every move as for Hub engines; a GAMEEND in
+place of a move is a resignation ("I lose") or else a false claim (a loss).
 
 Openings (--openings): the ACF 3-move TSV (.tsv, the 156-opening deck), a
 pydraughts ballot file (.json, name -> FEN), a PDN file (.pdn, FEN tag and/or
@@ -67,7 +82,7 @@ The last line of standard output is
 const engineFlag = "engine"
 
 // specKeys are the keys an engine description word may start with.
-var specKeys = []string{"name=", "cmd=", "dir=", "option."}
+var specKeys = []string{"name=", "proto=", "cmd=", "dir=", "host=", "port=", "stdin=", "option.", "tc=", "movetime=", "depth=", "nodes="}
 
 func isSpecWord(w string) bool {
 	for _, k := range specKeys {
@@ -133,7 +148,7 @@ func newMatchCmd() *cobra.Command {
 	var f matchFlags
 	cmd := &cobra.Command{
 		Use:   "match --engine name=A cmd=... --engine name=B cmd=... --openings FILE (--tc|--movetime|--depth|--nodes) [flags]",
-		Short: "play an engine-against-engine match over Hub (Elo, pentanomial, SPRT)",
+		Short: "play an engine-against-engine match over Hub or DXP (Elo, pentanomial, SPRT)",
 		Long:  matchLong,
 		// --engine takes several words, which pflag cannot: the command
 		// parses its own arguments (see extractEngines).
@@ -283,6 +298,9 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 // run (a command with a "/" relative to its dir=), so that a wrong cmd= is
 // reported before the match starts.
 func checkEngineCommand(e bench.EngineSpec) error {
+	if e.Host != "" {
+		return nil
+	}
 	if len(e.Command) == 0 {
 		return fmt.Errorf("no cmd=")
 	}
