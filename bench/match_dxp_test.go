@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/openings"
 )
 
 // TestMatchDXP: a Hub engine against a DXP engine that the runner starts
@@ -25,7 +26,7 @@ func TestMatchDXP(t *testing.T) {
 	dir := t.TempDir()
 	hubFake := goBuild(t, dir, "fakeengine", "./testdata/fakeengine")
 	dxpFake := goBuild(t, dir, "fakedxp", "./testdata/fakedxp")
-	ops, err := LoadOpenings("testdata/openings_international.pdn", engine.International)
+	ops, err := openings.Load("testdata/openings_international.pdn", engine.International)
 	require.NoError(t, err)
 	dxpSpec := func(name string, args ...string) EngineSpec {
 		return EngineSpec{Name: name, Proto: ProtoDXP, Command: append([]string{dxpFake, "-port", "{port}", "-seed", "5"}, args...)}
@@ -86,7 +87,7 @@ func TestMatchDXPHost(t *testing.T) {
 	dir := t.TempDir()
 	hubFake := goBuild(t, dir, "fakeengine", "./testdata/fakeengine")
 	dxpFake := goBuild(t, dir, "fakedxp", "./testdata/fakedxp")
-	ops, err := LoadOpenings("testdata/openings_international.pdn", engine.International)
+	ops, err := openings.Load("testdata/openings_international.pdn", engine.International)
 	require.NoError(t, err)
 	port, err := freePort()
 	require.NoError(t, err)

@@ -17,8 +17,12 @@ import (
 
 	"damka/engine"
 	"damka/internal/shareddata"
+	"damka/openings"
 	"damka/protocol/hub"
 )
+
+// sharedData is the project's shared data directory (internal/shareddata).
+var sharedData, _ = shareddata.Dir()
 
 // goBuild builds the package pkg into dir/name and returns the path.
 func goBuild(t *testing.T, dir, name, pkg string) string {
@@ -53,7 +57,7 @@ func pdnGames(t *testing.T, buf []byte, v engine.VariantID) []*engine.PDNGame {
 // plays its whole schedule.
 func TestMatchFaults(t *testing.T) {
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := LoadOpenings("testdata/openings_russian.fen", engine.Russian)
+	ops, err := openings.Load("testdata/openings_russian.fen", engine.Russian)
 	require.NoError(t, err)
 	ops = ops[1:] // two openings: 4 games
 	cases := []struct {
@@ -130,7 +134,7 @@ func TestMatchFaults(t *testing.T) {
 // any game.
 func TestMatchStartFailure(t *testing.T) {
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := LoadOpenings("testdata/openings_russian.fen", engine.Russian)
+	ops, err := openings.Load("testdata/openings_russian.fen", engine.Russian)
 	require.NoError(t, err)
 	_, err = Run(context.Background(), Config{
 		Variant: engine.Russian, Openings: ops, Limits: Limits{Depth: 1},
@@ -178,7 +182,7 @@ func TestMatchDamka(t *testing.T) {
 	dir := t.TempDir()
 	damka := goBuild(t, dir, "damka", "damka/cmd/damka")
 	load := func(file string, v engine.VariantID) []Opening {
-		ops, err := LoadOpenings(file, v)
+		ops, err := openings.Load(file, v)
 		require.NoError(t, err)
 		return ops[:2]
 	}
@@ -259,7 +263,7 @@ func assertSameStats(t *testing.T, want, got Stats) {
 func TestShardsAndMerge(t *testing.T) {
 	shareddata.Skip(t)
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := LoadOpenings(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
+	ops, err := openings.Load(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	ops = ops[:5]
 	cfg := Config{
@@ -317,7 +321,7 @@ func TestShardsAndMerge(t *testing.T) {
 func TestSPRTStopsMatch(t *testing.T) {
 	shareddata.Skip(t)
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := LoadOpenings(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
+	ops, err := openings.Load(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	var progress []Progress
 	sum, err := Run(context.Background(), Config{

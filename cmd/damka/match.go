@@ -24,6 +24,7 @@ import (
 
 	"damka/bench"
 	"damka/engine"
+	"damka/openings"
 	"damka/search"
 )
 
@@ -229,7 +230,7 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 	if f.openings == "" {
 		return cfg, badInput("--openings FILE is required")
 	}
-	if cfg.Openings, err = bench.LoadOpenings(f.openings, v); err != nil {
+	if cfg.Openings, err = openings.Load(f.openings, v); err != nil {
 		return cfg, badInput("%v", err)
 	}
 	if f.rounds < 1 {

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"damka/bench"
+	decks "damka/openings"
 	"damka/search"
 )
 
@@ -91,7 +92,7 @@ finished so far.`,
 				Eval: ew,
 			}
 			if openings != "" {
-				ops, err := bench.LoadOpenings(openings, v)
+				ops, err := decks.Load(openings, v)
 				if err != nil {
 					return badInput("--openings: %v", err)
 				}
