@@ -58,7 +58,7 @@ func (e startError) Is(target error) bool { return target == ErrStart }
 // The Termination tag values of a match game.
 const (
 	TermNormal       = "normal"       // the rules ended the game (TerminationDetail says how)
-	TermAdjudication = "adjudication" // the move cap (DefaultMaxPlies)
+	TermAdjudication = "adjudication" // the move cap (DefaultMaxPlies); see also TermDrawRule, TermResignRule
 	TermIllegal      = "illegal move" // a move not legal in the position, or no move
 	TermCrash        = "crash"        // the engine exited, or could not be (re)started
 	TermHang         = "hang"         // no answer in time, even after stop: killed
@@ -81,6 +81,11 @@ type Config struct {
 	Shard, Shards int
 	Seed          uint64 // opening order (see Schedule)
 	SPRT          *SPRT  // nil: no SPRT, play the whole schedule
+
+	// Draw and Resign adjudicate games from the engines' scores (nil:
+	// not); engines that report no scores (DXP) are never adjudicated.
+	Draw   *DrawRule
+	Resign *ResignRule
 
 	MaxPlies    int           // 0: DefaultMaxPlies
 	TimeMargin  time.Duration // 0: DefaultTimeMargin
@@ -339,7 +344,7 @@ func (cfg *Config) check() error {
 			return fmt.Errorf("match: engine %d has no name", i+1)
 		}
 		if e.Proto == ProtoDXP {
-			if err := checkDXPLimits(cfg.EngineLimits(i)); err != nil {
+			if err := CheckDXPLimits(cfg.EngineLimits(i)); err != nil {
 				return fmt.Errorf("match: engine %s: %w", e.Name, err)
 			}
 			if e.Host != "" && cfg.Concurrency > 1 {
@@ -424,16 +429,23 @@ func (w *worker) play(ctx context.Context, j GameJob) GameResult {
 	}
 	var res engine.Result
 	var why engine.Reason
-	for flt == nil {
+	adj := adjudicator{draw: w.cfg.Draw, resign: w.cfg.Resign}
+	for flt == nil && gm.adjudged == "" {
 		if res, why = gm.g.Result(); res != engine.Ongoing {
 			break
 		}
 		if gm.r.Plies >= w.cfg.MaxPlies {
 			break
 		}
+		side := gm.g.Position().Side
 		flt = gm.move(ctx)
 		if gm.r.aborted {
 			return gm.r
+		}
+		if r, _ := gm.g.Result(); flt == nil && r == engine.Ongoing {
+			e := gm.engOf[side]
+			sc := gm.scores[e][len(gm.scores[e])-1]
+			res, gm.adjudged, gm.adjDetail = adj.after(side, sc, gm.g.Ply())
 		}
 	}
 	for e := range gm.clock {
@@ -471,7 +483,10 @@ type matchGame struct {
 	// scores are each engine's reported scores (men, its own point of
 	// view) after each of its moves; NaN where it reported none.
 	scores [2][]float64
-	r      GameResult
+	// adjudged is the Termination of an adjudicated game (TermDrawRule,
+	// TermResignRule), adjDetail its detail; "" while not adjudicated.
+	adjudged, adjDetail string
+	r                   GameResult
 }
 
 // newGame sets up the game of j: the colours, the opening's moves played
@@ -667,6 +682,8 @@ func (gm *matchGame) score(flt *fault, res engine.Result, why engine.Reason) {
 		}
 		log := cfg.Log.With().Str("round", gm.job.RoundTag()).Logger()
 		log.Warn().Str("engine", cfg.Engines[flt.engine].Name).Str("termination", flt.term).Str("detail", flt.detail).Msg("match: engine fault")
+	case gm.adjudged != "":
+		r.Termination, r.Detail = gm.adjudged, gm.adjDetail
 	case res == engine.Ongoing:
 		res = engine.Draw
 		r.Termination = TermAdjudication

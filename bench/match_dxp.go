@@ -185,8 +185,10 @@ func gameClock(lim Limits, maxPlies int) (minutes, moves int) {
 	return 0, 0
 }
 
-// checkDXPLimits reports why limits lim cannot be told to a DXP engine.
-func checkDXPLimits(lim Limits) error {
+// CheckDXPLimits reports why limits lim cannot be told to a DXP engine
+// (nil when they can): a clock in whole minutes without increment, or a
+// move time.
+func CheckDXPLimits(lim Limits) error {
 	switch {
 	case lim.Depth > 0 || lim.Nodes > 0:
 		return errors.New("a DXP engine takes a clock (tc=) or a move time (movetime=), not depth= or nodes=")

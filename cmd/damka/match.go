@@ -72,6 +72,15 @@ does not answer stop is killed. Illegal moves, crashes, hangs and time losses
 lose the game with that Termination; crashed engines are restarted. A game
 still going after --max-plies plies is adjudicated a draw.
 
+Adjudication as cutechess-cli has it, from the scores the engines report
+(Hub info score=, in men; DXP engines report none, so their games are not
+adjudicated): --draw movenumber=N,movecount=M,score=S draws a game once N
+full moves are played and both engines' scores stayed within S men of 0 for
+M moves each; --resign movecount=M,score=S ends it when, for M moves each,
+the losing side's engine scored -S or less and its opponent +S or more.
+The PDN Termination is "draw adjudication" or "resign adjudication" (the
+move cap's is "adjudication"); TerminationDetail gives the rule.
+
 --shard I/N plays the I-th of N disjoint parts of the schedule (whole opening
 pairs; give every shard the same --seed), and "damka match merge" recomputes
 the statistics from the shards' PDN files.
@@ -138,6 +147,7 @@ func extractEngines(args []string) (rest []string, engines [][]string, err error
 
 type matchFlags struct {
 	variant, openings, tc, movetime, pdn, sprt, shard string
+	draw, resign                                      string
 	engineStderr, event                               string
 	rounds, depth, concurrency, maxPlies              int
 	nodes, seed                                       uint64
@@ -192,6 +202,8 @@ func newMatchCmd() *cobra.Command {
 	fl.StringVar(&f.sprt, "sprt", "", "SPRT on logistic Elo: elo0=0,elo1=5,alpha=0.05,beta=0.05")
 	fl.StringVar(&f.shard, "shard", "", "play only shard I of N of the schedule: I/N")
 	fl.Uint64Var(&f.seed, "seed", 0, "shuffle the opening order with this seed (0: file order)")
+	fl.StringVar(&f.draw, "draw", "", "adjudicate a draw: movenumber=N,movecount=M,score=S (both engines within S men of 0 for M moves each, from move N)")
+	fl.StringVar(&f.resign, "resign", "", "adjudicate a loss: movecount=M,score=S (both engines agree one side is S men or more down for M moves each)")
 	fl.IntVar(&f.maxPlies, "max-plies", bench.DefaultMaxPlies, "adjudicate a draw after this many plies played by the engines")
 	fl.Float64Var(&f.timeMargin, "time-margin", bench.DefaultTimeMargin.Seconds(), "seconds an engine may overrun its time before it loses on time")
 	fl.Float64Var(&f.hangTimeout, "hang-timeout", bench.DefaultHangTimeout.Seconds(), "seconds a --depth/--nodes search may take before the engine is stopped")
@@ -251,13 +263,22 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 		return cfg, badInput("--depth %d: out of range 1..%d", f.depth, search.MaxDepth)
 	}
 	cfg.Limits.Depth, cfg.Limits.Nodes = f.depth, f.nodes
-	for i := range cfg.Engines {
-		if err := cfg.EngineLimits(i).Validate(); err != nil {
-			return cfg, badInput("engine %s: %v", cfg.Engines[i].Name, err)
-		}
-	}
 	if f.concurrency < 1 {
 		return cfg, badInput("--concurrency %d: want 1 or more", f.concurrency)
+	}
+	for i, e := range cfg.Engines {
+		if err := cfg.EngineLimits(i).Validate(); err != nil {
+			return cfg, badInput("engine %s: %v", e.Name, err)
+		}
+		if e.Proto != bench.ProtoDXP {
+			continue
+		}
+		if err := bench.CheckDXPLimits(cfg.EngineLimits(i)); err != nil {
+			return cfg, badInput("engine %s: %v", e.Name, err)
+		}
+		if e.Host != "" && f.concurrency > 1 {
+			return cfg, badInput("engine %s: an engine already listening (host=) plays one game at a time: --concurrency 1", e.Name)
+		}
 	}
 	cfg.Concurrency = f.concurrency
 	if f.sprt != "" {
@@ -271,6 +292,20 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 		if cfg.Shard, cfg.Shards, err = bench.ParseShard(f.shard); err != nil {
 			return cfg, badInput("--shard: %v", err)
 		}
+	}
+	if f.draw != "" {
+		d, err := bench.ParseDrawRule(f.draw)
+		if err != nil {
+			return cfg, badInput("--draw: %v", err)
+		}
+		cfg.Draw = &d
+	}
+	if f.resign != "" {
+		r, err := bench.ParseResignRule(f.resign)
+		if err != nil {
+			return cfg, badInput("--resign: %v", err)
+		}
+		cfg.Resign = &r
 	}
 	if f.maxPlies < 1 {
 		return cfg, badInput("--max-plies %d: want 1 or more", f.maxPlies)

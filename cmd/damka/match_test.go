@@ -118,6 +118,9 @@ func TestMatchBadInputMessages(t *testing.T) {
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--tc", "-5+1"}, "out of range"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--nodes", "-5"}, "--nodes -5: out of range"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "99999999999999999999"}, "--depth 99999999999999999999: out of range"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--draw", "movecount=0,score=1"}, "--draw: draw rule"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--resign", "movecount=3"}, "score= is missing"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "proto=dxp", "cmd=" + self, "--depth", "2"}, "not depth= or nodes="},
 	} {
 		out, errs, code := runCLI(append(base, c.args...)...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)

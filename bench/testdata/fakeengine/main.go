@@ -12,6 +12,9 @@
 //	         country lines, wait: no id, no param) and every pos with
 //	         `error bad position`
 //	novariant a Hub 2 engine that declares no variant parameter
+//
+// With -scores it reports a score (men, its own view) in an info line
+// before each done: the n-th value at its n-th move of the game.
 package main
 
 import (
@@ -32,6 +35,7 @@ func main() {
 	at := flag.Int("at", 1, "misbehave at this move of each game (1 = first)")
 	seed := flag.Uint64("seed", 0, "varies the move choice")
 	over := flag.Duration("over", 500*time.Millisecond, "slow: how far past its time to answer")
+	scores := flag.String("scores", "", "scores (men) to report in an info line before done, one per move of the game, comma-separated; the last one repeats")
 	flag.Parse()
 
 	out := bufio.NewWriter(os.Stdout)
@@ -122,6 +126,10 @@ func main() {
 				case "slow":
 					time.Sleep(budget + *over)
 				}
+			}
+			if *scores != "" {
+				list := strings.Split(*scores, ",")
+				say(hub.NewLine("info").With("depth", "1").With("score", list[min(moveNo, len(list))-1]))
 			}
 			say(hub.NewLine("done").With("move", text))
 		case "quit":
