@@ -199,7 +199,7 @@ func newMatchCmd() *cobra.Command {
 	fl.Uint64Var(&f.nodes, "nodes", 0, "nodes per move")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "games played at once (each with its own two engine processes)")
 	fl.StringVar(&f.pdn, "pdn", "", "append every game to this PDN file as it ends")
-	fl.StringVar(&f.sprt, "sprt", "", "SPRT on logistic Elo: elo0=0,elo1=5,alpha=0.05,beta=0.05")
+	fl.StringVar(&f.sprt, "sprt", "", "SPRT: elo0=0,elo1=5,alpha=0.05,beta=0.05 on logistic Elo, or add model=normalized for fishtest's normalized Elo (elo0=0,elo1=2,model=normalized)")
 	fl.StringVar(&f.shard, "shard", "", "play only shard I of N of the schedule: I/N")
 	fl.Uint64Var(&f.seed, "seed", 0, "shuffle the opening order with this seed (0: file order)")
 	fl.StringVar(&f.draw, "draw", "", "adjudicate a draw: movenumber=N,movecount=M,score=S (both engines within S men of 0 for M moves each, from move N)")
@@ -406,8 +406,8 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		)
 		cfg.Out = &barWriter{bar: bar, w: out}
 		cfg.Progress = func(p bench.Progress) {
-			d := fmt.Sprintf("score %.1f/%d elo %s±%s", p.Stats.Score(), p.Stats.Games,
-				fmtSigned(p.Stats.Elo), fmtPlain(p.Stats.EloErr))
+			elo, eloErr := p.Stats.EloText()
+			d := fmt.Sprintf("score %.1f/%d elo %s±%s", p.Stats.Score(), p.Stats.Games, elo, eloErr)
 			if cfg.SPRT != nil {
 				d += fmt.Sprintf(" llr %.2f", p.LLR)
 			}
@@ -461,20 +461,6 @@ func orDefault(s, d string) string {
 	return s
 }
 
-func fmtSigned(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return fmt.Sprint(x)
-	}
-	return fmt.Sprintf("%+.1f", x)
-}
-
-func fmtPlain(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return fmt.Sprint(x)
-	}
-	return fmt.Sprintf("%.1f", x)
-}
-
 // writeMatchSummary writes the result block (not the last line).
 func writeMatchSummary(out io.Writer, a, b string, s bench.Stats, faults [2]map[string]int, terms map[string]int) {
 	pct := math.NaN()
@@ -483,9 +469,13 @@ func writeMatchSummary(out io.Writer, a, b string, s bench.Stats, faults [2]map[
 	}
 	fmt.Fprintf(out, "score of %s vs %s: %d - %d - %d (wins - losses - draws) %.1f/%d = %.1f%%\n",
 		a, b, s.Wins, s.Losses, s.Draws, s.Score(), s.Games, pct)
-	fmt.Fprintf(out, "elo difference %s +/- %s (95%%), LOS %.1f%%\n", fmtSigned(s.Elo), fmtPlain(s.EloErr), 100*s.LOS)
+	elo, eloErr := s.EloText()
+	fmt.Fprintf(out, "elo difference %s +/- %s (95%%), LOS %.1f%%\n", elo, eloErr, 100*s.LOS)
+	nelo, neloErr := s.NormalizedEloText()
+	fmt.Fprintf(out, "normalized elo %s +/- %s (95%%, fishtest's nElo)\n", nelo, neloErr)
+	pe, peErr := s.PentaEloText()
 	fmt.Fprintf(out, "pentanomial [0, 0.5, 1, 1.5, 2] = %v over %d pairs: elo %s +/- %s\n",
-		s.Penta, s.Pairs(), fmtSigned(s.PentaElo), fmtPlain(s.PentaErr))
+		s.Penta, s.Pairs(), pe, peErr)
 	for i, name := range []string{a, b} {
 		fmt.Fprintf(out, "faults of %s: illegal=%d crash=%d hang=%d time=%d\n", name,
 			faults[i][bench.TermIllegal], faults[i][bench.TermCrash], faults[i][bench.TermHang], faults[i][bench.TermTime])
@@ -555,7 +545,7 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 	}
 	cmd.Flags().StringVar(&variant, "variant", "russian", "variant of games without a GameType tag")
 	cmd.Flags().StringVar(&a, "a", "", "engine A's name (default: White of the first game R.P.1)")
-	cmd.Flags().StringVar(&sprt, "sprt", "", "also compute the SPRT LLR: elo0=0,elo1=5,alpha=0.05,beta=0.05")
+	cmd.Flags().StringVar(&sprt, "sprt", "", "also compute the SPRT LLR: elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized]")
 	return cmd
 }
 
