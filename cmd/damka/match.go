@@ -152,7 +152,7 @@ type matchFlags struct {
 	rounds, depth, concurrency, maxPlies              int
 	nodes, seed                                       uint64
 	timeMargin, hangTimeout, handshakeTimeout         float64
-	progress                                          bool
+	noProgress, progress                              bool
 }
 
 func newMatchCmd() *cobra.Command {
@@ -210,7 +210,10 @@ func newMatchCmd() *cobra.Command {
 	fl.Float64Var(&f.handshakeTimeout, "handshake-timeout", bench.DefaultStartTimeout.Seconds(), "seconds an engine may take to start and answer the handshake with wait")
 	fl.StringVar(&f.engineStderr, "engine-stderr", "", "append the engines' standard error to this file (default: discard)")
 	fl.StringVar(&f.event, "event", "", "PDN Event tag (default \"damka match\")")
-	fl.BoolVar(&f.progress, "progress", isTerminal(os.Stderr), "show a progress bar on standard error (default: when it is a terminal)")
+	fl.BoolVar(&f.noProgress, "no-progress", false, noProgressUsage)
+	// The old name: --progress=false is --no-progress.
+	fl.BoolVar(&f.progress, "progress", true, "")
+	_ = fl.MarkDeprecated("progress", "use --no-progress")
 	cmd.AddCommand(newMatchMergeCmd())
 	return cmd
 }
@@ -394,7 +397,7 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		cfg.Variant, cfg.Engines[0].Name, cfg.EngineLimits(0), cfg.Engines[1].Name, cfg.EngineLimits(1),
 		len(cfg.Openings), cfg.Rounds, total, orDefault(f.shard, "all"), cfg.Concurrency)
 	cfg.Out = out
-	if f.progress {
+	if progressOn(cmd.ErrOrStderr(), f.noProgress || !f.progress) {
 		bar := progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(cmd.ErrOrStderr()),
 			progressbar.OptionSetDescription("games"),

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -46,7 +47,7 @@ func TestMatchCommand(t *testing.T) {
 		"--engine", "name=A", "cmd="+bin, "option.hash=8",
 		"--engine", "name=B cmd='"+bin+" hub' option.threads=1",
 		"--openings", tsv, "--shard", "1/78", "--depth", "2", "--concurrency", "2",
-		"--pdn", pdn, "--sprt", "elo0=0,elo1=5,alpha=0.05,beta=0.05", "--progress=false", "--log-level", "error")
+		"--pdn", pdn, "--sprt", "elo0=0,elo1=5,alpha=0.05,beta=0.05", "--no-progress", "--log-level", "error")
 	require.Equal(t, 0, code, "%s\n%s", out, errs)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	last := lines[len(lines)-1]
@@ -107,7 +108,7 @@ func TestMatchBadInputMessages(t *testing.T) {
 	require.NoError(t, os.WriteFile(op, []byte("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\n"), 0o644))
 	self, err := os.Executable()
 	require.NoError(t, err)
-	base := []string{"match", "--openings", op, "--progress=false"}
+	base := []string{"match", "--openings", op, "--no-progress"}
 	for _, c := range []struct {
 		args []string
 		msg  string
@@ -156,4 +157,21 @@ init*) echo ready;; pos*) echo 'error bad position';; ping*) echo pong;; quit*) 
 	assert.Contains(t, errs, "engine scan")
 	assert.Contains(t, errs, "does not speak Hub 2: no `id` line before `wait`")
 	assert.NotContains(t, out, "\ngame ")
+}
+
+// TestProgressRule: match, book build and selfplay draw a progress bar
+// only on a terminal, and --no-progress turns it off (a file or a buffer
+// never gets one).
+func TestProgressRule(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	require.NoError(t, err)
+	defer f.Close()
+	assert.False(t, progressOn(f, false), "a file is not a terminal")
+	assert.False(t, progressOn(&strings.Builder{}, false))
+	assert.False(t, progressOn(os.Stderr, true), "--no-progress")
+	for _, c := range []*cobra.Command{newMatchCmd(), newSelfPlayCmd(), newBookBuildCmd()} {
+		fl := c.Flags().Lookup("no-progress")
+		require.NotNil(t, fl, c.Name())
+		assert.Equal(t, noProgressUsage, fl.Usage, c.Name())
+	}
 }
