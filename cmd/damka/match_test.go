@@ -175,3 +175,53 @@ func TestProgressRule(t *testing.T) {
 		assert.Equal(t, noProgressUsage, fl.Usage, c.Name())
 	}
 }
+
+// buildPkg builds the Go package pkg (a path relative to this folder)
+// into dir/name.
+func buildPkg(t *testing.T, dir, name, pkg string) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
+	}
+	bin := filepath.Join(dir, name)
+	out, err := exec.Command(goTool, "build", "-o", bin, pkg).CombinedOutput()
+	require.NoError(t, err, "go build %s: %s", pkg, out)
+	return bin
+}
+
+// TestMatchDXPCommand: `damka match` with a DXP engine (proto=dxp, its
+// port in cmd= as {port}) against a Hub engine, both the runner's test
+// fakes, from a "FEN ; name" deck: complete games, the statistics lines,
+// `match merge` equal to the run, and `pdn check` happy.
+func TestMatchDXPCommand(t *testing.T) {
+	dir := t.TempDir()
+	hubFake := buildPkg(t, dir, "fakeengine", "../../bench/testdata/fakeengine")
+	dxpFake := buildPkg(t, dir, "fakedxp", "../../bench/testdata/fakedxp")
+	deck := filepath.Join(dir, "deck.txt")
+	require.NoError(t, os.WriteFile(deck, []byte("# two openings\nW:W31-50:B1-20 ; start\nB:W28,31-50:B1-20 ; 32-28\n"), 0o644))
+	pdn := filepath.Join(dir, "m.pdn")
+	out, errs, code := runCLI("match", "--variant", "international",
+		"--engine", "name=hub", "cmd="+hubFake+" -seed 4",
+		"--engine", "name=dxp", "proto=dxp", "cmd="+dxpFake+" -port {port} -seed 9",
+		"--openings", deck, "--movetime", "0.1", "--time-margin", "2", "--pdn", pdn,
+		"--sprt", "elo0=0,elo1=2,model=normalized", "--no-progress", "--log-level", "error")
+	require.Equal(t, 0, code, "%s\n%s", out, errs)
+	assert.Contains(t, out, "match international: hub (movetime=0.1) vs dxp (movetime=0.1), 2 openings x 1 rounds, 4 games")
+	assert.Equal(t, 4, strings.Count(out, "\ngame "))
+	assert.Contains(t, out, "faults of dxp: illegal=0 crash=0 hang=0 time=0")
+	assert.Contains(t, out, "normalized elo ")
+	assert.Contains(t, out, "SPRT elo0=0,elo1=2,alpha=0.05,beta=0.05,model=normalized: llr ")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	assert.Regexp(t, `^games=4 wins=\d draws=\d losses=\d elo=\S+ err=\S+ los=\d+\.\d% llr=-?\d+\.\d\d$`, last)
+	assert.NotContains(t, last, "inf")
+
+	mout, errs, code := runCLI("match", "merge", pdn, "--variant", "international", "--sprt", "elo0=0,elo1=2,model=normalized")
+	require.Equal(t, 0, code, errs)
+	mlines := strings.Split(strings.TrimSpace(mout), "\n")
+	assert.Equal(t, last, mlines[len(mlines)-1], "merge recomputes the run's numbers")
+	cout, _, code := runCLI("pdn", "check", pdn)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "games=4 ok=4 bad=0\n", cout)
+}
