@@ -104,8 +104,9 @@ type Config struct {
 	Out io.Writer
 	// Progress is called after each game, from the runner's goroutine.
 	Progress func(Progress)
-	// EngineStderr receives the engines' standard error (nil discards it).
-	// It must be safe for concurrent writes.
+	// EngineStderr receives the engines' standard error, and the standard
+	// output of DXP engines (their console); nil discards them. It must be
+	// safe for concurrent writes.
 	EngineStderr io.Writer
 	Log          zerolog.Logger
 }

@@ -12,7 +12,8 @@ import (
 // FuzzMatchArgs: the parsers of match arguments never panic, and a
 // time control they accept writes back to the same limits.
 func FuzzMatchArgs(f *testing.F) {
-	for _, s := range []string{"40/60+0.5", "10+0.1", "elo0=0,elo1=5,alpha=0.05,beta=0.05", "2/8", `name=A cmd="x y" option.threads=1 movetime=0.1`} {
+	for _, s := range []string{"40/60+0.5", "10+0.1", "elo0=0,elo1=5,alpha=0.05,beta=0.05", "2/8", `name=A cmd="x y" option.threads=1 movetime=0.1`,
+		"movenumber=40,movecount=8,score=0.1", "movecount=3,score=5", "elo0=0,elo1=2,model=normalized", "proto=dxp cmd=x port=27531 stdin=time"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -30,6 +31,16 @@ func FuzzMatchArgs(f *testing.F) {
 			lo, hi := p.Bounds()
 			if !(lo < 0 && hi > 0) {
 				t.Fatalf("ParseSPRT(%q): bounds %v %v", s, lo, hi)
+			}
+		}
+		if d, err := ParseDrawRule(s); err == nil {
+			if back, err := ParseDrawRule(d.String()); err != nil || back != d {
+				t.Fatalf("ParseDrawRule(%q) = %v, round trip %v, %v", s, d, back, err)
+			}
+		}
+		if r, err := ParseResignRule(s); err == nil {
+			if back, err := ParseResignRule(r.String()); err != nil || back != r || r.Score <= 0 || r.MoveCount < 1 {
+				t.Fatalf("ParseResignRule(%q) = %v, round trip %v, %v", s, r, back, err)
 			}
 		}
 		if i, n, err := ParseShard(s); err == nil && (i < 1 || i > n) {
