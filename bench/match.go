@@ -1,6 +1,7 @@
 // match.go: the match runner: plays a schedule of opening pairs between two
-// engines (Hub or DXP, see match_player.go and match_dxp.go), refereeing every game with the rules core and its own clocks,
-// writes each game to PDN as it ends, and keeps the statistics and the SPRT.
+// engines (Hub or DXP: match_player.go, match_dxp.go), refereeing every
+// game with the rules core and its own clocks, writes each game to PDN as
+// it ends, and keeps the statistics and the SPRT.
 
 package bench
 
