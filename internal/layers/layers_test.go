@@ -22,6 +22,7 @@ var layer = map[string]int{
 	"damka/eval":                     1,
 	"damka/book":                     1,
 	"damka/egdb":                     1, // the endgame databases, when they come
+	"damka/openings":                 1, // opening decks (match, selfplay, dxp): engine only
 	"damka/search":                   2,
 	"damka/learn":                    2, // the evaluation's trainer: engine and eval only
 	"damka/protocol/hub":             3,
