@@ -36,18 +36,19 @@ func startClear(t *table) *tableClear {
 		clear(t.words)
 		return nil
 	}
-	return startParts(t.words, func(part []uint64Word, _ *atomic.Bool) { zeroWords(part) }, testClearGate)
+	return startParts(t.words, runtime.GOMAXPROCS(0), func(part []uint64Word, _ *atomic.Bool) { zeroWords(part) }, testClearGate)
 }
 
 // startPrefault makes the kernel map every memory page of the new table t
-// (with huge pages, compacting memory if it must) in the background on
-// GOMAXPROCS goroutines, instead of page by page as the first searches
+// (with huge pages, compacting memory if it must) in the background on one
+// goroutine (more took the CPU from a first search on a large table),
+// instead of page by page as the first searches
 // touch it: a fresh 64 MiB table cost a quarter of the nodes of a 0.1 s
 // search, and now and then a stall of 0.1 s. Searches may use t meanwhile
 // (touchWords never changes a word), so nobody waits for it; a clear or a
 // resize stops it first (Engine.stopPrefault).
 func startPrefault(t *table) *tableClear {
-	return startParts(t.words, touchWords, nil)
+	return startParts(t.words, 1, touchWords, nil)
 }
 
 // pageWords is the number of table words in the smallest memory page.
@@ -66,13 +67,13 @@ func touchWords(words []uint64Word, abort *atomic.Bool) {
 	}
 }
 
-// startParts runs fn over words in clearStep pieces on up to GOMAXPROCS
+// startParts runs fn over words in clearStep pieces on up to procs
 // goroutines; fn is given the run's abort flag, which is also checked
 // between pieces. The run is done when they all are and gate, if not nil,
 // is closed (tests).
-func startParts(words []uint64Word, fn func([]uint64Word, *atomic.Bool), gate chan struct{}) *tableClear {
+func startParts(words []uint64Word, procs int, fn func([]uint64Word, *atomic.Bool), gate chan struct{}) *tableClear {
 	c := &tableClear{done: make(chan struct{})}
-	n := max(1, min(runtime.GOMAXPROCS(0), len(words)/clearStep))
+	n := max(1, min(procs, len(words)/clearStep))
 	per := (len(words) + n - 1) / n
 	var wg sync.WaitGroup
 	for lo := 0; lo < len(words); lo += per {
