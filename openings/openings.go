@@ -197,6 +197,7 @@ func ParseACFTSV(r io.Reader, v engine.VariantID) ([]Opening, error) {
 		return nil, fmt.Errorf("the ACF 3-move deck is for english, not %s", v)
 	}
 	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), MaxBytes)
 	var ops []Opening
 	line := 0
 	col := map[string]int{}
@@ -361,7 +362,18 @@ func orderedObject(data []byte) ([]jsonEntry, error) {
 	if _, err := dec.Token(); err != nil {
 		return nil, fmt.Errorf("bad JSON: %w", err)
 	}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return nil, fmt.Errorf("bad JSON: %q after the end of the object", clip(rest, 20))
+	}
 	return out, nil
+}
+
+// clip returns at most n bytes of b, with "..." when it cut.
+func clip(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	return string(b[:n]) + "..."
 }
 
 // ParsePDN reads every game of a PDN stream as an opening (see Load). A
