@@ -131,6 +131,11 @@ func extractEngines(args []string) (rest []string, engines [][]string, err error
 			for _, p := range parts {
 				whole = whole && isSpecWord(p)
 			}
+			if f := strings.Fields(w); serr != nil && len(f) > 1 && isSpecWord(f[0]) && isSpecWord(f[1]) {
+				// A whole description with a broken quote: its words would
+				// run into the first one's value.
+				return nil, nil, badInput("--engine %q: %v (quote the whole description, or each word)", w, serr)
+			}
 			if whole {
 				words = append(words, parts...)
 			} else {

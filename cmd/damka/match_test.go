@@ -33,6 +33,16 @@ func TestExtractEngines(t *testing.T) {
 
 	_, _, err = extractEngines([]string{"--engine", "--depth", "3"})
 	assert.Error(t, err)
+
+	// A whole description with an unterminated quote is refused as such,
+	// not read as a name running on into the cmd= (then "no cmd= given").
+	_, _, err = extractEngines([]string{"--engine", `name=B cmd='/opt/scan hub`})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "EOF found when expecting closing quote")
+	// An apostrophe inside one word's value stays that word's.
+	_, engines, err = extractEngines([]string{"--engine", "cmd=/opt/it's/scan hub", "name=B"})
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"cmd=/opt/it's/scan hub", "name=B"}}, engines)
 }
 
 // TestMatchCommand runs `damka match` in-process against two damka
