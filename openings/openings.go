@@ -183,7 +183,13 @@ func Check(ops []Opening) error {
 		}
 		seen[o.Name]++
 		if n := seen[o.Name]; n > 1 {
-			o.Name = fmt.Sprintf("%s #%d", o.Name, n)
+			// The next free " #N": a deck may name an opening "x #2" itself.
+			base := o.Name
+			for ; seen[fmt.Sprintf("%s #%d", base, n)] > 0; n++ {
+			}
+			seen[base] = n
+			o.Name = fmt.Sprintf("%s #%d", base, n)
+			seen[o.Name]++
 		}
 	}
 	return nil

@@ -234,3 +234,16 @@ func TestReadLongTSVLineAndJSONTrailer(t *testing.T) {
 	_, err = Read(strings.NewReader(`{"a": "W:W21-32:B1-12"} {"b": "B:W21-32:B1-12"}`), ".json", engine.English)
 	assert.ErrorContains(t, err, "after the end of the object")
 }
+
+// TestCheckNamesUnique: repeated names get " #2", " #3", skipping a
+// suffix the deck already uses, so that every name stays unique.
+func TestCheckNamesUnique(t *testing.T) {
+	in := "W:W21-32:B1-12 ; a\nW:W21-32:B1-12 ; a\nW:W21-32:B1-12 ; a #2\nW:W21-32:B1-12 ; a\nW:W21-32:B1-12 ; a #3\n"
+	ops, err := Read(strings.NewReader(in), ".txt", engine.English)
+	require.NoError(t, err)
+	var names []string
+	for _, o := range ops {
+		names = append(names, o.Name)
+	}
+	assert.Equal(t, []string{"a", "a #2", "a #2 #2", "a #3", "a #3 #2"}, names)
+}
