@@ -67,6 +67,9 @@ func MergeGames(games []*engine.PDNGame, a string) (MergeSummary, error) {
 	var ms MergeSummary
 	ms.Faults = [2]map[string]int{{}, {}}
 	ms.Terminations = map[string]int{}
+	if len(games) == 0 {
+		return ms, errors.New("merge: no games")
+	}
 	if a == "" {
 		for _, g := range games {
 			if _, n, ok := splitRound(g.Tag("Round")); ok && n == 1 {

@@ -383,4 +383,6 @@ func TestMergeRefusesMixedVariants(t *testing.T) {
 	assert.Equal(t, 2, ms.Stats.Games)
 	_, err = MergeGames(games, "")
 	assert.ErrorContains(t, err, "game 3 (line 15, Round \"1.2.1\"): a russian game, game 1 is english")
+	_, err = MergeGames(nil, "A")
+	assert.EqualError(t, err, "merge: no games")
 }
