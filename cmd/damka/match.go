@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/google/shlex"
@@ -424,9 +425,17 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		}
 		defer func() { _ = bar.Finish(); fmt.Fprintln(cmd.ErrOrStderr()) }()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Ctrl-C, and the SIGTERM of a batch system's time limit (Slurm),
+	// stop the match with its summary of the games finished.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sum, err := bench.Run(ctx, cfg)
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		err = fmt.Errorf("interrupted (by a signal) after %d of %d games", sum.Played, sum.Scheduled)
+		if sum.Played == 0 {
+			return err
+		}
+	}
 	if sum.Played == 0 && err != nil {
 		if errors.Is(err, bench.ErrStart) {
 			return inputError{err} // the --engine description does not start a Hub engine
