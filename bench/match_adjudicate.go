@@ -51,7 +51,7 @@ func (r ResignRule) String() string {
 }
 
 // parseRule reads key=value pairs separated by commas (or spaces) into
-// fields; every key of want must be known.
+// fields; every key of want must be known, and given once.
 func parseRule(s string, want map[string]*float64) error {
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
 	if len(fields) == 0 {
@@ -63,6 +63,9 @@ func parseRule(s string, want map[string]*float64) error {
 		p, known := want[k]
 		if !ok || !known {
 			return fmt.Errorf("%q is not key=value with a key of %s", f, strings.Join(sortedKeys(want), ", "))
+		}
+		if seen[k] {
+			return fmt.Errorf("%q: %s= given twice", s, k)
 		}
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 || x > 1e6 {

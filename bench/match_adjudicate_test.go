@@ -35,6 +35,11 @@ func TestParseAdjudicationRules(t *testing.T) {
 	assert.ErrorContains(t, err, "more than 0")
 	_, err = ParseResignRule("movenumber=3,movecount=2,score=1")
 	assert.ErrorContains(t, err, `"movenumber=3" is not key=value with a key of movecount, score`)
+	// A key given twice is refused, not silently the last one.
+	_, err = ParseDrawRule("movenumber=10,movenumber=11,movecount=1,score=1")
+	assert.ErrorContains(t, err, "movenumber= given twice")
+	_, err = ParseResignRule("movecount=2,score=3,score=4")
+	assert.ErrorContains(t, err, "score= given twice")
 }
 
 // TestAdjudicator: the runs of the rules count plies in a row; a ply

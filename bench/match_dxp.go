@@ -116,8 +116,9 @@ func (p *dxpPlayer) ensure(ctx context.Context) error {
 		if p.exited != nil {
 			select {
 			case <-p.exited:
+				state := p.cmd.ProcessState // kill clears p.cmd
 				p.kill()
-				return startError{fmt.Errorf("dxp: the engine exited before it listened on %s: %v", addr, p.cmd.ProcessState)}
+				return startError{fmt.Errorf("dxp: the engine exited before it listened on %s: %v", addr, state)}
 			default:
 			}
 		}

@@ -136,3 +136,23 @@ func TestMatchDXPHost(t *testing.T) {
 	_, err = Run(context.Background(), bad)
 	assert.ErrorContains(t, err, "--concurrency 1")
 }
+
+// TestMatchDXPEngineExitsAtOnce: a DXP engine whose command exits before it
+// listens (here: a bad flag) stops the match before the first game with an
+// ErrStart naming the exit, instead of a nil pointer panic.
+func TestMatchDXPEngineExitsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	hubFake := goBuild(t, dir, "fakeengine", "./testdata/fakeengine")
+	dxpFake := goBuild(t, dir, "fakedxp", "./testdata/fakedxp")
+	ops, err := openings.Load("testdata/openings_international.pdn", engine.International)
+	require.NoError(t, err)
+	_, err = Run(context.Background(), Config{
+		Variant: engine.International, Openings: ops, Limits: Limits{MoveTime: 100 * time.Millisecond},
+		Engines: [2]EngineSpec{fakeEngine(hubFake, "hub"),
+			{Name: "dxp", Proto: ProtoDXP, Command: []string{dxpFake, "-no-such-flag", "-port", "{port}"}}},
+		HandshakeTimeout: 10 * time.Second,
+	})
+	assert.ErrorIs(t, err, ErrStart)
+	assert.ErrorContains(t, err, "the engine exited before it listened")
+	assert.ErrorContains(t, err, "exit status")
+}

@@ -165,14 +165,25 @@ type EngineSpec struct {
 // and stdin=TEXT (see EngineSpec; any of them implies proto=dxp), and
 // limits of its own that replace the match's: tc=[moves/]base[+inc],
 // movetime=S, depth=N or nodes=N. A missing name is taken from the
-// program's base name (or the host).
+// program's base name (or the host). Each key may be given once, and one
+// limit at most.
 func ParseEngineSpec(words []string, split func(string) ([]string, error)) (EngineSpec, error) {
 	var e EngineSpec
+	seen := map[string]string{} // key (the limit keys share one) -> its word
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
 			return e, fmt.Errorf("engine: %q is not key=value (keys name, proto, cmd, dir, host, port, stdin, option.NAME, tc, movetime, depth, nodes)", w)
 		}
+		slot := k
+		switch k {
+		case "tc", "movetime", "depth", "nodes":
+			slot = "limit"
+		}
+		if prev, dup := seen[slot]; dup {
+			return e, fmt.Errorf("engine: %q after %q: give each key once (and one of tc, movetime, depth, nodes)", w, prev)
+		}
+		seen[slot] = w
 		switch {
 		case k == "name":
 			e.Name = v

@@ -61,11 +61,15 @@ func splitRound(tag string) (pair string, game int, ok bool) {
 // Engine A is a when not empty, else White of the first game whose Round
 // tag is "R.P.1" (Run gives A White in game 1 of each pair). Games pair up
 // by their Round tag without the game number and their Opening tag. Every
-// game must be finished, be played between A and B, and appear once.
+// game must be finished, be played between A and B, be of one variant, and
+// appear once.
 func MergeGames(games []*engine.PDNGame, a string) (MergeSummary, error) {
 	var ms MergeSummary
 	ms.Faults = [2]map[string]int{{}, {}}
 	ms.Terminations = map[string]int{}
+	if len(games) == 0 {
+		return ms, errors.New("merge: no games")
+	}
 	if a == "" {
 		for _, g := range games {
 			if _, n, ok := splitRound(g.Tag("Round")); ok && n == 1 {
@@ -96,6 +100,9 @@ func MergeGames(games []*engine.PDNGame, a string) (MergeSummary, error) {
 			ms.EngineB = other
 		} else if other != ms.EngineB {
 			return ms, fmt.Errorf("merge: %s: opponent %q, earlier games were against %q", where, other, ms.EngineB)
+		}
+		if g.Variant != games[0].Variant {
+			return ms, fmt.Errorf("merge: %s: a %s game, game 1 is %s (shards of one match play one variant)", where, g.Variant, games[0].Variant)
 		}
 		res, err := engine.ParseResult(g.Variant, g.Result)
 		if err != nil {

@@ -133,6 +133,15 @@ func TestParseEngineSpec(t *testing.T) {
 		_, err := ParseEngineSpec(bad, shlex.Split)
 		assert.Error(t, err, "%q", bad)
 	}
+	// A key twice, or two limits, is refused (the last one silently won).
+	for _, bad := range [][]string{{"name=b", "cmd=x", "name=c"}, {"cmd=x", "cmd=y"}, {"cmd=x", "tc=60", "movetime=0.1"},
+		{"cmd=x", "depth=3", "nodes=100"}, {"cmd=x", "option.hash=1", "option.hash=2"}} {
+		_, err := ParseEngineSpec(bad, shlex.Split)
+		assert.ErrorContains(t, err, "give each key once", "%q", bad)
+	}
+	e, err = ParseEngineSpec([]string{"cmd=x", "option.hash=1", "option.threads=2"}, shlex.Split)
+	require.NoError(t, err)
+	assert.Len(t, e.Options, 2)
 	cfg := Config{Limits: Limits{Depth: 3}, Engines: [2]EngineSpec{{Limits: Limits{Nodes: 9}}, {}}}
 	assert.Equal(t, Limits{Nodes: 9}, cfg.EngineLimits(0))
 	assert.Equal(t, Limits{Depth: 3}, cfg.EngineLimits(1))

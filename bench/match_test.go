@@ -350,3 +350,39 @@ func TestGameLinePlayersInScoreOrder(t *testing.T) {
 	assert.Equal(t, "0-1", r.Result.PDN(engine.Russian))
 	assert.Equal(t, "A (White) - B (Black)", r.Players(engine.Russian))
 }
+
+// TestMergeRefusesMixedVariants: games of two variants (the shards of two
+// matches) are not merged into one set of statistics.
+func TestMergeRefusesMixedVariants(t *testing.T) {
+	pdn := `[Round "1.1.1"]
+[White "A"]
+[Black "B"]
+[GameType "21"]
+[Opening "x"]
+1. 11-15 1-0
+
+[Round "1.1.2"]
+[White "B"]
+[Black "A"]
+[GameType "21"]
+[Opening "x"]
+1. 11-15 1-0
+
+[Round "1.2.1"]
+[White "A"]
+[Black "B"]
+[GameType "25"]
+[Opening "y"]
+1. c3-d4 1-0
+`
+	games, err := ReadMatchPDN(strings.NewReader(pdn), engine.Russian)
+	require.NoError(t, err)
+	require.Len(t, games, 3)
+	ms, err := MergeGames(games[:2], "")
+	require.NoError(t, err)
+	assert.Equal(t, 2, ms.Stats.Games)
+	_, err = MergeGames(games, "")
+	assert.ErrorContains(t, err, "game 3 (line 15, Round \"1.2.1\"): a russian game, game 1 is english")
+	_, err = MergeGames(nil, "A")
+	assert.EqualError(t, err, "merge: no games")
+}

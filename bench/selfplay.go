@@ -45,6 +45,10 @@ type SelfPlayOptions struct {
 	// its header's note must be o's (games of other settings would mix).
 	Out  string
 	Note string // written in a new file's header: the settings that make the games (the command)
+	// SameNote, if not nil, tells whether an existing file's note names the
+	// same settings as Note (for instance the same command with another
+	// --out path); nil: the notes must be equal.
+	SameNote func(fileNote string) bool
 
 	// Progress, if not nil, is called after each game written with the
 	// number of games in the file and Games.
@@ -87,7 +91,7 @@ func SelfPlay(ctx context.Context, o SelfPlayOptions) (SelfPlayResult, error) {
 	if o.HashMiB <= 0 {
 		o.HashMiB = 8
 	}
-	f, gw, done, err := openGameFile(o.Out, o.Variant, o.Note)
+	f, gw, done, err := openGameFile(o.Out, o.Variant, o.Note, o.SameNote)
 	if err != nil {
 		return res, err
 	}
@@ -170,7 +174,7 @@ func SelfPlay(ctx context.Context, o SelfPlayOptions) (SelfPlayResult, error) {
 // openGameFile opens path for appending: a new file gets a header; an
 // existing one is read to its last whole record (a torn tail is cut off)
 // and its games counted.
-func openGameFile(path string, v engine.VariantID, note string) (*os.File, *engine.GameWriter, int, error) {
+func openGameFile(path string, v engine.VariantID, note string, same func(string) bool) (*os.File, *engine.GameWriter, int, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("selfplay: %w", err)
@@ -200,7 +204,10 @@ func openGameFile(path string, v engine.VariantID, note string) (*os.File, *engi
 		f.Close()
 		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: the file holds %v games, not %v", ErrResume, path, gr.Variant(), v)
 	}
-	if gr.Note() != note {
+	if same == nil {
+		same = func(n string) bool { return n == note }
+	}
+	if !same(gr.Note()) {
 		f.Close()
 		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: its games were played by %q, not %q (other settings)", ErrResume, path, gr.Note(), note)
 	}

@@ -183,7 +183,13 @@ func Check(ops []Opening) error {
 		}
 		seen[o.Name]++
 		if n := seen[o.Name]; n > 1 {
-			o.Name = fmt.Sprintf("%s #%d", o.Name, n)
+			// The next free " #N": a deck may name an opening "x #2" itself.
+			base := o.Name
+			for ; seen[fmt.Sprintf("%s #%d", base, n)] > 0; n++ {
+			}
+			seen[base] = n
+			o.Name = fmt.Sprintf("%s #%d", base, n)
+			seen[o.Name]++
 		}
 	}
 	return nil
@@ -197,6 +203,7 @@ func ParseACFTSV(r io.Reader, v engine.VariantID) ([]Opening, error) {
 		return nil, fmt.Errorf("the ACF 3-move deck is for english, not %s", v)
 	}
 	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), MaxBytes)
 	var ops []Opening
 	line := 0
 	col := map[string]int{}
@@ -361,7 +368,18 @@ func orderedObject(data []byte) ([]jsonEntry, error) {
 	if _, err := dec.Token(); err != nil {
 		return nil, fmt.Errorf("bad JSON: %w", err)
 	}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return nil, fmt.Errorf("bad JSON: %q after the end of the object", clip(rest, 20))
+	}
 	return out, nil
+}
+
+// clip returns at most n bytes of b, with "..." when it cut.
+func clip(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	return string(b[:n]) + "..."
 }
 
 // ParsePDN reads every game of a PDN stream as an opening (see Load). A

@@ -213,3 +213,37 @@ func TestReadSharedDataProblems(t *testing.T) {
 		assert.Equal(t, engine.English, o.Start.V)
 	}
 }
+
+// TestReadLongTSVLineAndJSONTrailer: a TSV row longer than bufio's
+// default 64 KiB token is read (and an error in it names its line), not
+// refused as "token too long"; text after a JSON ballot object is an error,
+// not silently dropped.
+func TestReadLongTSVLineAndJSONTrailer(t *testing.T) {
+	head := "acf_no\tmoves\tdeck\tname\tfen\n"
+	long := head + "1\t9-13 21-17 5-9\tcrossboard\t" + strings.Repeat("x", 100000) + "\n"
+	ops, err := Read(strings.NewReader(long), ".tsv", engine.English)
+	require.NoError(t, err)
+	require.Len(t, ops, 1)
+	assert.Len(t, ops[0].Moves, 3)
+	_, err = Read(strings.NewReader(head+"1\t9-13 21-17 5-9\tcrossboard\t"+strings.Repeat("x", 100000)+"\tW:W99\n"), ".tsv", engine.English)
+	assert.ErrorContains(t, err, "line 2")
+
+	ops, err = Read(strings.NewReader(`{"a": "W:W21-32:B1-12"}`+" \n"), ".json", engine.English)
+	require.NoError(t, err)
+	require.Len(t, ops, 1)
+	_, err = Read(strings.NewReader(`{"a": "W:W21-32:B1-12"} {"b": "B:W21-32:B1-12"}`), ".json", engine.English)
+	assert.ErrorContains(t, err, "after the end of the object")
+}
+
+// TestCheckNamesUnique: repeated names get " #2", " #3", skipping a
+// suffix the deck already uses, so that every name stays unique.
+func TestCheckNamesUnique(t *testing.T) {
+	in := "W:W21-32:B1-12 ; a\nW:W21-32:B1-12 ; a\nW:W21-32:B1-12 ; a #2\nW:W21-32:B1-12 ; a\nW:W21-32:B1-12 ; a #3\n"
+	ops, err := Read(strings.NewReader(in), ".txt", engine.English)
+	require.NoError(t, err)
+	var names []string
+	for _, o := range ops {
+		names = append(names, o.Name)
+	}
+	assert.Equal(t, []string{"a", "a #2", "a #2 #2", "a #3", "a #3 #2"}, names)
+}

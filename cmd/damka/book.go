@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -147,6 +148,8 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 				return badInput("give one of --depth and --movetime, not both")
 			}
 			switch {
+			case math.IsNaN(moveTime):
+				return badInput("--movetime %g: want a number of seconds, 0..3600", moveTime)
 			case moveTime == 0 && (depth < 2 || depth > search.MaxDepth):
 				return badInput("--depth %d out of range 2..%d", depth, search.MaxDepth)
 			case moveTime < 0 || moveTime > 3600:

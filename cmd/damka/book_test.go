@@ -169,6 +169,7 @@ func TestBookBadInput(t *testing.T) {
 		{"book", "build", "--threads", "0"},
 		{"book", "build", "--min-count", "0"},
 		{"book", "build", "--movetime", "-1"},
+		{"book", "build", "--movetime", "NaN"},
 		{"book", "build", "--positions-file", filepath.Join(dir, "none")},
 		{"book", "build", "--games", filepath.Join(dir, "none.pdn")},
 		{"book", "show", "--fen", "X:W1"},

@@ -169,6 +169,11 @@ func TestLearnCommandsBadInput(t *testing.T) {
 		{[]string{"train", "--variant", "english", "--data", english, "--validate", "1", "--out", out}, "--validate 1: want at least 2"},
 		{[]string{"train", "--variant", "english", "--data", english, "--epochs", "-1", "--out", out}, "--epochs -1 out of range"},
 		{[]string{"train", "--variant", "english", "--data", english, "--lambda", "2", "--out", out}, "--lambda 2 out of range 0..1"},
+		{[]string{"train", "--variant", "english", "--data", english, "--lambda", "NaN", "--out", out}, "--lambda NaN: want a finite number"},
+		{[]string{"train", "--variant", "english", "--data", english, "--rate", "Inf", "--out", out}, "--rate +Inf: want a finite number"},
+		{[]string{"train", "--variant", "english", "--data", english, "--l2", "nan", "--out", out}, "--l2 NaN: want a finite number"},
+		{[]string{"train", "--variant", "english", "--data", english, "--scale", "NaN", "--out", out}, "--scale NaN: want a finite number"},
+		{[]string{"train", "--variant", "english", "--data", english, "--decay", "NaN", "--out", out}, "--decay NaN: want a finite number"},
 		{[]string{"train", "--variant", "english", "--data", english, "--init", trained, "--from-prior", "--out", out}, "give one of --init and --from-prior"},
 		{[]string{"train", "--variant", "russian", "--data", english, "--init", trained, "--out", out}, "--init: eval file " + trained + ": weights file is for english, not russian"},
 		{[]string{"train", "--variant", "english", "--data", english, "--init", damaged, "--out", out}, "--init: eval file " + damaged + ": not a damka weights file"},
@@ -190,4 +195,39 @@ func TestLearnCommandsBadInput(t *testing.T) {
 	again, err = os.ReadFile(damaged)
 	require.NoError(t, err)
 	assert.Equal(t, flipped, again)
+}
+
+// TestSelfPlayResumesMovedFile: a game file resumes under another path (a
+// file moved, unpacked from learn/games/, or named by an absolute path):
+// --out is where the games go, not a setting of the games; another
+// setting is still refused.
+func TestSelfPlayResumesMovedFile(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first.games")
+	selfplay := func(out string, extra ...string) []string {
+		return append([]string{"selfplay", "--variant", "english", "--nodes", "200", "--threads", "1",
+			"--hash", "1", "--out", out, "--no-progress"}, extra...)
+	}
+	_, stderr, code := runCLI(selfplay(first, "--games", "1")...)
+	require.Equal(t, 0, code, stderr)
+	moved := filepath.Join(dir, "moved 'x'.games")
+	require.NoError(t, os.Rename(first, moved))
+	out, stderr, code := runCLI(selfplay(moved, "--games", "2")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "games=2 resumed=1 played=1 ")
+	_, stderr, code = runCLI(selfplay(moved, "--games", "3", "--nodes", "300")...)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "other settings")
+
+	assert.True(t, sameSelfPlaySettings("damka selfplay --nodes 5 --out a.games --seed 3", "damka selfplay --nodes 5 --out '/x/b c.games' --seed 3"))
+	assert.False(t, sameSelfPlaySettings("damka selfplay --nodes 5 --out a.games --seed 3", "damka selfplay --nodes 5 --out a.games --seed 4"))
+	assert.False(t, sameSelfPlaySettings("damka selfplay --nodes 5 --out a.games", "damka selfplay --nodes 5 --out a.games --seed 4"))
+	// Defaults written out or left out, decks named relatively or not.
+	assert.True(t, sameSelfPlaySettings("damka selfplay --nodes 10000 --out a.games --seed 1", "damka selfplay --out b.games"))
+	abs, err := filepath.Abs("../../x/deck.pdn")
+	require.NoError(t, err)
+	assert.True(t, sameSelfPlaySettings("damka selfplay --openings "+abs+" --out a.games", "damka selfplay --openings ../../x/deck.pdn --out a.games"))
+	assert.False(t, sameSelfPlaySettings("damka selfplay --openings /x/deck.pdn", "damka selfplay --openings /y/deck.pdn"))
+	assert.False(t, sameSelfPlaySettings("damka selfplay --bogus 1", "damka selfplay"), "a note that does not parse must be equal")
+	assert.True(t, sameSelfPlaySettings("damka selfplay --bogus 1", "damka selfplay --bogus 1"))
 }

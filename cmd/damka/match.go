@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/google/shlex"
@@ -130,6 +131,11 @@ func extractEngines(args []string) (rest []string, engines [][]string, err error
 			whole := serr == nil && len(parts) > 1
 			for _, p := range parts {
 				whole = whole && isSpecWord(p)
+			}
+			if f := strings.Fields(w); serr != nil && len(f) > 1 && isSpecWord(f[0]) && isSpecWord(f[1]) {
+				// A whole description with a broken quote: its words would
+				// run into the first one's value.
+				return nil, nil, badInput("--engine %q: %v (quote the whole description, or each word)", w, serr)
 			}
 			if whole {
 				words = append(words, parts...)
@@ -419,9 +425,17 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		}
 		defer func() { _ = bar.Finish(); fmt.Fprintln(cmd.ErrOrStderr()) }()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Ctrl-C, and the SIGTERM of a batch system's time limit (Slurm),
+	// stop the match with its summary of the games finished.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sum, err := bench.Run(ctx, cfg)
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		err = fmt.Errorf("interrupted (by a signal) after %d of %d games", sum.Played, sum.Scheduled)
+		if sum.Played == 0 {
+			return err
+		}
+	}
 	if sum.Played == 0 && err != nil {
 		if errors.Is(err, bench.ErrStart) {
 			return inputError{err} // the --engine description does not start a Hub engine

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -33,6 +38,16 @@ func TestExtractEngines(t *testing.T) {
 
 	_, _, err = extractEngines([]string{"--engine", "--depth", "3"})
 	assert.Error(t, err)
+
+	// A whole description with an unterminated quote is refused as such,
+	// not read as a name running on into the cmd= (then "no cmd= given").
+	_, _, err = extractEngines([]string{"--engine", `name=B cmd='/opt/scan hub`})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "EOF found when expecting closing quote")
+	// An apostrophe inside one word's value stays that word's.
+	_, engines, err = extractEngines([]string{"--engine", "cmd=/opt/it's/scan hub", "name=B"})
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"cmd=/opt/it's/scan hub", "name=B"}}, engines)
 }
 
 // TestMatchCommand runs `damka match` in-process against two damka
@@ -224,4 +239,49 @@ func TestMatchDXPCommand(t *testing.T) {
 	cout, _, code := runCLI("pdn", "check", pdn)
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "games=4 ok=4 bad=0\n", cout)
+}
+
+// TestMatchSIGTERM: a match process sent SIGTERM (a batch system's time
+// limit) stops like one interrupted with Ctrl-C: the summary of the games
+// finished, each of them in the PDN, and an error line saying why (exit
+// status 1); it used to die at once without a summary.
+func TestMatchSIGTERM(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM to send")
+	}
+	dir := t.TempDir()
+	bin := buildDamka(t, dir)
+	deck := filepath.Join(dir, "deck.txt")
+	require.NoError(t, os.WriteFile(deck, []byte(strings.Repeat("W:W21-32:B1-12\n", 50)), 0o644))
+	pdn := filepath.Join(dir, "m.pdn")
+	cmd := exec.Command(bin, "match", "--variant", "english", "--engine", "name=A", "cmd="+bin, "option.book=false",
+		"--engine", "name=B", "cmd="+bin, "option.book=false", "--openings", deck, "--depth", "2", "--pdn", pdn, "--no-progress")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	var out strings.Builder
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
+		if strings.HasPrefix(sc.Text(), "game 1/100 ") {
+			require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+			break
+		}
+	}
+	for sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "%s\n%s", out.String(), stderr.String())
+	assert.Equal(t, 1, ee.ExitCode())
+	assert.Regexp(t, `match stopped early: interrupted \(by a signal\) after \d+ of 100 games`, stderr.String())
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	m := regexp.MustCompile(`^games=(\d+) `).FindStringSubmatch(lines[len(lines)-1])
+	require.NotNil(t, m, out.String())
+	data, err := os.ReadFile(pdn)
+	require.NoError(t, err)
+	assert.Equal(t, m[1], strconv.Itoa(strings.Count(string(data), "[Round ")), "every game of the summary is in the PDN")
 }

@@ -260,6 +260,9 @@ with S in men from the side to move (1.00 = one man, a win in n plies
 				}
 				return badInput("%s: %v", args[0], err)
 			}
+			if len(suite) == 0 {
+				return badInput("%s: no positions (want lines FEN ; bm MOVE ; id NAME)", args[0])
+			}
 			ew, err := loadEvalFile(sf.evalFile, v)
 			if err != nil {
 				return err

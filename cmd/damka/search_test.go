@@ -142,6 +142,14 @@ B:WK3,K13,19,27,32:B7,11,K25,26 ; bm 25-21 ; id wrong
 	assert.Contains(t, lines[1], "id=shot ok=true move=26-31")
 	assert.Contains(t, lines[2], "id=wrong ok=false move=26-31")
 	assert.Equal(t, "solved=2 total=3", lines[3])
+
+	// A file without positions is bad input, not "solved=0 total=0".
+	empty := filepath.Join(dir, "empty.epd")
+	require.NoError(t, os.WriteFile(empty, []byte("# nothing yet\n\n"), 0o644))
+	out, errs, code = runCLI("solve", "--variant", "english", "--depth", "2", empty)
+	assert.Equal(t, exitBadInput, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errs, "empty.epd: no positions")
 }
 
 // TestBenchCommandSignature checks that `damka bench` without --depth prints

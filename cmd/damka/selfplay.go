@@ -6,14 +6,18 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"syscall"
 	"time"
 
+	"github.com/google/shlex"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"damka/bench"
 	decks "damka/openings"
@@ -91,6 +95,7 @@ finished so far.`,
 				Note: canonicalCommand(cmd, "threads", "no-progress", "games"),
 				Eval: ew,
 			}
+			o.SameNote = func(fileNote string) bool { return sameSelfPlaySettings(fileNote, o.Note) }
 			if openings != "" {
 				ops, err := decks.Load(openings, v)
 				if err != nil {
@@ -151,4 +156,47 @@ finished so far.`,
 	f.BoolVar(&noProgress, "no-progress", false, noProgressUsage)
 	registerEvalFile(cmd, &evalFile)
 	return cmd
+}
+
+// sameSelfPlaySettings reports whether two selfplay notes (canonical
+// command lines) name the same settings: every flag's value, defaults
+// filled in, but for --out (where the games go, not what they are: a file
+// moved, or unpacked from learn/games/), the flags the note leaves out, and
+// with the --openings and --eval-file paths made absolute (a deck named
+// from another folder is the same deck). Notes that do not parse must be
+// equal.
+func sameSelfPlaySettings(a, b string) bool {
+	sa, okA := selfPlaySettings(a)
+	sb, okB := selfPlaySettings(b)
+	if !okA || !okB {
+		return a == b
+	}
+	return maps.Equal(sa, sb)
+}
+
+// selfPlaySettings reads a selfplay note into flag name -> value.
+func selfPlaySettings(note string) (map[string]string, bool) {
+	words, err := shlex.Split(note)
+	if err != nil || len(words) < 2 || words[1] != "selfplay" {
+		return nil, false
+	}
+	fs := newSelfPlayCmd().Flags()
+	if err := fs.Parse(words[2:]); err != nil || fs.NArg() > 0 {
+		return nil, false
+	}
+	out := map[string]string{}
+	fs.VisitAll(func(f *pflag.Flag) {
+		switch f.Name {
+		case "out", "threads", "no-progress", "games", "help":
+			return
+		}
+		v := f.Value.String()
+		if (f.Name == "openings" || f.Name == "eval-file") && v != "" {
+			if abs, err := filepath.Abs(v); err == nil {
+				v = abs
+			}
+		}
+		out[f.Name] = v
+	})
+	return out, true
 }

@@ -5,6 +5,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -53,6 +54,14 @@ from a material-only prior with --from-prior.`,
 			v, err := parseVariantFlag(variant)
 			if err != nil {
 				return err
+			}
+			for _, f := range []struct {
+				name string
+				v    float64
+			}{{"lambda", o.Lambda}, {"rate", o.Rate}, {"decay", o.Decay}, {"l2", o.L2}, {"scale", o.Scale}} {
+				if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+					return badInput("--%s %g: want a finite number", f.name, f.v)
+				}
 			}
 			switch {
 			case len(data) == 0:
