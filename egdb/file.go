@@ -1,0 +1,298 @@
+// file.go: the slice file format (see the package comment for the layout):
+// encoding, checking and the block decoder of a probe.
+
+package egdb
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+
+	"damka/engine"
+)
+
+// File format constants.
+const (
+	fileMagic   = "DMKEGDB\x00"
+	fileVersion = 1
+	headerSize  = 80
+	// Positions per block: one probe decodes at most one block. Distance
+	// slices have shorter runs and smaller blocks.
+	blockSizeWLD = 4096
+	blockSizeDTM = 1024
+	maxBlockSize = 1 << 20
+)
+
+// castagnoli is the CRC-32C table of the file trailer.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Header is the decoded header of a slice file.
+type Header struct {
+	Variant   engine.VariantID
+	Material  Material // of the positions stored, White to move
+	DTM       bool     // entries are distances (plies to the end), not only win/draw/loss
+	Positions uint64   // index range of the slice, 0..Positions-1
+	BlockSize uint32   // positions per block
+	Blocks    uint32   // number of blocks, ceil(Positions/BlockSize)
+	DataLen   uint64   // bytes of run-length data
+	// Counts over the stored entries (DontCare: a capture pending or an
+	// invalid index; those are not stored and take any value).
+	Wins, Draws, Losses, DontCare uint64
+}
+
+// FileName returns the name of the file of slice m of variant v:
+// "english-0201.egdb".
+func FileName(v engine.VariantID, m Material) string {
+	return fmt.Sprintf("%s-%s.egdb", v, m)
+}
+
+// encodeFile writes the file of slice m of v from its codes (one per index;
+// codeDontCare where nothing is stored).
+func encodeFile(v engine.VariantID, m Material, codes []byte) ([]byte, Header, error) {
+	dtm := m.KingsOnly()
+	h := Header{Variant: v, Material: m, DTM: dtm, Positions: uint64(len(codes)), BlockSize: blockSizeWLD}
+	if dtm {
+		h.BlockSize = blockSizeDTM
+	}
+	h.Blocks = uint32((h.Positions + uint64(h.BlockSize) - 1) / uint64(h.BlockSize))
+	index := make([]uint32, 0, h.Blocks+1)
+	var data []byte
+	for b := uint64(0); b < uint64(h.Blocks); b++ {
+		index = append(index, uint32(len(data)))
+		lo := b * uint64(h.BlockSize)
+		hi := min(lo+uint64(h.BlockSize), h.Positions)
+		blk := codes[lo:hi]
+		cur := uint8(codeDontCare)
+		for _, c := range blk {
+			if c != codeDontCare {
+				cur = c
+				break
+			}
+		}
+		if cur == codeDontCare {
+			cur = encodeCode(Draw, 0, dtm)
+		}
+		run := uint64(0)
+		for _, c := range blk {
+			switch c {
+			case codeDontCare:
+				h.DontCare++
+			default:
+				val, _ := decodeCode(c, dtm)
+				switch val {
+				case Win:
+					h.Wins++
+				case Loss:
+					h.Losses++
+				default:
+					h.Draws++
+				}
+			}
+			if c == codeDontCare || c == cur {
+				run++
+				continue
+			}
+			data = append(data, cur)
+			data = binary.AppendUvarint(data, run-1)
+			cur, run = c, 1
+		}
+		data = append(data, cur)
+		data = binary.AppendUvarint(data, run-1)
+		if len(data) > 1<<32-1 {
+			return nil, h, fmt.Errorf("slice %s of %s: data over 4 GiB", m, v)
+		}
+	}
+	index = append(index, uint32(len(data)))
+	h.DataLen = uint64(len(data))
+
+	out := make([]byte, headerSize, headerSize+4*len(index)+len(data)+4)
+	copy(out, fileMagic)
+	binary.LittleEndian.PutUint16(out[8:], fileVersion)
+	out[10] = uint8(v)
+	if dtm {
+		out[11] = 1
+	}
+	out[12], out[13], out[14], out[15] = m.WM, m.WK, m.BM, m.BK
+	binary.LittleEndian.PutUint64(out[16:], h.Positions)
+	binary.LittleEndian.PutUint32(out[24:], h.BlockSize)
+	binary.LittleEndian.PutUint32(out[28:], h.Blocks)
+	binary.LittleEndian.PutUint64(out[32:], h.DataLen)
+	binary.LittleEndian.PutUint64(out[40:], h.Wins)
+	binary.LittleEndian.PutUint64(out[48:], h.Draws)
+	binary.LittleEndian.PutUint64(out[56:], h.Losses)
+	binary.LittleEndian.PutUint64(out[64:], h.DontCare)
+	for _, o := range index {
+		out = binary.LittleEndian.AppendUint32(out, o)
+	}
+	out = append(out, data...)
+	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
+	return out, h, nil
+}
+
+// table is one checked slice file in memory (read or mapped).
+type table struct {
+	h     Header
+	index []byte // (Blocks+1) little-endian uint32 offsets into data
+	data  []byte
+	dtm   bool
+}
+
+// errCorrupt is wrapped by every error about a file's content.
+var errCorrupt = errors.New("corrupt endgame table")
+
+// corrupt returns an error naming the file and what is wrong with it.
+func corrupt(name, format string, a ...any) error {
+	return fmt.Errorf("%s: %w: %s", name, errCorrupt, fmt.Sprintf(format, a...))
+}
+
+// parseFile checks the file b (named name in errors) completely: header
+// fields, length, checksum and every block's runs, so that a probe of the
+// table it returns cannot fail. The table keeps b.
+func parseFile(name string, b []byte) (*table, error) {
+	if len(b) < headerSize+8 {
+		return nil, corrupt(name, "%d bytes, shorter than a header (%d)", len(b), headerSize+8)
+	}
+	if string(b[:8]) != fileMagic {
+		return nil, corrupt(name, "not a damka endgame table (bad magic)")
+	}
+	if ver := binary.LittleEndian.Uint16(b[8:]); ver != fileVersion {
+		return nil, corrupt(name, "format version %d (this damka reads %d)", ver, fileVersion)
+	}
+	var h Header
+	h.Variant = engine.VariantID(b[10])
+	if h.Variant >= engine.NumVariants {
+		return nil, corrupt(name, "unknown variant %d", b[10])
+	}
+	if b[11] > 1 {
+		return nil, corrupt(name, "unknown kind %d (want 0 win/draw/loss or 1 distances)", b[11])
+	}
+	h.DTM = b[11] == 1
+	h.Material = Material{b[12], b[13], b[14], b[15]}
+	m := h.Material
+	if m.WM > 7 || m.WK > 7 || m.BM > 7 || m.BK > 7 || m.Pieces() > MaxPieces || m.WM+m.WK == 0 || m.BM+m.BK == 0 {
+		return nil, corrupt(name, "bad material %d%d%d%d", m.WM, m.WK, m.BM, m.BK)
+	}
+	if h.DTM != m.KingsOnly() {
+		return nil, corrupt(name, "kind %d does not fit material %s", b[11], m)
+	}
+	h.Positions = binary.LittleEndian.Uint64(b[16:])
+	h.BlockSize = binary.LittleEndian.Uint32(b[24:])
+	h.Blocks = binary.LittleEndian.Uint32(b[28:])
+	h.DataLen = binary.LittleEndian.Uint64(b[32:])
+	h.Wins = binary.LittleEndian.Uint64(b[40:])
+	h.Draws = binary.LittleEndian.Uint64(b[48:])
+	h.Losses = binary.LittleEndian.Uint64(b[56:])
+	h.DontCare = binary.LittleEndian.Uint64(b[64:])
+	g, _ := geomOf(h.Variant)
+	if want := newSlice(m, g).size; h.Positions != want {
+		return nil, corrupt(name, "%d positions, slice %s has %d", h.Positions, m, want)
+	}
+	if h.BlockSize == 0 || h.BlockSize > maxBlockSize {
+		return nil, corrupt(name, "block size %d out of range 1..%d", h.BlockSize, maxBlockSize)
+	}
+	if want := (h.Positions + uint64(h.BlockSize) - 1) / uint64(h.BlockSize); uint64(h.Blocks) != want {
+		return nil, corrupt(name, "%d blocks, want %d", h.Blocks, want)
+	}
+	if h.Wins+h.Draws+h.Losses+h.DontCare != h.Positions {
+		return nil, corrupt(name, "counts do not add up to %d positions", h.Positions)
+	}
+	idxLen := 4 * (uint64(h.Blocks) + 1)
+	if want := headerSize + idxLen + h.DataLen + 4; uint64(len(b)) != want {
+		return nil, corrupt(name, "%d bytes, header says %d (truncated or padded)", len(b), want)
+	}
+	body := b[:len(b)-4]
+	if got, want := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(b[len(b)-4:]); got != want {
+		return nil, corrupt(name, "checksum %08x, file says %08x", got, want)
+	}
+	t := &table{h: h, index: b[headerSize : headerSize+idxLen], data: b[headerSize+idxLen : len(b)-4], dtm: h.DTM}
+	prev := uint32(0)
+	for blk := uint32(0); blk <= h.Blocks; blk++ {
+		o := binary.LittleEndian.Uint32(t.index[4*blk:])
+		if o < prev || uint64(o) > h.DataLen || (blk == 0 && o != 0) || (blk == h.Blocks && uint64(o) != h.DataLen) {
+			return nil, corrupt(name, "block index entry %d (%d) out of order", blk, o)
+		}
+		prev = o
+	}
+	for blk := uint32(0); blk < h.Blocks; blk++ {
+		want := uint64(h.BlockSize)
+		if blk == h.Blocks-1 {
+			want = h.Positions - uint64(blk)*uint64(h.BlockSize)
+		}
+		if err := t.checkBlock(blk, want); err != nil {
+			return nil, corrupt(name, "block %d: %v", blk, err)
+		}
+	}
+	return t, nil
+}
+
+// block returns the run data of block blk.
+func (t *table) block(blk uint32) []byte {
+	lo := binary.LittleEndian.Uint32(t.index[4*blk:])
+	hi := binary.LittleEndian.Uint32(t.index[4*blk+4:])
+	return t.data[lo:hi]
+}
+
+// checkBlock checks that block blk's runs are well formed, hold valid
+// codes and cover exactly n positions.
+func (t *table) checkBlock(blk uint32, n uint64) error {
+	d := t.block(blk)
+	var total uint64
+	for len(d) > 0 {
+		c := d[0]
+		if c == codeDontCare || (!t.dtm && c > codeLoss) {
+			return fmt.Errorf("bad code %d", c)
+		}
+		r, k := binary.Uvarint(d[1:])
+		if k <= 0 {
+			return errors.New("bad run length")
+		}
+		d = d[1+k:]
+		if r >= n || total+r+1 > n {
+			return fmt.Errorf("runs cover more than %d positions", n)
+		}
+		total += r + 1
+	}
+	if total != n {
+		return fmt.Errorf("runs cover %d positions, want %d", total, n)
+	}
+	return nil
+}
+
+// code returns the code of index i (< Positions): it decodes runs of one
+// block up to i. It does not allocate.
+func (t *table) code(i uint64) uint8 {
+	bs := uint64(t.h.BlockSize)
+	d := t.block(uint32(i / bs))
+	k := i % bs
+	for len(d) > 1 {
+		c := d[0]
+		r, n := binary.Uvarint(d[1:])
+		if n <= 0 {
+			break
+		}
+		if k <= r {
+			return c
+		}
+		k -= r + 1
+		d = d[1+n:]
+	}
+	return codeDontCare // unreachable for a checked table
+}
+
+// decodeAll expands the table to one code per index.
+func (t *table) decodeAll() []byte {
+	out := make([]byte, 0, t.h.Positions)
+	for blk := uint32(0); blk < t.h.Blocks; blk++ {
+		d := t.block(blk)
+		for len(d) > 1 {
+			c := d[0]
+			r, n := binary.Uvarint(d[1:])
+			d = d[1+n:]
+			for j := uint64(0); j <= r; j++ {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
