@@ -211,10 +211,31 @@ func pairOf(m Material) []Material {
 	return []Material{m}
 }
 
-// shardSet returns the slices shard (of shards) needs: its part of the
-// pairs of exactly pieces pieces (by ordinal) and everything they depend
-// on, which is every slice of fewer pieces and the pairs of the same
-// pieces reached by promotions.
+// shardOwn returns the pairs of exactly pieces pieces that part shard (of
+// shards) makes: every shards-th pair, by ordinal in dependency order,
+// each pair as its first slice.
+func shardOwn(ms []Material, pieces, shard, shards int) []Material {
+	var own []Material
+	ord := 0
+	seen := map[Material]bool{}
+	for _, m := range ms {
+		if m.Pieces() != pieces || seen[m] {
+			continue
+		}
+		for _, pm := range pairOf(m) {
+			seen[pm] = true
+		}
+		if ord%shards == shard {
+			own = append(own, m)
+		}
+		ord++
+	}
+	return own
+}
+
+// shardSet returns the slices part shard (of shards) needs: its own pairs
+// (shardOwn) and everything they depend on, which is every slice of fewer
+// pieces and the pairs of the same pieces reached by promotions.
 func shardSet(ms []Material, pieces, shard, shards int) map[Material]bool {
 	need := map[Material]bool{}
 	var add func(m Material)
@@ -231,23 +252,13 @@ func shardSet(ms []Material, pieces, shard, shards int) map[Material]bool {
 			}
 		}
 	}
-	ord := 0
-	seen := map[Material]bool{}
 	for _, m := range ms {
 		if m.Pieces() < pieces {
 			add(m)
-			continue
 		}
-		if seen[m] {
-			continue
-		}
-		for _, pm := range pairOf(m) {
-			seen[pm] = true
-		}
-		if ord%shards == shard {
-			add(m)
-		}
-		ord++
+	}
+	for _, m := range shardOwn(ms, pieces, shard, shards) {
+		add(m)
 	}
 	return need
 }

@@ -57,12 +57,12 @@ func encodeFile(v engine.VariantID, m Material, codes []byte) ([]byte, Header, e
 	}
 	h.Blocks = uint32((h.Positions + uint64(h.BlockSize) - 1) / uint64(h.BlockSize))
 	index := make([]uint32, 0, h.Blocks+1)
-	var data []byte
+	var data, rle []byte
 	for b := uint64(0); b < uint64(h.Blocks); b++ {
-		index = append(index, uint32(len(data)))
 		lo := b * uint64(h.BlockSize)
 		hi := min(lo+uint64(h.BlockSize), h.Positions)
 		blk := codes[lo:hi]
+		rle = rle[:0]
 		cur := uint8(codeDontCare)
 		for _, c := range blk {
 			if c != codeDontCare {
@@ -93,14 +93,22 @@ func encodeFile(v engine.VariantID, m Material, codes []byte) ([]byte, Header, e
 				run++
 				continue
 			}
-			data = append(data, cur)
-			data = binary.AppendUvarint(data, run-1)
+			rle = append(rle, cur)
+			rle = binary.AppendUvarint(rle, run-1)
 			cur, run = c, 1
 		}
-		data = append(data, cur)
-		data = binary.AppendUvarint(data, run-1)
-		if len(data) > 1<<32-1 {
-			return nil, h, fmt.Errorf("slice %s of %s: data over 4 GiB", m, v)
+		rle = append(rle, cur)
+		rle = binary.AppendUvarint(rle, run-1)
+		off := uint32(len(data))
+		if packed := (len(blk) + 4) / 5; !dtm && packed < len(rle) {
+			off |= blockPacked
+			data = appendPacked(data, blk)
+		} else {
+			data = append(data, rle...)
+		}
+		index = append(index, off)
+		if len(data) >= blockPacked {
+			return nil, h, fmt.Errorf("slice %s of %s: data over 2 GiB", m, v)
 		}
 	}
 	index = append(index, uint32(len(data)))
@@ -128,6 +136,30 @@ func encodeFile(v engine.VariantID, m Material, codes []byte) ([]byte, Header, e
 	out = append(out, data...)
 	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
 	return out, h, nil
+}
+
+// blockPacked marks, in a block index entry, a block stored packed: five
+// win/draw/loss codes a byte, c0 + 3*c1 + 9*c2 + 27*c3 + 81*c4. The
+// encoder packs a win/draw/loss block when that is shorter than its runs.
+const blockPacked = 1 << 31
+
+// pow3 are the place values of a packed byte.
+var pow3 = [5]uint8{1, 3, 9, 27, 81}
+
+// appendPacked appends blk packed five codes a byte (don't care as 0).
+func appendPacked(data, blk []byte) []byte {
+	for i := 0; i < len(blk); i += 5 {
+		var b uint8
+		for j := i; j < min(i+5, len(blk)); j++ {
+			c := blk[j]
+			if c == codeDontCare {
+				c = codeDraw
+			}
+			b += c * pow3[j-i]
+		}
+		data = append(data, b)
+	}
+	return data
 }
 
 // table is one checked slice file in memory (read or mapped).
@@ -206,11 +238,16 @@ func parseFile(name string, b []byte) (*table, error) {
 		return nil, corrupt(name, "checksum %08x, file says %08x", got, want)
 	}
 	t := &table{h: h, index: b[headerSize : headerSize+idxLen], data: b[headerSize+idxLen : len(b)-4], dtm: h.DTM}
+	if h.DataLen >= blockPacked {
+		return nil, corrupt(name, "data length %d over 2 GiB", h.DataLen)
+	}
 	prev := uint32(0)
 	for blk := uint32(0); blk <= h.Blocks; blk++ {
-		o := binary.LittleEndian.Uint32(t.index[4*blk:])
-		if o < prev || uint64(o) > h.DataLen || (blk == 0 && o != 0) || (blk == h.Blocks && uint64(o) != h.DataLen) {
-			return nil, corrupt(name, "block index entry %d (%d) out of order", blk, o)
+		e := binary.LittleEndian.Uint32(t.index[4*blk:])
+		o := e &^ blockPacked
+		if o < prev || uint64(o) > h.DataLen || (blk == 0 && o != 0) || (blk == h.Blocks && e != uint32(h.DataLen)) ||
+			(e&blockPacked != 0 && h.DTM) {
+			return nil, corrupt(name, "block index entry %d (%08x) out of order or of a bad kind", blk, e)
 		}
 		prev = o
 	}
@@ -226,17 +263,29 @@ func parseFile(name string, b []byte) (*table, error) {
 	return t, nil
 }
 
-// block returns the run data of block blk.
-func (t *table) block(blk uint32) []byte {
+// block returns the data of block blk and whether it is packed.
+func (t *table) block(blk uint32) ([]byte, bool) {
 	lo := binary.LittleEndian.Uint32(t.index[4*blk:])
-	hi := binary.LittleEndian.Uint32(t.index[4*blk+4:])
-	return t.data[lo:hi]
+	hi := binary.LittleEndian.Uint32(t.index[4*blk+4:]) &^ blockPacked
+	return t.data[lo&^blockPacked : hi], lo&blockPacked != 0
 }
 
 // checkBlock checks that block blk's runs are well formed, hold valid
-// codes and cover exactly n positions.
+// codes and cover exactly n positions (or, packed, that it has the
+// length n positions pack to and only valid bytes).
 func (t *table) checkBlock(blk uint32, n uint64) error {
-	d := t.block(blk)
+	d, packed := t.block(blk)
+	if packed {
+		if uint64(len(d)) != (n+4)/5 {
+			return fmt.Errorf("packed block of %d bytes, want %d", len(d), (n+4)/5)
+		}
+		for _, b := range d {
+			if b >= 243 {
+				return fmt.Errorf("bad packed byte %d", b)
+			}
+		}
+		return nil
+	}
 	var total uint64
 	for len(d) > 0 {
 		c := d[0]
@@ -263,8 +312,11 @@ func (t *table) checkBlock(blk uint32, n uint64) error {
 // block up to i. It does not allocate.
 func (t *table) code(i uint64) uint8 {
 	bs := uint64(t.h.BlockSize)
-	d := t.block(uint32(i / bs))
+	d, packed := t.block(uint32(i / bs))
 	k := i % bs
+	if packed {
+		return d[k/5] / pow3[k%5] % 3
+	}
 	for len(d) > 1 {
 		c := d[0]
 		r, n := binary.Uvarint(d[1:])
@@ -284,7 +336,14 @@ func (t *table) code(i uint64) uint8 {
 func (t *table) decodeAll() []byte {
 	out := make([]byte, 0, t.h.Positions)
 	for blk := uint32(0); blk < t.h.Blocks; blk++ {
-		d := t.block(blk)
+		d, packed := t.block(blk)
+		if packed {
+			n := min(uint64(t.h.BlockSize), t.h.Positions-uint64(len(out)))
+			for k := uint64(0); k < n; k++ {
+				out = append(out, d[k/5]/pow3[k%5]%3)
+			}
+			continue
+		}
 		for len(d) > 1 {
 			c := d[0]
 			r, n := binary.Uvarint(d[1:])

@@ -76,10 +76,10 @@ func MaterialOf(p *engine.Position) Material {
 
 // geometry is what the index and the unmove generator need of a board.
 type geometry struct {
-	n      int    // playable squares: 32 or 50
-	rowLen int    // playable squares per row: 4 or 5
-	bitsN  uint   // bits of the padded layout: 35 or 54
-	mask   uint64 // playable bits of the padded layout
+	n      int     // playable squares: 32 or 50
+	rowLen int     // playable squares per row: 4 or 5
+	bitsN  uint    // bits of the padded layout: 35 or 54
+	mask   uint64  // playable bits of the padded layout
 	up     [2]uint // right shifts of a step toward square 1 (NW, NE)
 	down   [2]uint // left shifts of a step toward the last square (SW, SE)
 	flying bool    // kings fly (every variant but English)
