@@ -84,10 +84,16 @@ func Probe(p *engine.Position) (v Value, dist int, ok bool) { return Default().P
 // embedded set alone. Files are not read here: each is checked on its
 // first probe. The error is about dir itself (missing, not a directory);
 // the DB returned with it is still the embedded set.
-func Open(dir string) (*DB, error) {
+func Open(dir string) (*DB, error) { return open(dir, true) }
+
+// OpenDir is Open without the embedded set: the tables of dir alone (the
+// tools that check a directory use it).
+func OpenDir(dir string) (*DB, error) { return open(dir, false) }
+
+func open(dir string, withEmbedded bool) (*DB, error) {
 	db := &DB{dir: dir}
 	ents, err := fs.ReadDir(embedded, embeddedDir)
-	if err == nil {
+	if err == nil && withEmbedded {
 		for _, e := range ents {
 			if v, m, ok := parseFileName(e.Name()); ok {
 				db.slots[v][m.code()].embedded = e.Name()
@@ -247,7 +253,7 @@ func (db *DB) load(v engine.VariantID, m Material, s *slot) {
 			s.release()
 			s.release = nil
 		}
-		db.report(fmt.Errorf("endgame table %s not used: %w", name, err))
+		db.report(fmt.Errorf("endgame table not used: %w", err))
 		return
 	}
 	s.t.Store(t)

@@ -33,8 +33,10 @@ type EGDB interface {
 // evaluation (bounded), so that among won positions the search heads for
 // the one where the material and the men's progress are best, and so
 // toward the conversion.
+// EGDBWin is 95 men, so that FormatScore shows a database win just
+// below the "99.xx" of a mate.
 const (
-	EGDBWin      = 20000
+	EGDBWin      = 9500
 	EGDBWinBound = EGDBWin - 2000
 	// egdbDistBound: scores above it (below its negation) are database
 	// wins (losses) with a distance.
@@ -61,9 +63,12 @@ func (w *worker) probeEGDB(p *engine.Position, d engine.DrawState, key uint64, p
 	if bits.OnesCount64(p.Pieces[0]|p.Pieces[1]) > w.egdbPieces {
 		return 0, false
 	}
+	if p.Pieces[p.Side&1] == 0 {
+		return 0, false // lost: the search scores the mate
+	}
 	v, dist, ok := w.e.opts.EGDB.Probe(p)
-	if !ok {
-		return 0, false
+	if !ok || dist == 0 {
+		return 0, false // dist 0: no move, the search scores the mate
 	}
 	var s int
 	switch {

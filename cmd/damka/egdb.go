@@ -156,6 +156,20 @@ func openEGDB(dir string) (*egdb.DB, error) {
 	return db, nil
 }
 
+// openToolDB opens the DIR argument of verify and stats: that directory
+// alone, or the embedded set when there is none.
+func openToolDB(args []string) (*egdb.DB, error) {
+	if len(args) == 0 {
+		return egdb.Open("")
+	}
+	db, err := egdb.OpenDir(args[0])
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	db.SetErrorHandler(func(err error) { logger.Error().Err(err).Msg("endgame table") })
+	return db, nil
+}
+
 // valueWords writes a probe's value and distance.
 func valueWords(v egdb.Value, dist int) string {
 	if dist >= 0 {
@@ -216,7 +230,8 @@ func newEGDBVerifyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify [DIR]",
 		Short: "check every stored value against a one-ply search over the tables",
-		Long: `verify checks each slice of --variant in DIR (default: the embedded set):
+		Long: `verify checks each slice of --variant in DIR (the directory alone; default:
+the embedded set):
 every stored value must be the best over the position's moves, captures
 resolved, and each stored distance one more than the best successor's. One
 line per slice; exit status 1 when anything disagrees or a file is unsound.`,
@@ -226,11 +241,7 @@ line per slice; exit status 1 when anything disagrees or a file is unsound.`,
 			if err != nil {
 				return err
 			}
-			dir := ""
-			if len(args) == 1 {
-				dir = args[0]
-			}
-			db, err := openEGDB(dir)
+			db, err := openToolDB(args)
 			if err != nil {
 				return err
 			}
@@ -273,11 +284,7 @@ func newEGDBStatsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			dir := ""
-			if len(args) == 1 {
-				dir = args[0]
-			}
-			db, err := openEGDB(dir)
+			db, err := openToolDB(args)
 			if err != nil {
 				return err
 			}
