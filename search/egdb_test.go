@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -92,4 +93,81 @@ func TestEGDBSearchDoesNotAllocate(t *testing.T) {
 		run()
 		assert.Zero(t, testing.AllocsPerRun(3, run), c.fen)
 	}
+}
+
+// TestEGDBAgreesWithSearch: on random positions of the embedded 8x8
+// slices (up to 4 pieces), wherever a search without tables proves a
+// result (a mate score), the table agrees, and a stored distance is not
+// longer than the mate the search found.
+func TestEGDBAgreesWithSearch(t *testing.T) {
+	n := 600
+	if !testing.Short() {
+		n = 10000
+	}
+	db := egdb.Default()
+	for _, v := range []engine.VariantID{engine.Russian, engine.English, engine.Brazilian} {
+		r := rand.New(rand.NewPCG(uint64(v)+1, 7))
+		ms := egdb.Materials(v, 4)
+		e := New(Options{Threads: 1, HashMiB: 4})
+		proved := 0
+		for tried := 0; tried < n; {
+			p, ok := randomPosition(r, v, ms[r.IntN(len(ms))])
+			if !ok {
+				continue
+			}
+			tried++
+			e.Clear()
+			res := e.Search(context.Background(), p, nil, Limits{Depth: 7}, nil)
+			if res.Score < MateBound && res.Score > -MateBound {
+				continue
+			}
+			proved++
+			val, dist, ok := db.Probe(&p)
+			require.True(t, ok, p.FEN())
+			plies := Mate - abs(res.Score)
+			want := egdb.Win
+			if res.Score < 0 {
+				want = egdb.Loss
+			}
+			require.Equal(t, want, val, "%s: search %d (mate in %d plies), table %s", p.FEN(), res.Score, plies, val)
+			if dist >= 0 {
+				assert.LessOrEqual(t, dist, plies, p.FEN())
+			}
+		}
+		t.Logf("%s: %d random positions, %d proved by the search, all agree", v, n, proved)
+		assert.Greater(t, proved, n/20, v.String())
+	}
+}
+
+// randomPosition places the pieces of m at random (men off their crowning
+// rows) with a random side to move; false when the side to move has no
+// legal move or the squares collide.
+func randomPosition(r *rand.Rand, v engine.VariantID, m egdb.Material) (engine.Position, bool) {
+	var p engine.Position
+	p.V = v
+	n := v.Rules().Squares
+	row := v.Rules().RowLen
+	used := map[int]bool{}
+	place := func(count uint8, pc engine.Piece, lo, hi int) bool {
+		for range count {
+			s := lo + r.IntN(hi-lo+1)
+			if used[s] {
+				return false
+			}
+			used[s] = true
+			p.SetPiece(engine.Square(s), pc)
+		}
+		return true
+	}
+	if !place(m.WM, engine.WhiteMan, row+1, n) || !place(m.BM, engine.BlackMan, 1, n-row) ||
+		!place(m.WK, engine.WhiteKing, 1, n) || !place(m.BK, engine.BlackKing, 1, n) {
+		return p, false
+	}
+	if r.IntN(2) == 1 {
+		p.Side = engine.Black
+	}
+	p.Key = p.ComputeKey()
+	var l engine.MoveList
+	p.Generate(&l)
+	return p, l.N > 0
 }
