@@ -443,3 +443,22 @@ func FuzzParseFile(f *testing.F) {
 		}
 	})
 }
+
+// TestEmbeddedRebuilds: the embedded English files are what the README's
+// build command makes, byte for byte.
+func TestEmbeddedRebuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the English 4-piece set (seconds)")
+	}
+	dir := t.TempDir()
+	_, err := Build(context.Background(), BuildOptions{Variant: engine.English, Pieces: 4, Dir: dir, Threads: 2})
+	require.NoError(t, err)
+	for _, m := range Materials(engine.English, 4) {
+		name := FileName(engine.English, m)
+		want, err := embedded.ReadFile(embeddedDir + "/" + name)
+		require.NoError(t, err)
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(want, got), name)
+	}
+}
