@@ -179,32 +179,38 @@ func rankFree(d, occ uint64) uint64 {
 // unrankFree is the inverse of rankFree: the k-element set of rank r over
 // the free squares (not in occ) of an n-square board, as dense bits.
 func unrankFree(r uint64, k, n int, occ uint64) uint64 {
-	// Positions among the free squares, largest first.
+	// Positions among the free squares, largest first: the largest p with
+	// C(p, i) <= r, by binary search below the previous one.
 	var d uint64
-	free := n - bits.OnesCount64(occ)
-	p := free - 1
+	hi := n - bits.OnesCount64(occ) // exclusive bound of p
 	for i := k; i >= 1; i-- {
-		for binom[p][i] > r {
-			p--
+		lo := i - 1 // C(i-1, i) = 0 <= r
+		for lo+1 < hi {
+			mid := (lo + hi) / 2
+			if binom[mid][i] <= r {
+				lo = mid
+			} else {
+				hi = mid
+			}
 		}
-		r -= binom[p][i]
-		d |= selectFree(p, occ)
-		p--
+		r -= binom[lo][i]
+		d |= selectFree(lo, occ)
+		hi = lo
 	}
 	return d
 }
 
-// selectFree returns the bit of the p-th (0-based) square not in occ.
+// selectFree returns the bit of the p-th (0-based) square not in occ:
+// square p moved up past every occupied square at or below it.
 func selectFree(p int, occ uint64) uint64 {
-	for s := 0; ; s++ {
-		if occ&(uint64(1)<<s) != 0 {
-			continue
+	s := p
+	for b := occ; b != 0; b &= b - 1 {
+		if bits.TrailingZeros64(b) > s {
+			break
 		}
-		if p == 0 {
-			return uint64(1) << s
-		}
-		p--
+		s++
 	}
+	return uint64(1) << s
 }
 
 // slice describes the index of one material slice on one board. Index
