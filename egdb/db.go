@@ -285,27 +285,3 @@ func (db *DB) Close() error {
 	}
 	return errors.Join(errs...)
 }
-
-// Check loads every slice of v in db now, instead of on first probe, and
-// returns the errors (each naming its file): a front end can report them
-// at start-up.
-func (db *DB) Check(v engine.VariantID) []error {
-	var errs []error
-	for n := 2; n <= MaxPieces; n++ {
-		for _, m := range Materials(v, n) {
-			if m.Pieces() != n {
-				continue
-			}
-			s := &db.slots[v][m.code()]
-			if !s.present() {
-				continue
-			}
-			before := len(db.Errors())
-			db.code(v, m, 0)
-			if e := db.Errors(); len(e) > before {
-				errs = append(errs, e[before:]...)
-			}
-		}
-	}
-	return errs
-}

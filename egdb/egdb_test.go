@@ -462,3 +462,47 @@ func TestEmbeddedRebuilds(t *testing.T) {
 		assert.True(t, bytes.Equal(want, got), name)
 	}
 }
+
+// TestConcurrentFirstProbes: goroutines that probe a fresh DB at once
+// load each slice once and all get the same values (run with -race).
+func TestConcurrentFirstProbes(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Build(context.Background(), BuildOptions{Variant: engine.English, Pieces: 3, Dir: dir})
+	require.NoError(t, err)
+	db, err := OpenDir(dir)
+	require.NoError(t, err)
+	g, _ := geomOf(engine.English)
+	var ps []engine.Position
+	for _, m := range Materials(engine.English, 3) {
+		s := newSlice(m, g)
+		for i := uint64(0); i < s.size; i += 97 {
+			if p, ok := s.position(i, engine.English); ok {
+				ps = append(ps, p)
+			}
+		}
+	}
+	results := make([][]Value, 4)
+	done := make(chan int)
+	for k := range results {
+		go func() {
+			for i := range ps {
+				v, _, ok := db.Probe(&ps[(i+k*len(ps)/4)%len(ps)])
+				if !ok {
+					v = 99
+				}
+				results[k] = append(results[k], v)
+			}
+			done <- k
+		}()
+	}
+	for range results {
+		<-done
+	}
+	for k := 1; k < len(results); k++ {
+		for i := range ps {
+			require.Equal(t, results[0][i], results[k][(i-k*len(ps)/4+len(ps))%len(ps)])
+		}
+	}
+	assert.NotContains(t, results[0], Value(99))
+	assert.Empty(t, db.Errors())
+}

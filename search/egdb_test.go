@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -170,4 +172,32 @@ func randomPosition(r *rand.Rand, v engine.VariantID, m egdb.Material) (engine.P
 	var l engine.MoveList
 	p.Generate(&l)
 	return p, l.N > 0
+}
+
+// TestEGDBDamagedFile: a damaged table is reported, naming it, and the
+// search plays on without that slice.
+func TestEGDBDamagedFile(t *testing.T) {
+	dir := t.TempDir()
+	_, err := egdb.Build(context.Background(), egdb.BuildOptions{Variant: engine.English, Pieces: 3, Dir: dir})
+	require.NoError(t, err)
+	// Both sides of 2 kings against 1: the root's and its children's.
+	var names []string
+	for _, m := range []egdb.Material{{WK: 2, BK: 1}, {WK: 1, BK: 2}} {
+		name := filepath.Join(dir, egdb.FileName(engine.English, m))
+		b, err := os.ReadFile(name)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(name, b[:len(b)-1], 0o644))
+		names = append(names, name)
+	}
+	db, err := egdb.OpenDir(dir)
+	require.NoError(t, err)
+	p := mustFEN(t, engine.English, "W:WK29,K30:BK4")
+	e := New(Options{Threads: 1, HashMiB: 4, EGDB: db})
+	r := e.Search(context.Background(), p, nil, Limits{Depth: 6}, nil)
+	require.True(t, r.HasMove)
+	assert.Less(t, r.Score, EGDBWinBound, "no database score from the damaged slice")
+	errs := db.Errors()
+	require.Len(t, errs, 2)
+	assert.Contains(t, errs[0].Error()+errs[1].Error(), names[0])
+	assert.Contains(t, errs[0].Error()+errs[1].Error(), names[1])
 }
