@@ -39,7 +39,8 @@
 // searches on. English has no such rule in play (the 40-move rule is a
 // claim, and damka's search scores it as engine.DrawState says).
 //
-// Slices with men store win/draw/loss only. The plan for their distances
+// Slices with men store win/draw/loss only; the search trusts them only
+// while the rules leave at least 20 plies. The plan for their distances
 // (not done yet): a second, optional byte per position of distance to
 // the next conversion (capture or promotion), which is what the
 // piece-count rules (Russian 4-5 and 6-7 piece endings, the FMJD endings

@@ -43,6 +43,9 @@ const (
 	egdbDistBound  = EGDBWin - 512
 	egdbNoDistance = EGDBWin - 1200
 	egdbEvalBound  = 300
+	// egdbWLDBudget is the fewest plies the draw rules must leave before
+	// a win/draw/loss-only win or loss is trusted.
+	egdbWLDBudget = 20
 )
 
 // egdbPieces returns the piece count the worker probes up to in the
@@ -57,7 +60,8 @@ func egdbPieces(db EGDB, v engine.VariantID) int {
 // probeEGDB returns the database score of p (at ply, with draw counters d)
 // and true, or false when p is not in the database or when its stored win
 // or loss is longer than the move-count rules of the variant allow from
-// here: the search then goes on and finds what the rule makes of it. A
+// here (without a distance: when the rules leave fewer than egdbWLDBudget
+// plies): the search then goes on and finds what the rule makes of it. A
 // hit is stored in the transposition table as exact at the deepest depth.
 func (w *worker) probeEGDB(p *engine.Position, d engine.DrawState, key uint64, ply int) (int, bool) {
 	if bits.OnesCount64(p.Pieces[0]|p.Pieces[1]) > w.egdbPieces {
@@ -80,6 +84,11 @@ func (w *worker) probeEGDB(p *engine.Position, d engine.DrawState, key uint64, p
 		}
 		s = EGDBWin - dist - ply
 	default:
+		// No distance: trust the win or loss only while the rules leave
+		// room to convert; near a rule draw the search finds it itself.
+		if ruleBudget(p, d) < egdbWLDBudget {
+			return 0, false
+		}
 		e := min(max(w.evaluate(p), -egdbEvalBound), egdbEvalBound)
 		if v == egdb.Loss {
 			e = -e

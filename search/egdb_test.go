@@ -71,9 +71,23 @@ func TestEGDBRuleBudget(t *testing.T) {
 	e := New(Options{Threads: 1, HashMiB: 4, EGDB: egdb.Default()})
 	r := e.Search(context.Background(), p, nil, Limits{Depth: 6, Draw: engine.DrawState{Reversible: late, Balance: late}}, nil)
 	assert.Less(t, r.Score, EGDBWinBound)
-	// English men endings have no rule in play.
+	// English men endings: only the 40-move rule.
 	q := mustFEN(t, engine.English, "W:W30,K29:BK4")
 	assert.Equal(t, 2*engine.EnglishNoProgressMoves, ruleBudget(&q, engine.DrawState{}))
+	// A win/draw/loss-only win is not trusted near the FMJD 16-move rule
+	// (two kings and a man against a lone king).
+	bw := mustFEN(t, engine.Brazilian, "W:Wc3,Kc1,Ke1:BKd8")
+	v, _, ok := egdb.Default().Probe(&bw)
+	require.True(t, ok)
+	require.Equal(t, egdb.Win, v)
+	e = New(Options{Threads: 1, HashMiB: 4, EGDB: egdb.Default()})
+	r = e.Search(context.Background(), bw, nil, Limits{Depth: 4}, nil)
+	assert.GreaterOrEqual(t, r.Score, EGDBWinBound)
+	late = uint16(2*engine.InternationalThreeVsOneMoves - 2)
+	assert.Equal(t, 2, ruleBudget(&bw, engine.DrawState{Reversible: 0, Balance: late}))
+	e = New(Options{Threads: 1, HashMiB: 4, EGDB: egdb.Default()})
+	r = e.Search(context.Background(), bw, nil, Limits{Depth: 4, Draw: engine.DrawState{Balance: late}}, nil)
+	assert.Less(t, r.Score, EGDBWinBound, "two plies before the 16-move rule the table is not trusted")
 }
 
 func TestEGDBSearchDoesNotAllocate(t *testing.T) {
