@@ -41,11 +41,15 @@
 //
 // Slices with men store win/draw/loss only; the search trusts them only
 // while the rules leave at least 20 plies. The plan for their distances
-// (not done yet): a second, optional byte per position of distance to
-// the next conversion (capture or promotion), which is what the
-// piece-count rules (Russian 4-5 and 6-7 piece endings, the FMJD endings
-// with a man) need; the generator already orders its queue by distance,
-// so only the storing and the counting across conversions remain.
+// (not done yet) is a distance to the next conversion (capture or
+// promotion, which resets the counters of the piece-count rules: the
+// Russian 4-5 and 6-7 piece endings, the FMJD endings with a man), only
+// for the slices such a rule applies to: the retrograde pass already runs
+// its queue by distance, so it needs the conversions seeded at distance 1
+// (a capture pending, a promotion) instead of at 0, and a code with the
+// value and the distance apart (a new kind 2: unlike the distance to the
+// end, its parity does not tell a win from a loss, as a forced capture
+// can be the loser's).
 //
 // # Generation
 //
