@@ -170,9 +170,13 @@ func openToolDB(args []string) (*egdb.DB, error) {
 	return db, nil
 }
 
-// valueWords writes a probe's value and distance.
+// valueWords writes a probe's value and distance: "none" for a draw,
+// "unknown" for a win or loss of a slice without distances.
 func valueWords(v egdb.Value, dist int) string {
-	if dist >= 0 {
+	switch {
+	case v == egdb.Draw:
+		return "value=draw distance=none"
+	case dist >= 0:
 		return fmt.Sprintf("value=%s distance=%d", v, dist)
 	}
 	return fmt.Sprintf("value=%s distance=unknown", v)
@@ -185,7 +189,7 @@ func newEGDBProbeCmd() *cobra.Command {
 		Short: "the table value, distance and best move of a position",
 		Long: `probe prints value=win|draw|loss for the side to move, distance=N (plies to
 the end of the game with best play; "unknown" for slices with men, which
-store win/draw/loss only) and best=MOVE (the move keeping the value, the
+store win/draw/loss only; "none" for a draw) and best=MOVE (the move keeping the value, the
 fastest win or the longest loss where distances are stored). --egdb is the
 directory of the tables; without it the embedded set is used.`,
 		Args: cobra.NoArgs,
@@ -240,6 +244,12 @@ line per slice; exit status 1 when anything disagrees or a file is unsound.`,
 			v, err := parseVariantFlag(variant)
 			if err != nil {
 				return err
+			}
+			if threads < 1 || threads > 1024 {
+				return badInput("--threads %d out of range 1..1024", threads)
+			}
+			if limit < 0 {
+				return badInput("--limit %d: want 0 or more", limit)
 			}
 			db, err := openToolDB(args)
 			if err != nil {

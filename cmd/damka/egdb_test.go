@@ -28,6 +28,9 @@ func TestEGDBBuildProbeVerifyStats(t *testing.T) {
 	out, errs, code = runCLI("egdb", "probe", "--variant", "english", "--fen", "W:W21,K29:BK4")
 	require.Equal(t, 0, code, errs)
 	assert.True(t, strings.HasPrefix(out, "value=win distance=unknown best="), out)
+	out, errs, code = runCLI("egdb", "probe", "--variant", "english", "--fen", "W:WK29:BK1")
+	require.Equal(t, 0, code, errs)
+	assert.True(t, strings.HasPrefix(out, "value=draw distance=none best="), out)
 
 	out, errs, code = runCLI("egdb", "verify", "--variant", "english", dir)
 	require.Equal(t, 0, code, errs)
@@ -66,6 +69,9 @@ func TestEGDBBadInput(t *testing.T) {
 		{[]string{"egdb", "probe", "--variant", "english"}, "--fen is required"},
 		{[]string{"egdb", "probe", "--variant", "english", "--fen", "W:W21,22,23,24,25:B1,2,3"}, "no table for"},
 		{[]string{"egdb", "probe", "--variant", "english", "--fen", "W:WK29:BK4", "--egdb", filepath.Join(dir, "nowhere")}, "nowhere"},
+		{[]string{"egdb", "verify", "--variant", "english", "--threads", "0", dir}, "--threads 0 out of range"},
+		{[]string{"egdb", "verify", "--variant", "english", filepath.Join(dir, "nowhere")}, "nowhere"},
+		{[]string{"egdb", "stats", "--variant", "english", filepath.Join(dir, "nowhere")}, "nowhere"},
 	} {
 		_, errs, code := runCLI(c.args...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)
