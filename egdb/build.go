@@ -442,47 +442,55 @@ func (ps *pairSolver) solve(ctx context.Context, progress func(uint64)) error {
 		}
 	}
 
-	var preds [512]uint64
+	// The queue is run in batches: the predecessors of a batch's entries
+	// (decoding, unmoving, indexing: most of the work) are found in
+	// parallel, then applied one entry after the other in queue order,
+	// exactly as one thread would, so the result does not depend on the
+	// threads.
+	pb := newPredBatcher(ps)
 	for d := 0; d < len(buckets); d++ {
-		for j := 0; j < len(buckets[d]); j++ {
-			e := buckets[d][j]
-			gi := uint64(e &^ entryLoss)
-			if ps.flags[gi]&fDone != 0 {
-				continue
-			}
-			if ps.state[gi] == stUnknown {
-				ps.state[gi] = stWin
-				if e&entryLoss != 0 {
-					ps.state[gi] = stLoss
-				}
-				ps.dist[gi] = uint16(d)
-			}
-			ps.flags[gi] |= fDone
-			st := ps.state[gi]
-			dd := int(ps.dist[gi])
-			if !ps.dtm {
-				dd = 0
-			}
-			np := ps.predecessors(gi, &preds)
-			for _, h := range preds[:np] {
-				if ps.flags[h]&(fCapture|fInvalid) != 0 || ps.state[h] != stUnknown {
+		for j := 0; j < len(buckets[d]); {
+			ents := buckets[d][j:min(j+predBatch, len(buckets[d]))]
+			j += len(ents)
+			pb.run(ents)
+			for k, e := range ents {
+				gi := uint64(e &^ entryLoss)
+				if ps.flags[gi]&fDone != 0 {
 					continue
 				}
-				if st == stLoss {
-					ps.state[h] = stWin
-					ps.dist[h] = uint16(min(dd+1, 1<<16-1))
-					push(h, false, dd+1)
-					continue
+				if ps.state[gi] == stUnknown {
+					ps.state[gi] = stWin
+					if e&entryLoss != 0 {
+						ps.state[gi] = stLoss
+					}
+					ps.dist[gi] = uint16(d)
 				}
-				ps.cnt[h]--
-				if ps.cnt[h] != 0 || ps.flags[h]&fExtWin != 0 {
-					continue
+				ps.flags[gi] |= fDone
+				st := ps.state[gi]
+				dd := int(ps.dist[gi])
+				if !ps.dtm {
+					dd = 0
 				}
-				if ps.flags[h]&fExtDraw != 0 {
-					ps.state[h] = stDraw
-					continue
+				for _, h := range pb.preds(k) {
+					if ps.flags[h]&(fCapture|fInvalid) != 0 || ps.state[h] != stUnknown {
+						continue
+					}
+					if st == stLoss {
+						ps.state[h] = stWin
+						ps.dist[h] = uint16(min(dd+1, 1<<16-1))
+						push(h, false, dd+1)
+						continue
+					}
+					ps.cnt[h]--
+					if ps.cnt[h] != 0 || ps.flags[h]&fExtWin != 0 {
+						continue
+					}
+					if ps.flags[h]&fExtDraw != 0 {
+						ps.state[h] = stDraw
+						continue
+					}
+					push(h, true, max(dd+1, int(ps.dist[h])))
 				}
-				push(h, true, max(dd+1, int(ps.dist[h])))
 			}
 		}
 		buckets[d] = nil
@@ -491,6 +499,68 @@ func (ps *pairSolver) solve(ctx context.Context, progress func(uint64)) error {
 		}
 	}
 	return nil
+}
+
+// predBatch is the number of queue entries whose predecessors are found
+// together.
+const predBatch = 1 << 14
+
+// predBatcher finds the predecessors of a batch of queue entries on the
+// solver's threads: thread t takes a contiguous part of the batch and
+// writes its predecessors to its own buffer.
+type predBatcher struct {
+	ps    *pairSolver
+	parts []predPart
+	per   int // entries per part
+}
+
+// predPart is one thread's share of a batch.
+type predPart struct {
+	lo    int      // first entry of the part
+	off   []int32  // predecessors of entry lo+k: preds[off[k]:off[k+1]]
+	preds []uint64 // the predecessors' global indexes
+}
+
+func newPredBatcher(ps *pairSolver) *predBatcher {
+	return &predBatcher{ps: ps, parts: make([]predPart, ps.threads)}
+}
+
+// run finds the predecessors of every entry of ents not yet done.
+func (b *predBatcher) run(ents []entry) {
+	b.per = (len(ents) + len(b.parts) - 1) / len(b.parts)
+	var wg sync.WaitGroup
+	for t := range b.parts {
+		part := &b.parts[t]
+		part.lo = min(t*b.per, len(ents))
+		hi := min(part.lo+b.per, len(ents))
+		work := func() {
+			var buf [512]uint64
+			part.off = append(part.off[:0], 0)
+			part.preds = part.preds[:0]
+			for _, e := range ents[part.lo:hi] {
+				gi := uint64(e &^ entryLoss)
+				if b.ps.flags[gi]&fDone == 0 {
+					n := b.ps.predecessors(gi, &buf)
+					part.preds = append(part.preds, buf[:n]...)
+				}
+				part.off = append(part.off, int32(len(part.preds)))
+			}
+		}
+		if t == len(b.parts)-1 {
+			work()
+			continue
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); work() }()
+	}
+	wg.Wait()
+}
+
+// preds returns the predecessors of entry k of the last batch run.
+func (b *predBatcher) preds(k int) []uint64 {
+	part := &b.parts[k/b.per]
+	i := k - part.lo
+	return part.preds[part.off[i]:part.off[i+1]]
 }
 
 // forward examines position gi: its capture value, or its moves.

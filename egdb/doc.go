@@ -66,8 +66,10 @@
 // just moved) a win one ply longer; a won position takes one move off
 // each predecessor's count, and a predecessor whose every move leads to
 // a win for the opponent (and whose promotions give it nothing better)
-// is lost. What is left is drawn. The queue and the seeds are processed
-// in index order, so the files do not depend on the number of threads.
+// is lost. What is left is drawn. The predecessors of a batch of queue
+// entries are found in parallel, then applied in queue order; the seeds
+// are queued in index order; so the files do not depend on the number of
+// threads.
 //
 // # File format
 //
