@@ -83,7 +83,7 @@
 //	11     1     kind: 0 win/draw/loss, 1 distances (kings-only slices)
 //	12     4     white men, white kings, black men, black kings (one byte each)
 //	16     8     positions: the slice's index range
-//	24     4     block size B: positions per block (4096 for win/draw/loss, 1024 for distances)
+//	24     4     block size B: positions per block (1024 for win/draw/loss, 256 for distances)
 //	28     4     blocks: ceil(positions / B)
 //	32     8     data length D in bytes
 //	40     8     wins   (stored entries, for statistics)

@@ -19,8 +19,8 @@ const (
 	headerSize  = 80
 	// Positions per block: one probe decodes at most one block. Distance
 	// slices have shorter runs and smaller blocks.
-	blockSizeWLD = 4096
-	blockSizeDTM = 1024
+	blockSizeWLD = 1024
+	blockSizeDTM = 256
 	maxBlockSize = 1 << 20
 )
 
