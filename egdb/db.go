@@ -33,7 +33,6 @@ type DB struct {
 	mu      sync.Mutex
 	errs    []error
 	onError func(error)
-	hits    atomic.Uint64
 }
 
 // slot is one slice of a DB.
@@ -155,10 +154,10 @@ func parseFileName(name string) (engine.VariantID, Material, bool) {
 func (s *slot) present() bool { return s.path != "" || s.embedded != "" }
 
 // Pieces returns the largest n such that every slice of v with n pieces
-// or fewer is in db (0: none). Slices found present may still fail to
+// or fewer is in db (0: none, also for a nil db). Slices found present may still fail to
 // load; their positions then probe as unknown.
 func (db *DB) Pieces(v engine.VariantID) int {
-	if v >= engine.NumVariants {
+	if db == nil || v >= engine.NumVariants {
 		return 0
 	}
 	return db.pieces[v]
@@ -182,9 +181,6 @@ func (db *DB) Errors() []error {
 	return append([]error(nil), db.errs...)
 }
 
-// Hits returns the number of successful probes so far.
-func (db *DB) Hits() uint64 { return db.hits.Load() }
-
 // Probe returns the value of p for its side to move, the distance in
 // plies to the end of the game with best play (the winner's shortest, the
 // loser's longest) or -1 when the tables of p's slice store no distances
@@ -192,16 +188,15 @@ func (db *DB) Hits() uint64 { return db.hits.Load() }
 // pieces, a slice missing or unloadable) or is no game position (a side
 // without pieces to move against one without). A pending capture is
 // resolved by searching the captures. After a slice's first probe has
-// loaded it, Probe allocates nothing.
+// loaded it, Probe allocates nothing. A nil db has no tables.
 func (db *DB) Probe(p *engine.Position) (v Value, dist int, ok bool) {
-	if p.V >= engine.NumVariants || bits.OnesCount64(p.Pieces[0]|p.Pieces[1]) > MaxPieces {
+	if db == nil || p.V >= engine.NumVariants || bits.OnesCount64(p.Pieces[0]|p.Pieces[1]) > MaxPieces {
 		return Draw, -1, false
 	}
 	v, d, known, ok := lookup(db, p)
 	if !ok {
 		return Draw, -1, false
 	}
-	db.hits.Add(1)
 	if !known || v == Draw {
 		d = -1
 	}

@@ -312,6 +312,14 @@ func TestCorruptFiles(t *testing.T) {
 	}
 }
 
+func TestNilDB(t *testing.T) {
+	var db *DB
+	p := engine.StartPosition(engine.English)
+	_, _, ok := db.Probe(&p)
+	assert.False(t, ok)
+	assert.Zero(t, db.Pieces(engine.English))
+}
+
 func TestMissingFilesAndDir(t *testing.T) {
 	db, err := Open(filepath.Join(t.TempDir(), "nowhere"))
 	require.Error(t, err)

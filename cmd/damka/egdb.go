@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,6 +14,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"damka/bench"
 	"damka/egdb"
 	"damka/engine"
 	"damka/search"
@@ -35,18 +35,17 @@ section "Endgame databases".`,
 	return cmd
 }
 
-// parseShard reads --shard I/N (0-based I).
+// parseShard reads --shard I/N (1 <= I <= N, as damka match takes it)
+// and returns the 0-based part and the count.
 func parseShard(s string) (int, int, error) {
 	if s == "" {
 		return 0, 1, nil
 	}
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, badInput("bad --shard %q (want I/N with 0 <= I < N, e.g. 3/8)", s)
+	i, n, err := bench.ParseShard(s)
+	if err != nil {
+		return 0, 0, badInput("--shard: %v", err)
 	}
-	return i, n, nil
+	return i - 1, n, nil
 }
 
 func newEGDBBuildCmd() *cobra.Command {
@@ -60,10 +59,10 @@ func newEGDBBuildCmd() *cobra.Command {
 		Short: "generate the tables of a variant up to a number of pieces",
 		Long: `build solves every material slice of 2..--pieces pieces of --variant, fewer
 pieces first, and writes one file per slice into --out. Slices already in
---out (and sound) are kept, so a stopped build resumes. --shard I/N builds
-only part I of N of the --pieces-piece slices (and what they need that --out
-lacks): run N such jobs, e.g. a Slurm array or a Kubernetes indexed job,
-with the same --out. The output does not depend on --threads.`,
+--out (and sound) are kept, so a stopped build resumes. --shard I/N (1 <= I
+<= N) builds only part I of N of the --pieces-piece slices (and what they
+need that --out lacks): run N such jobs, e.g. a Slurm array or a Kubernetes
+indexed job, with the same --out. The output does not depend on --threads.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
@@ -140,7 +139,7 @@ with the same --out. The output does not depend on --threads.`,
 	f.IntVar(&pieces, "pieces", 4, "most pieces on the board")
 	f.StringVar(&out, "out", "", "output directory")
 	f.IntVar(&threads, "threads", 1, "worker threads")
-	f.StringVar(&shard, "shard", "", "build part I of N (I/N, 0-based) of the largest slices")
+	f.StringVar(&shard, "shard", "", "build part I of N (I/N, 1 <= I <= N) of the largest slices")
 	f.BoolVar(&noProgress, "no-progress", false, "no progress bar (there is none unless stderr is a terminal)")
 	return cmd
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,6 +57,18 @@ func TestEGDBBuildProbeVerifyStats(t *testing.T) {
 	assert.Contains(t, errs, name)
 }
 
+func TestEGDBShards(t *testing.T) {
+	// Three parts into one directory make what one build makes.
+	dir := t.TempDir()
+	for i := 1; i <= 3; i++ {
+		_, errs, code := runCLI("egdb", "build", "--variant", "russian", "--pieces", "3", "--out", dir, "--shard", fmt.Sprintf("%d/3", i))
+		require.Equal(t, 0, code, errs)
+	}
+	out, errs, code := runCLI("egdb", "build", "--variant", "russian", "--pieces", "3", "--out", dir)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "slices=16 built=0 ")
+}
+
 func TestEGDBBadInput(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -63,7 +76,8 @@ func TestEGDBBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"egdb", "build", "--variant", "english", "--pieces", "9", "--out", dir}, "--pieces 9 out of range 2..7"},
-		{[]string{"egdb", "build", "--variant", "english", "--out", dir, "--shard", "3/3"}, `bad --shard "3/3"`},
+		{[]string{"egdb", "build", "--variant", "english", "--out", dir, "--shard", "0/3"}, `--shard: shard "0/3": want I/N with 1 <= I <= N`},
+		{[]string{"egdb", "build", "--variant", "english", "--out", dir, "--shard", "4/3"}, `--shard: shard "4/3"`},
 		{[]string{"egdb", "build", "--variant", "english"}, "--out is required"},
 		{[]string{"egdb", "build", "--variant", "frisian", "--out", dir}, `unknown variant "frisian"`},
 		{[]string{"egdb", "probe", "--variant", "english"}, "--fen is required"},
