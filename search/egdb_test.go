@@ -215,3 +215,35 @@ func TestEGDBDamagedFile(t *testing.T) {
 	assert.Contains(t, errs[0].Error()+errs[1].Error(), names[0])
 	assert.Contains(t, errs[0].Error()+errs[1].Error(), names[1])
 }
+
+// TestEGDBPlaysOutTheWin: both sides searching with the tables play the
+// distance exactly: the winner the shortest way, the loser the longest.
+func TestEGDBPlaysOutTheWin(t *testing.T) {
+	db := egdb.Default()
+	for _, c := range []struct {
+		v   engine.VariantID
+		fen string
+	}{
+		{engine.English, "W:WK29,K30:BK4"},
+		{engine.Russian, "W:WKc1,Ke1,Kg1:BKd8"},
+	} {
+		p := mustFEN(t, c.v, c.fen)
+		_, dist, ok := db.Probe(&p)
+		require.True(t, ok)
+		e := New(Options{Threads: 1, HashMiB: 4, EGDB: db})
+		g := engine.NewGame(p)
+		plies := 0
+		for ; plies < 3*dist; plies++ {
+			pos := g.Position()
+			var l engine.MoveList
+			pos.Generate(&l)
+			if l.N == 0 {
+				break
+			}
+			r := e.SearchGame(context.Background(), g, Limits{Depth: 3}, nil)
+			require.True(t, r.HasMove)
+			g.Play(r.Move)
+		}
+		assert.Equal(t, dist, plies, "%s: the game lasts the stored distance", c.fen)
+	}
+}
