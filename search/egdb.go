@@ -33,8 +33,9 @@ type EGDB interface {
 // evaluation (bounded), so that among won positions the search heads for
 // the one where the material and the men's progress are best, and so
 // toward the conversion.
-// EGDBWin is 95 men, so that FormatScore shows a database win just
-// below the "99.xx" of a mate.
+//
+// EGDBWin is 95 men, so that FormatScore shows a database win just below
+// the "99.xx" of a mate.
 const (
 	EGDBWin      = 9500
 	EGDBWinBound = EGDBWin - 2000
