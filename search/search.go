@@ -43,6 +43,9 @@ type Options struct {
 	// Eval, if not nil, are evaluation weights (eval.LoadWeights) used in
 	// games of their variant instead of the embedded ones.
 	Eval *eval.Weights
+	// EGDB, if not nil, is the endgame database the search probes
+	// (search/egdb.go).
+	EGDB EGDB
 }
 
 // Limits tell a search when to stop. Zero fields are unset; with nothing set

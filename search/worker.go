@@ -49,6 +49,9 @@ type worker struct {
 	rootSpan int
 
 	evalW *eval.Weights // Options.Eval when it is of the root's variant, else nil (eval.Evaluate)
+	// egdbPieces: positions of this many pieces or fewer are probed in
+	// Options.EGDB (0: none).
+	egdbPieces int
 
 	sel    selectivity // the search's prunings and reductions (from params)
 	limits Limits
@@ -90,6 +93,7 @@ func (w *worker) prepare(pos *engine.Position, history []uint64, l Limits, tm ti
 	if ew := w.e.opts.Eval; ew != nil && ew.V == pos.V {
 		w.evalW = ew
 	}
+	w.egdbPieces = egdbPieces(w.e.opts.EGDB, pos.V)
 	w.limits = l
 	w.tm = tm
 	w.start = start
@@ -367,13 +371,13 @@ func (w *worker) evaluate(p *engine.Position) int {
 	return eval.Evaluate(p)
 }
 
-// ttScore converts a score for storing at ply (mate scores relative to the
-// node) and ttValue back.
+// ttScore converts a score for storing at ply (mate scores and database
+// scores with a distance relative to the node) and ttValue back.
 func ttScore(s, ply int) int {
 	switch {
-	case s > MateBound:
+	case s > MateBound, s > egdbDistBound && s <= EGDBWin:
 		return s + ply
-	case s < -MateBound:
+	case s < -MateBound, s < -egdbDistBound && s >= -EGDBWin:
 		return s - ply
 	}
 	return s
@@ -381,9 +385,9 @@ func ttScore(s, ply int) int {
 
 func ttValue(s, ply int) int {
 	switch {
-	case s > MateBound:
+	case s > MateBound, s > egdbDistBound && s <= EGDBWin:
 		return s - ply
-	case s < -MateBound:
+	case s < -MateBound, s < -egdbDistBound && s >= -EGDBWin:
 		return s + ply
 	}
 	return s
@@ -440,6 +444,11 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	if hit && !pvNode && e.depth >= depth {
 		s := ttValue(e.score, ply)
 		if e.bound == boundExact || e.bound == boundLower && s >= beta || e.bound == boundUpper && s <= alpha {
+			return s
+		}
+	}
+	if ply > 0 && w.egdbPieces > 0 {
+		if s, ok := w.probeEGDB(p, st.draw, key, ply); ok {
 			return s
 		}
 	}

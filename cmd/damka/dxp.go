@@ -40,6 +40,7 @@ type dxpOptions struct {
 	movetime            float64
 	overhead            int // --move-overhead, milliseconds
 	evalFile            string
+	egdb                string // --egdb
 	pdn                 string
 	name                string
 	takeback            bool
@@ -98,6 +99,7 @@ message sent and received.`,
 	f.Float64Var(&o.movetime, "movetime", 0, "fixed time per move in seconds (0: use the clock)")
 	registerMoveOverhead(cmd, &o.overhead)
 	registerEvalFile(cmd, &o.evalFile)
+	registerEGDBFlag(cmd, &o.egdb)
 	f.StringVar(&o.pdn, "pdn", "", "append every game to this PDN file as soon as it ends")
 	f.StringVar(&o.name, "name", dxp.DefaultName, "name sent to the peer (at most 32 characters)")
 	f.BoolVar(&o.book, "book", true, "play from the embedded opening book")
@@ -214,6 +216,10 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 	if err != nil {
 		return err
 	}
+	tables, err := searchEGDB(o.egdb)
+	if err != nil {
+		return err
+	}
 	cfg := dxp.Config{
 		Variant:        v,
 		Name:           o.name,
@@ -281,7 +287,7 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 			logger.Error().Err(pdnErr).Str("file", o.pdn).Msg("cannot write the PDN file; games are no longer saved")
 		}
 	}
-	cfg.Engine = search.New(search.Options{Threads: o.threads, HashMiB: o.hash, Eval: ew})
+	cfg.Engine = search.New(search.Options{Threads: o.threads, HashMiB: o.hash, Eval: ew, EGDB: tables})
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -37,6 +37,7 @@ type engineFlags struct {
 	overhead   int // --move-overhead, milliseconds
 	evalFile   string
 	eval       *eval.Weights // --eval-file's weights (check reads them), nil for the embedded ones
+	egdb       string        // --egdb
 }
 
 func (f *engineFlags) register(cmd *cobra.Command) {
@@ -48,6 +49,7 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.bookMargin, "book-margin", search.DefaultBookMargin, "book variety in centi-men (Hub parameter book-margin)")
 	registerMoveOverhead(cmd, &f.overhead)
 	registerEvalFile(cmd, &f.evalFile)
+	registerEGDBFlag(cmd, &f.egdb)
 }
 
 // check validates the flags, reads --eval-file and returns the variant.
@@ -124,6 +126,7 @@ func runHub(ctx context.Context, in io.Reader, out io.Writer, v engine.VariantID
 		MoveOverhead: overhead,
 		EvalFile:     ef.evalFile,
 		Eval:         ef.eval,
+		EGDB:         ef.egdb,
 		Log:          logger,
 	})
 	logger.Info().Err(err).Msg("hub session end")

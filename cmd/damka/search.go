@@ -30,6 +30,7 @@ type searchFlags struct {
 	hashMiB  int
 	overhead int    // --move-overhead, milliseconds
 	evalFile string // --eval-file
+	egdb     string // --egdb
 }
 
 func (f *searchFlags) register(cmd *cobra.Command) {
@@ -41,6 +42,7 @@ func (f *searchFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.hashMiB, "hash", search.DefaultHashMiB, fmt.Sprintf("transposition table size in MiB (1..%d)", search.MaxHashMiB))
 	registerMoveOverhead(cmd, &f.overhead)
 	registerEvalFile(cmd, &f.evalFile)
+	registerEGDBFlag(cmd, &f.egdb)
 }
 
 // registerMoveOverhead adds --move-overhead (milliseconds) to cmd.
@@ -159,7 +161,11 @@ move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 			if err != nil {
 				return err
 			}
-			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB, Eval: ew})
+			tables, err := searchEGDB(sf.egdb)
+			if err != nil {
+				return err
+			}
+			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB, Eval: ew, EGDB: tables})
 			out := cmd.OutOrStdout()
 			report := func(in search.Info) {
 				fmt.Fprintf(out, "depth=%d score=%s nodes=%d time=%.3f mnps=%s pv=%q\n",
@@ -267,7 +273,11 @@ with S in men from the side to move (1.00 = one man, a win in n plies
 			if err != nil {
 				return err
 			}
-			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB, Eval: ew})
+			tables, err := searchEGDB(sf.egdb)
+			if err != nil {
+				return err
+			}
+			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB, Eval: ew, EGDB: tables})
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
 			return solveSuite(ctx, cmd.OutOrStdout(), e, suite, lim)

@@ -88,6 +88,7 @@ func TestEvalFileParam(t *testing.T) {
 		hs.expect("~id .*")
 		skipTo(hs, "param name=move-overhead")
 		hs.expect(`param name=eval-file value="" type=string`)
+		hs.expect(`param name=egdb-path value="" type=string`)
 		hs.expect("wait")
 	}
 
@@ -99,6 +100,7 @@ func TestEvalFileParam(t *testing.T) {
 	hs.expect("~id .*")
 	skipTo(hs, "param name=move-overhead")
 	hs.expect(`param name=eval-file value=` + good + ` type=string`)
+	hs.expect(`param name=egdb-path value="" type=string`)
 	hs.expect("wait")
 	// Set again: the same weights, kept as they are (no table clear).
 	first := hs.spy.Options().Eval
@@ -145,6 +147,7 @@ func TestEvalFileConfig(t *testing.T) {
 	hs.send("hub")
 	skipTo(hs, "param name=move-overhead")
 	hs.expect(`param name=eval-file value=` + good + ` type=string`)
+	hs.expect(`param name=egdb-path value="" type=string`)
 	hs.expect("wait")
 	hs.send("init")
 	hs.expect("ready")
@@ -172,6 +175,7 @@ func TestEvalFileConfig(t *testing.T) {
 	hs.send("hub")
 	skipTo(hs, "param name=move-overhead")
 	hs.expect(`param name=eval-file value="" type=string`)
+	hs.expect(`param name=egdb-path value="" type=string`)
 	hs.expect("wait")
 	thinkScore(hs)
 	hs.finish()

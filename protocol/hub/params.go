@@ -11,6 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
+
+	"damka/egdb"
 	"damka/engine"
 	"damka/eval"
 	"damka/search"
@@ -174,7 +177,52 @@ func (s *session) declareParams() []param {
 			get: func(s *session) string { return s.evalFile },
 			set: (*session).setEvalFile,
 		},
+		{
+			// The endgame tables (package egdb): "" the embedded set,
+			// "off" none, else a directory over the embedded set.
+			name: "egdb-path", typ: "string",
+			get: func(s *session) string { return s.egdbPath },
+			set: (*session).setEGDBPath,
+		},
 	}
+}
+
+// setEGDBPath opens the endgame tables of the egdb-path parameter. A
+// directory that cannot be read is an error after which the embedded set
+// is used. Slice files are checked when the search first needs them; a
+// corrupt one is logged, naming it, and the search goes on without it.
+func (s *session) setEGDBPath(v string) error {
+	db, err := openEGDB(v, s.log)
+	if err != nil {
+		s.egdbPath, s.egdb = "", egdb.Default()
+		if s.searcher != nil {
+			s.searcher.SetOptions(s.options())
+		}
+		return resetError{err, "playing with the embedded endgame tables"}
+	}
+	s.egdbPath, s.egdb = v, db
+	if s.searcher != nil {
+		s.searcher.SetOptions(s.options())
+	}
+	return nil
+}
+
+// openEGDB returns the endgame tables of an egdb-path value: nil for
+// "off", the embedded set for "", else the directory's (over the
+// embedded set), its load errors logged.
+func openEGDB(path string, log zerolog.Logger) (search.EGDB, error) {
+	switch path {
+	case "off":
+		return nil, nil
+	case "":
+		return egdb.Default(), nil
+	}
+	db, err := egdb.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	db.SetErrorHandler(func(err error) { log.Error().Err(err).Msg("endgame table") })
+	return db, nil
 }
 
 // setEvalFile loads the eval-file parameter's file. A file that does not

@@ -75,6 +75,10 @@ type Config struct {
 	EvalFile string
 	Eval     *eval.Weights
 
+	// EGDB is egdb-path's default: "" the embedded endgame tables, "off"
+	// none, else a directory of tables over the embedded set.
+	EGDB string
+
 	// NewSearcher makes the searcher at init (or at the first go when the
 	// GUI never sends init). nil means search.New.
 	NewSearcher func(search.Options) Searcher
@@ -194,6 +198,9 @@ type session struct {
 	evalW     *eval.Weights
 	evalErr   error
 	evalShown evalInUse
+	// egdbPath is the egdb-path parameter, egdb its tables (nil: none).
+	egdbPath string
+	egdb     search.EGDB
 
 	searcher Searcher // nil until init (or the first go)
 	game     *engine.Game
@@ -244,6 +251,9 @@ func newSession(cfg Config, out io.Writer) *session {
 	s.threads = min(s.threads, search.MaxThreads)
 	s.game = engine.NewGame(engine.StartPosition(s.variant))
 	s.params = s.declareParams()
+	if err := s.setEGDBPath(cfg.EGDB); err != nil {
+		s.log.Error().Err(err).Str("egdb", cfg.EGDB).Msg("endgame tables")
+	}
 	if cfg.EvalFile != "" {
 		s.evalFile, s.evalW = cfg.EvalFile, cfg.Eval
 		if s.evalW == nil {
@@ -447,7 +457,7 @@ func (s *session) hello() {
 
 // options returns the searcher options of the current parameters.
 func (s *session) options() search.Options {
-	return search.Options{Threads: s.threads, HashMiB: s.hashMiB, Eval: s.evalW}
+	return search.Options{Threads: s.threads, HashMiB: s.hashMiB, Eval: s.evalW, EGDB: s.egdb}
 }
 
 // evalInUse is what reportEval last reported: the variant and the weights

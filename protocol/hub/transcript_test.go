@@ -294,6 +294,7 @@ const helloRussian = `
 < param name=ponder value=false type=bool
 < param name=move-overhead value=10 type=int min=0 max=10000
 < param name=eval-file value="" type=string
+< param name=egdb-path value="" type=string
 < wait
 `
 

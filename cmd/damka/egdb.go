@@ -1,0 +1,350 @@
+// egdb.go: the `damka egdb` subcommands: build, probe, verify, stats.
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"damka/bench"
+	"damka/egdb"
+	"damka/engine"
+	"damka/search"
+)
+
+func newEGDBCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "egdb",
+		Short: "endgame databases: build, probe, verify, stats",
+		Long: `egdb builds and reads damka's endgame tables: win/draw/loss for every
+position of few pieces, with distances (plies to the end) for kings-only
+slices. One file per material slice, variant-WMWKBMBK.egdb. See README.md,
+section "Endgame databases".`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newEGDBBuildCmd(), newEGDBProbeCmd(), newEGDBVerifyCmd(), newEGDBStatsCmd())
+	return cmd
+}
+
+// parseShard reads --shard I/N (1 <= I <= N, as damka match takes it)
+// and returns the 0-based part and the count.
+func parseShard(s string) (int, int, error) {
+	if s == "" {
+		return 0, 1, nil
+	}
+	i, n, err := bench.ParseShard(s)
+	if err != nil {
+		return 0, 0, badInput("--shard: %v", err)
+	}
+	return i - 1, n, nil
+}
+
+func newEGDBBuildCmd() *cobra.Command {
+	var (
+		variant, out, shard string
+		pieces, threads     int
+		noProgress          bool
+	)
+	cmd := &cobra.Command{
+		Use:   "build",
+		Short: "generate the tables of a variant up to a number of pieces",
+		Long: `build solves every material slice of 2..--pieces pieces of --variant, fewer
+pieces first, and writes one file per slice into --out. Slices already in
+--out (and sound) are kept, so a stopped build resumes. --shard I/N (1 <= I
+<= N) builds only part I of N of the --pieces-piece slices (and what they
+need that --out lacks): run N such jobs, e.g. a Slurm array or a Kubernetes
+indexed job, with the same --out. The output does not depend on --threads.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := parseVariantFlag(variant)
+			if err != nil {
+				return err
+			}
+			if pieces < 2 || pieces > egdb.MaxPieces {
+				return badInput("--pieces %d out of range 2..%d", pieces, egdb.MaxPieces)
+			}
+			if threads < 1 || threads > 1024 {
+				return badInput("--threads %d out of range 1..1024", threads)
+			}
+			if out == "" {
+				return badInput("--out is required (the directory of the tables)")
+			}
+			si, sn, err := parseShard(shard)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			var bar *progressbar.ProgressBar
+			showBar := !noProgress && isTerminal(os.Stderr)
+			opts := egdb.BuildOptions{Variant: v, Pieces: pieces, Dir: out, Threads: threads, Shard: si, Shards: sn,
+				Logf: func(format string, a ...any) { logger.Info().Msg(fmt.Sprintf(format, a...)) }}
+			if showBar {
+				var once sync.Once
+				opts.Progress = func(done, total uint64) {
+					// The first report makes the bar; the others wait for it.
+					once.Do(func() {
+						bar = progressbar.NewOptions64(int64(max(total, 1)),
+							progressbar.OptionSetWriter(cmd.ErrOrStderr()),
+							progressbar.OptionSetDescription(fmt.Sprintf("%s %d pieces", v, pieces)),
+							progressbar.OptionShowCount(),
+							progressbar.OptionShowIts(),
+							progressbar.OptionSetItsString("pos"),
+							progressbar.OptionSetPredictTime(true),
+							progressbar.OptionSetElapsedTime(true),
+							progressbar.OptionThrottle(200*time.Millisecond),
+							progressbar.OptionSetWidth(30))
+					})
+					_ = bar.Set64(int64(done))
+				}
+			}
+			start := time.Now()
+			stats, err := egdb.Build(ctx, opts)
+			if bar != nil {
+				_ = bar.Exit()
+				fmt.Fprintln(cmd.ErrOrStderr())
+			}
+			if err != nil {
+				return err
+			}
+			el := time.Since(start)
+			var built, positions, bytes uint64
+			for _, s := range stats {
+				bytes += uint64(s.Bytes)
+				if s.Built {
+					built++
+					positions += s.Positions
+				}
+			}
+			rate := 0.0
+			if el > 0 {
+				rate = float64(positions) / el.Seconds()
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "variant=%s pieces=%d slices=%d built=%d positions=%d bytes=%d time=%.2f pos/s=%.0f\n",
+				v, pieces, len(stats), built, positions, bytes, el.Seconds(), rate)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	f.IntVar(&pieces, "pieces", 4, "most pieces on the board")
+	f.StringVar(&out, "out", "", "output directory")
+	f.IntVar(&threads, "threads", 1, "worker threads")
+	f.StringVar(&shard, "shard", "", "build part I of N (I/N, 1 <= I <= N) of the largest slices")
+	f.BoolVar(&noProgress, "no-progress", false, "no progress bar (there is none unless stderr is a terminal)")
+	return cmd
+}
+
+// openEGDB opens --egdb (or the embedded set for "") and says what it
+// could not read.
+func openEGDB(dir string) (*egdb.DB, error) {
+	db, err := egdb.Open(dir)
+	if err != nil {
+		return nil, badInput("--egdb %s: %v", dir, err)
+	}
+	db.SetErrorHandler(func(err error) { logger.Error().Err(err).Msg("endgame table") })
+	return db, nil
+}
+
+// openToolDB opens the DIR argument of verify and stats: that directory
+// alone, or the embedded set when there is none.
+func openToolDB(args []string) (*egdb.DB, error) {
+	if len(args) == 0 {
+		return egdb.Open("")
+	}
+	db, err := egdb.OpenDir(args[0])
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	db.SetErrorHandler(func(err error) { logger.Error().Err(err).Msg("endgame table") })
+	return db, nil
+}
+
+// valueWords writes a probe's value and distance: "none" for a draw,
+// "unknown" for a win or loss of a slice without distances.
+func valueWords(v egdb.Value, dist int) string {
+	switch {
+	case v == egdb.Draw:
+		return "value=draw distance=none"
+	case dist >= 0:
+		return fmt.Sprintf("value=%s distance=%d", v, dist)
+	}
+	return fmt.Sprintf("value=%s distance=unknown", v)
+}
+
+func newEGDBProbeCmd() *cobra.Command {
+	var variant, fen, dir string
+	cmd := &cobra.Command{
+		Use:   "probe",
+		Short: "the table value, distance and best move of a position",
+		Long: `probe prints value=win|draw|loss for the side to move, distance=N (plies to
+the end of the game with best play; "unknown" for slices with men, which
+store win/draw/loss only; "none" for a draw) and best=MOVE (the move keeping the value, the
+fastest win or the longest loss where distances are stored). --egdb is the
+directory of the tables; without it the embedded set is used.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, p, err := variantPosition(variant, fen)
+			if err != nil {
+				return err
+			}
+			if strings.TrimSpace(fen) == "" {
+				return badInput("--fen is required")
+			}
+			db, err := openEGDB(dir)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			v, dist, ok := db.Probe(&p)
+			if !ok {
+				return badInput("no table for %s (%d pieces; tables up to %d here)", p.FEN(),
+					egdb.MaterialOf(&p).Pieces(), db.Pieces(p.V))
+			}
+			line := valueWords(v, dist)
+			if m, _, _, ok := db.BestMove(&p); ok {
+				line += " best=" + p.FormatMove(m, engine.FormatFull)
+			} else {
+				line += " best=none"
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), line)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	f.StringVar(&fen, "fen", "", "the position (PDN FEN or Hub position)")
+	f.StringVar(&dir, "egdb", "", "directory of the tables (default: the embedded set)")
+	return cmd
+}
+
+func newEGDBVerifyCmd() *cobra.Command {
+	var variant string
+	var threads, limit int
+	cmd := &cobra.Command{
+		Use:   "verify [DIR]",
+		Short: "check every stored value against a one-ply search over the tables",
+		Long: `verify checks each slice of --variant in DIR (the directory alone; default:
+the embedded set):
+every stored value must be the best over the position's moves, captures
+resolved, and each stored distance one more than the best successor's. One
+line per slice; exit status 1 when anything disagrees or a file is unsound.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := parseVariantFlag(variant)
+			if err != nil {
+				return err
+			}
+			if threads < 1 || threads > 1024 {
+				return badInput("--threads %d out of range 1..1024", threads)
+			}
+			if limit < 0 {
+				return badInput("--limit %d: want 0 or more", limit)
+			}
+			db, err := openToolDB(args)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			bad, slices := 0, 0
+			w := cmd.OutOrStdout()
+			err = db.Verify(cmdContext(cmd), v, threads, limit, func(r egdb.VerifyResult) {
+				slices++
+				fmt.Fprintf(w, "slice=%s checked=%d mismatches=%d\n", r.Material, r.Checked, len(r.Mismatches))
+				for _, m := range r.Mismatches {
+					fmt.Fprintln(w, "  "+m.String())
+				}
+				bad += len(r.Mismatches)
+			})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "variant=%s slices=%d mismatches=%d\n", v, slices, bad)
+			if bad > 0 || slices == 0 {
+				return exitStatus(1)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	f.IntVar(&threads, "threads", 1, "worker threads")
+	f.IntVar(&limit, "limit", 5, "mismatches printed per slice")
+	return cmd
+}
+
+func newEGDBStatsCmd() *cobra.Command {
+	var variant string
+	cmd := &cobra.Command{
+		Use:   "stats [DIR]",
+		Short: "positions, wins, draws, losses and bytes per slice",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := parseVariantFlag(variant)
+			if err != nil {
+				return err
+			}
+			db, err := openToolDB(args)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			stats, errs := db.Stats(v)
+			w := cmd.OutOrStdout()
+			var tp, tb uint64
+			for _, s := range stats {
+				stored := s.Positions - s.DontCare
+				ppb := float64(stored) / float64(max(s.Bytes, 1))
+				kind := "wld"
+				if s.DTM {
+					kind = "dtm"
+				}
+				fmt.Fprintf(w, "slice=%s kind=%s positions=%d stored=%d wins=%d draws=%d losses=%d bytes=%d pos/byte=%.1f\n",
+					s.Material, kind, s.Positions, stored, s.Wins, s.Draws, s.Losses, s.Bytes, ppb)
+				tp += stored
+				tb += uint64(s.Bytes)
+			}
+			fmt.Fprintf(w, "variant=%s slices=%d stored=%d bytes=%d pieces=%d\n", v, len(stats), tp, tb, db.Pieces(v))
+			for _, e := range errs {
+				fmt.Fprintln(cmd.ErrOrStderr(), "damka:", e)
+			}
+			if len(errs) > 0 {
+				return exitStatus(1)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	return cmd
+}
+
+// registerEGDBFlag adds --egdb to cmd.
+func registerEGDBFlag(cmd *cobra.Command, dir *string) {
+	cmd.Flags().StringVar(dir, "egdb", "",
+		`directory of endgame tables over the embedded set ("": the embedded set alone, "off": none; Hub parameter egdb-path)`)
+}
+
+// searchEGDB returns the search's tables for --egdb: nil for "off", the
+// embedded set for "", else the directory's over the embedded set.
+func searchEGDB(dir string) (search.EGDB, error) {
+	switch dir {
+	case "off":
+		return nil, nil
+	case "":
+		return egdb.Default(), nil
+	}
+	db, err := openEGDB(dir)
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
+}

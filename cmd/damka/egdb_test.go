@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestEGDBBuildProbeVerifyStats(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := runCLI("egdb", "build", "--variant", "english", "--pieces", "3", "--out", dir, "--threads", "2")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "variant=english pieces=3 slices=16 built=16 ")
+	assert.NotContains(t, errs, "pos/s]", "no progress bar off a terminal")
+
+	// Again: everything is kept.
+	out, errs, code = runCLI("egdb", "build", "--variant", "english", "--pieces", "3", "--out", dir)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "slices=16 built=0 ")
+
+	out, errs, code = runCLI("egdb", "probe", "--variant", "english", "--fen", "W:WK29,K30:BK4", "--egdb", dir)
+	require.Equal(t, 0, code, errs)
+	assert.Equal(t, "value=win distance=11 best=29-25\n", out)
+	out, errs, code = runCLI("egdb", "probe", "--variant", "english", "--fen", "W:W21,K29:BK4")
+	require.Equal(t, 0, code, errs)
+	assert.True(t, strings.HasPrefix(out, "value=win distance=unknown best="), out)
+	out, errs, code = runCLI("egdb", "probe", "--variant", "english", "--fen", "W:WK29:BK1")
+	require.Equal(t, 0, code, errs)
+	assert.True(t, strings.HasPrefix(out, "value=draw distance=none best="), out)
+
+	out, errs, code = runCLI("egdb", "verify", "--variant", "english", dir)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "variant=english slices=16 mismatches=0\n")
+
+	out, errs, code = runCLI("egdb", "stats", "--variant", "english", dir)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "slice=0201 kind=dtm positions=14880 ")
+	assert.Contains(t, out, "variant=english slices=")
+
+	// A damaged file: verify and stats fail naming it.
+	name := filepath.Join(dir, "english-0201.egdb")
+	b, err := os.ReadFile(name)
+	require.NoError(t, err)
+	b[len(b)/2] ^= 1
+	require.NoError(t, os.WriteFile(name, b, 0o644))
+	_, errs, code = runCLI("egdb", "stats", "--variant", "english", dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errs, name)
+	assert.Contains(t, errs, "checksum")
+	_, errs, code = runCLI("egdb", "verify", "--variant", "english", dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errs, name)
+}
+
+func TestEGDBShards(t *testing.T) {
+	// Three parts into one directory make what one build makes.
+	dir := t.TempDir()
+	for i := 1; i <= 3; i++ {
+		_, errs, code := runCLI("egdb", "build", "--variant", "russian", "--pieces", "3", "--out", dir, "--shard", fmt.Sprintf("%d/3", i))
+		require.Equal(t, 0, code, errs)
+	}
+	out, errs, code := runCLI("egdb", "build", "--variant", "russian", "--pieces", "3", "--out", dir)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "slices=16 built=0 ")
+}
+
+func TestEGDBBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"egdb", "build", "--variant", "english", "--pieces", "9", "--out", dir}, "--pieces 9 out of range 2..7"},
+		{[]string{"egdb", "build", "--variant", "english", "--out", dir, "--shard", "0/3"}, `--shard: shard "0/3": want I/N with 1 <= I <= N`},
+		{[]string{"egdb", "build", "--variant", "english", "--out", dir, "--shard", "4/3"}, `--shard: shard "4/3"`},
+		{[]string{"egdb", "build", "--variant", "english"}, "--out is required"},
+		{[]string{"egdb", "build", "--variant", "frisian", "--out", dir}, `unknown variant "frisian"`},
+		{[]string{"egdb", "probe", "--variant", "english"}, "--fen is required"},
+		{[]string{"egdb", "probe", "--variant", "english", "--fen", "W:W21,22,23,24,25:B1,2,3"}, "no table for"},
+		{[]string{"egdb", "probe", "--variant", "english", "--fen", "W:WK29:BK4", "--egdb", filepath.Join(dir, "nowhere")}, "nowhere"},
+		{[]string{"egdb", "verify", "--variant", "english", "--threads", "0", dir}, "--threads 0 out of range"},
+		{[]string{"egdb", "verify", "--variant", "english", filepath.Join(dir, "nowhere")}, "nowhere"},
+		{[]string{"egdb", "stats", "--variant", "english", filepath.Join(dir, "nowhere")}, "nowhere"},
+	} {
+		_, errs, code := runCLI(c.args...)
+		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)
+		assert.Contains(t, errs, c.want, c.args)
+	}
+}
+
+func TestEGDBFlagOfSearch(t *testing.T) {
+	// analyse with the embedded tables scores the database win; with
+	// --egdb off it does not.
+	out, errs, code := runCLI("analyse", "--variant", "english", "--fen", "W:WK29,K30:BK4", "--depth", "4")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "bestmove=")
+	with := out
+	out, errs, code = runCLI("analyse", "--variant", "english", "--fen", "W:WK29,K30:BK4", "--depth", "4", "--egdb", "off")
+	require.Equal(t, 0, code, errs)
+	assert.NotEqual(t, with, out)
+	_, errs, code = runCLI("analyse", "--variant", "english", "--fen", "W:WK29,K30:BK4", "--depth", "4", "--egdb", filepath.Join(t.TempDir(), "nowhere"))
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errs, "nowhere")
+}

@@ -1,0 +1,92 @@
+// tools.go: what the command line tools need of a DB: the best move, the
+// verification of every slice and the per-slice statistics.
+
+package egdb
+
+import (
+	"context"
+	"fmt"
+
+	"damka/engine"
+)
+
+// BestMove returns a best move of p by the tables (the fastest win or the
+// longest loss where distances are stored) with its value and distance
+// for the side to move (as Probe), and ok: false when p has no legal move
+// or a successor has no table.
+func (db *DB) BestMove(p *engine.Position) (m engine.Move, v Value, dist int, ok bool) {
+	var list engine.MoveList
+	p.Generate(&list)
+	if list.N == 0 {
+		return engine.Move{}, Loss, 0, false
+	}
+	v, dist = Loss, -1
+	known := true
+	for k := 0; k < list.N; k++ {
+		c := p.Play(list.Moves[k])
+		cv, cd, ck, cok := lookup(db, &c)
+		if !cok {
+			return engine.Move{}, Draw, -1, false
+		}
+		known = known && ck
+		if mv, md := -cv, cd+1; k == 0 || better(mv, md, v, dist) {
+			m, v, dist = list.Moves[k], mv, md
+		}
+	}
+	if !known || v == Draw {
+		dist = -1
+	}
+	return m, v, dist, true
+}
+
+// VerifyResult is the verification of one slice.
+type VerifyResult struct {
+	Variant    engine.VariantID
+	Material   Material
+	Checked    uint64     // stored entries checked (no capture pending)
+	Mismatches []Mismatch // the first ones found (at most the limit given)
+}
+
+// Verify checks every slice of v in db (see the package comment: each
+// stored value must be the best over the position's moves, with captures
+// resolved, and each distance one more than the best successor's), the
+// slices in dependency order, calling fn after each. The error is a slice
+// that could not be read (or ctx ending); mismatches are reported through
+// fn.
+func (db *DB) Verify(ctx context.Context, v engine.VariantID, threads, limit int, fn func(VerifyResult)) error {
+	for _, m := range Materials(v, MaxPieces) {
+		if !db.slots[v][m.code()].present() {
+			continue
+		}
+		n, bad, err := verifySlice(ctx, db, v, m, threads, limit)
+		if err != nil {
+			if e := db.Errors(); len(e) > 0 {
+				return fmt.Errorf("%w (%v)", err, e[len(e)-1])
+			}
+			return err
+		}
+		fn(VerifyResult{Variant: v, Material: m, Checked: n, Mismatches: bad})
+	}
+	return ctx.Err()
+}
+
+// Stats returns the header and size of every slice of v in db, loading
+// each; slices that fail to load are left out and their errors returned.
+func (db *DB) Stats(v engine.VariantID) ([]SliceStat, []error) {
+	var out []SliceStat
+	var errs []error
+	for _, m := range Materials(v, MaxPieces) {
+		s := &db.slots[v][m.code()]
+		if !s.present() {
+			continue
+		}
+		before := len(db.Errors())
+		if _, _, ok := db.code(v, m, 0); !ok {
+			errs = append(errs, db.Errors()[before:]...)
+			continue
+		}
+		t := s.t.Load()
+		out = append(out, SliceStat{Header: t.h, Bytes: int64(headerSize + len(t.index) + len(t.data) + 4)})
+	}
+	return out, errs
+}

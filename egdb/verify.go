@@ -1,0 +1,120 @@
+// verify.go: the consistency check of stored values against a one-ply
+// search over the tables.
+
+package egdb
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"damka/engine"
+)
+
+// Mismatch is one stored value that disagrees with the best value over the
+// position's moves.
+type Mismatch struct {
+	Material Material
+	Index    uint64
+	FEN      string // the position, White to move
+	Stored   string // stored value ("win 7", "draw")
+	Searched string // the one-ply search's value
+}
+
+// String describes the mismatch.
+func (m Mismatch) String() string {
+	return fmt.Sprintf("slice %s index %d (%s): stored %s, one-ply search %s", m.Material, m.Index, m.FEN, m.Stored, m.Searched)
+}
+
+// verifySlice checks every stored entry of slice m of v in src: its value
+// (and distance in a distance slice) must be the best over its moves, each
+// successor looked up with captures resolved; a position without moves is
+// a loss in 0. It returns the number of entries checked and the first
+// mismatches (at most limit).
+func verifySlice(ctx context.Context, src source, v engine.VariantID, m Material, threads, limit int) (uint64, []Mismatch, error) {
+	g, _ := geomOf(v)
+	s := newSlice(m, g)
+	var checked atomic.Uint64
+	var mu sync.Mutex
+	var bad []Mismatch
+	var firstErr error
+	var next atomic.Uint64
+	const chunk = 1 << 14
+	var wg sync.WaitGroup
+	for range max(threads, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			list := new(engine.MoveList)
+			for {
+				lo := next.Add(chunk) - chunk
+				if lo >= s.size || ctx.Err() != nil {
+					return
+				}
+				for i := lo; i < min(lo+chunk, s.size); i++ {
+					p, ok := s.position(i, v)
+					if !ok || p.HasCapture() {
+						continue
+					}
+					c, dtm, ok := src.code(v, m, i)
+					if !ok {
+						mu.Lock()
+						firstErr = fmt.Errorf("slice %s of %s not available", m, v)
+						mu.Unlock()
+						return
+					}
+					sv, sd := decodeCode(c, dtm)
+					bv, bd, ok := bestMove(src, &p, list)
+					if !ok {
+						mu.Lock()
+						firstErr = fmt.Errorf("slice %s of %s: a successor's slice is not available", m, v)
+						mu.Unlock()
+						return
+					}
+					checked.Add(1)
+					if sv != bv || (dtm && sv != Draw && sd != bd) {
+						mu.Lock()
+						if len(bad) < limit {
+							p.Key = p.ComputeKey()
+							bad = append(bad, Mismatch{Material: m, Index: i, FEN: p.FEN(),
+								Stored: valueText(sv, sd, dtm), Searched: valueText(bv, bd, dtm)})
+						}
+						mu.Unlock()
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return checked.Load(), bad, firstErr
+}
+
+// bestMove is the one-ply search: the best value over p's moves (p has
+// no capture pending), each successor looked up.
+func bestMove(src source, p *engine.Position, list *engine.MoveList) (Value, int, bool) {
+	p.Generate(list)
+	if list.N == 0 {
+		return Loss, 0, true
+	}
+	bv, bd := Loss, -1
+	for k := 0; k < list.N; k++ {
+		c := p.Play(list.Moves[k])
+		cv, cd, _, ok := lookup(src, &c)
+		if !ok {
+			return Draw, 0, false
+		}
+		if v, d := -cv, cd+1; better(v, d, bv, bd) {
+			bv, bd = v, d
+		}
+	}
+	return bv, bd, true
+}
+
+// valueText writes a value and, with distances, its distance.
+func valueText(v Value, d int, dtm bool) string {
+	if dtm && v != Draw {
+		return fmt.Sprintf("%s %d", v, d)
+	}
+	return v.String()
+}

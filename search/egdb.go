@@ -1,0 +1,130 @@
+// egdb.go: probing the endgame databases (package egdb) from the search.
+
+package search
+
+import (
+	"math/bits"
+
+	"damka/egdb"
+	"damka/engine"
+)
+
+// EGDB is an endgame database the search probes (Options.EGDB): an
+// *egdb.DB. Probe and Pieces are called from every search thread at once
+// and must not allocate.
+type EGDB interface {
+	// Probe returns the value of p for its side to move, its distance in
+	// plies to the end of the game (-1: not stored) and whether p is in
+	// the database (see egdb.DB.Probe).
+	Probe(p *engine.Position) (v egdb.Value, dist int, ok bool)
+	// Pieces is the most pieces of v's positions the database holds
+	// completely.
+	Pieces(v engine.VariantID) int
+}
+
+// Database scores. A database win scores between EGDBWinBound and
+// EGDBWin, decisive (above any evaluation) but below every mate score, so
+// that a mate the search sees is still preferred and the table never
+// confuses mate distances. With a distance d found at ply the score is
+// EGDBWin - (ply + d), counted from the root like a mate score (and made
+// relative to the node in the transposition table, ttScore), so the
+// fastest win and the longest loss are preferred; without one (slices
+// with men store win/draw/loss only) it is egdbNoDistance plus the static
+// evaluation (bounded), so that among won positions the search heads for
+// the one where the material and the men's progress are best, and so
+// toward the conversion.
+//
+// EGDBWin is 95 men, so that FormatScore shows a database win just below
+// the "99.xx" of a mate.
+const (
+	EGDBWin      = 9500
+	EGDBWinBound = EGDBWin - 2000
+	// egdbDistBound: scores above it (below its negation) are database
+	// wins (losses) with a distance.
+	egdbDistBound  = EGDBWin - 512
+	egdbNoDistance = EGDBWin - 1200
+	egdbEvalBound  = 300
+	// egdbWLDBudget is the fewest plies the draw rules must leave before
+	// a win/draw/loss-only win or loss is trusted.
+	egdbWLDBudget = 20
+)
+
+// egdbPieces returns the piece count the worker probes up to in the
+// root's variant (0: no database).
+func egdbPieces(db EGDB, v engine.VariantID) int {
+	if db == nil {
+		return 0
+	}
+	return db.Pieces(v)
+}
+
+// probeEGDB returns the database score of p (at ply, with draw counters d)
+// and true, or false when p is not in the database or when its stored win
+// or loss is longer than the move-count rules of the variant allow from
+// here (without a distance: when the rules leave fewer than egdbWLDBudget
+// plies): the search then goes on and finds what the rule makes of it. A
+// hit is stored in the transposition table as exact at the deepest depth.
+func (w *worker) probeEGDB(p *engine.Position, d engine.DrawState, key uint64, ply int) (int, bool) {
+	if bits.OnesCount64(p.Pieces[0]|p.Pieces[1]) > w.egdbPieces {
+		return 0, false
+	}
+	if p.Pieces[p.Side&1] == 0 {
+		return 0, false // lost: the search scores the mate
+	}
+	v, dist, ok := w.e.opts.EGDB.Probe(p)
+	if !ok || dist == 0 {
+		return 0, false // dist 0: no move, the search scores the mate
+	}
+	var s int
+	switch {
+	case v == egdb.Draw:
+		s = 0
+	case dist >= 0:
+		if dist >= ruleBudget(p, d) {
+			return 0, false
+		}
+		s = EGDBWin - dist - ply
+	default:
+		// No distance: trust the win or loss only while the rules leave
+		// room to convert; near a rule draw the search finds it itself.
+		if ruleBudget(p, d) < egdbWLDBudget {
+			return 0, false
+		}
+		e := min(max(w.evaluate(p), -egdbEvalBound), egdbEvalBound)
+		if v == egdb.Loss {
+			e = -e
+		}
+		s = egdbNoDistance + e
+	}
+	if v == egdb.Loss {
+		s = -s
+	}
+	w.tt.store(key, MaxDepth, ttScore(s, ply), boundExact, engine.Move{}, -1)
+	return s, true
+}
+
+// ruleBudget returns the number of plies, from p reached with counters d,
+// after which a draw rule of p's variant (engine.DrawState.Reason) ends
+// the game if the material stays as it is: a stored distance below it is
+// played out before any rule applies. The rules hold from a counter
+// threshold on, so a binary search finds the first ply.
+func ruleBudget(p *engine.Position, d engine.DrawState) int {
+	const most = 1024
+	at := func(k int) bool {
+		e := engine.DrawState{Reversible: uint16(min(int(d.Reversible)+k, 1<<16-1)), Balance: uint16(min(int(d.Balance)+k, 1<<16-1))}
+		return e.IsDraw(p)
+	}
+	lo, hi := 0, most // at(hi) may be false: no rule within most plies
+	if !at(hi) {
+		return most
+	}
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if at(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
