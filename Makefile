@@ -44,3 +44,28 @@ fmt:
 
 generate:
 	$(GO) generate ./...
+
+# CheckerBoard (shared/spec/checkerboard.md): damka.dll for 64-bit CheckerBoard and cbhub.exe,
+# a Hub host for any CheckerBoard engine DLL, cross-built with mingw (Debian:
+# gcc-mingw-w64-x86-64); test-cb runs them under wine (Debian: wine, wine64).
+MINGW_CC ?= x86_64-w64-mingw32-gcc
+CBVERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+.PHONY: cbdll cbhub test-cb
+
+cbdll:
+	@mkdir -p bin
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=$(MINGW_CC) $(GO) build -buildmode=c-shared \
+		-ldflags "-X damka/version.release=$(CBVERSION)" -o bin/damka.dll ./cmd/damka-cb
+	rm -f bin/damka.h
+	cp cmd/damka-cb/damkahelp.htm bin/
+
+cbhub:
+	@mkdir -p bin
+	$(MINGW_CC) -O2 -Wall -Wextra -o bin/cbhub.exe cbhub/cbhub.c
+	$(MINGW_CC) -O2 -Wall -shared -o bin/bcryptprimitives.dll cbhub/wine/bcryptprimitives.c -lbcrypt
+
+# damka.dll through cbhub.exe under wine: rules, API, reload, a Hub session and games against
+# the native damka (a few minutes).
+test-cb: build cbdll cbhub
+	cbhub/test-cb.sh

@@ -1,6 +1,7 @@
 // match.go: the match runner: plays a schedule of opening pairs between two
-// Hub engines, refereeing every game with the rules core and its own clocks,
-// writes each game to PDN as it ends, and keeps the statistics and the SPRT.
+// engines (Hub or DXP: match_player.go, match_dxp.go), refereeing every
+// game with the rules core and its own clocks, writes each game to PDN as
+// it ends, and keeps the statistics and the SPRT.
 
 package bench
 
@@ -17,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"damka/engine"
+	"damka/protocol/dxp"
 	"damka/protocol/hub"
 )
 
@@ -41,9 +43,10 @@ const (
 )
 
 // ErrStart is wrapped by Run's error when an engine could not be started or
-// handshaken before the first game: the engine description is wrong (no
-// such program, not a Hub engine), not the match.
-var ErrStart = errors.New("the engine did not start as a Hub engine")
+// handshaken (or connected to, over DXP) before the first game: the engine
+// description is wrong (no such program, not a Hub 2 engine, nothing
+// listening), not the match.
+var ErrStart = errors.New("the engine did not start")
 
 // startError is an engine start or handshake failure: errors.Is(err,
 // ErrStart) holds, and its text is the cause's.
@@ -56,7 +59,7 @@ func (e startError) Is(target error) bool { return target == ErrStart }
 // The Termination tag values of a match game.
 const (
 	TermNormal       = "normal"       // the rules ended the game (TerminationDetail says how)
-	TermAdjudication = "adjudication" // the move cap (DefaultMaxPlies)
+	TermAdjudication = "adjudication" // the move cap (DefaultMaxPlies); see also TermDrawRule, TermResignRule
 	TermIllegal      = "illegal move" // a move not legal in the position, or no move
 	TermCrash        = "crash"        // the engine exited, or could not be (re)started
 	TermHang         = "hang"         // no answer in time, even after stop: killed
@@ -80,6 +83,11 @@ type Config struct {
 	Seed          uint64 // opening order (see Schedule)
 	SPRT          *SPRT  // nil: no SPRT, play the whole schedule
 
+	// Draw and Resign adjudicate games from the engines' scores (nil:
+	// not); engines that report no scores (DXP) are never adjudicated.
+	Draw   *DrawRule
+	Resign *ResignRule
+
 	MaxPlies    int           // 0: DefaultMaxPlies
 	TimeMargin  time.Duration // 0: DefaultTimeMargin
 	HangTimeout time.Duration // 0: DefaultHangTimeout
@@ -97,8 +105,9 @@ type Config struct {
 	Out io.Writer
 	// Progress is called after each game, from the runner's goroutine.
 	Progress func(Progress)
-	// EngineStderr receives the engines' standard error (nil discards it).
-	// It must be safe for concurrent writes.
+	// EngineStderr receives the engines' standard error, and the standard
+	// output of DXP engines (their console); nil discards them. It must be
+	// safe for concurrent writes.
 	EngineStderr io.Writer
 	Log          zerolog.Logger
 }
@@ -218,7 +227,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	for i := range workers {
 		w := &worker{cfg: &cfg, id: i}
 		for e := range w.players {
-			w.players[e] = &player{spec: cfg.Engines[e], cfg: &cfg}
+			w.players[e] = newPlayer(&cfg, cfg.Engines[e], i)
 			if err := w.players[e].ensure(ctx); err != nil {
 				for _, ww := range workers[:i+1] {
 					if ww != nil {
@@ -330,11 +339,19 @@ func (cfg *Config) check() error {
 		if err := cfg.EngineLimits(i).Validate(); err != nil {
 			return fmt.Errorf("match: engine %s: %w", e.Name, err)
 		}
-		if len(e.Command) == 0 {
+		if len(e.Command) == 0 && e.Host == "" {
 			return fmt.Errorf("match: engine %d has no command", i+1)
 		}
 		if e.Name == "" {
 			return fmt.Errorf("match: engine %d has no name", i+1)
+		}
+		if e.Proto == ProtoDXP {
+			if err := CheckDXPLimits(cfg.EngineLimits(i)); err != nil {
+				return fmt.Errorf("match: engine %s: %w", e.Name, err)
+			}
+			if e.Host != "" && cfg.Concurrency > 1 {
+				return fmt.Errorf("match: engine %s: an engine already listening (host=) plays one game at a time: --concurrency 1", e.Name)
+			}
 		}
 	}
 	if cfg.Engines[0].Name == cfg.Engines[1].Name {
@@ -377,99 +394,30 @@ func (cfg *Config) EngineLimits(e int) Limits {
 	return cfg.Limits
 }
 
-// player is one engine process of a worker, restarted when it has died.
-type player struct {
-	spec EngineSpec
-	cfg  *Config
-	c    *hub.Client
-}
-
-// alive reports whether the engine process is running.
-func (p *player) alive() bool {
-	if p.c == nil {
-		return false
-	}
-	select {
-	case <-p.c.Exited():
-		return false
-	default:
-		return true
-	}
-}
-
-// ensure starts and handshakes the engine unless it is running.
-func (p *player) ensure(ctx context.Context) error {
-	if p.alive() {
-		return nil
-	}
-	if p.c != nil {
-		p.c.Kill()
-		p.c = nil
-	}
-	cfg := p.cfg
-	c, err := hub.Start(ctx, hub.ClientOptions{
-		Path: p.spec.Command[0], Args: p.spec.Command[1:], Dir: p.spec.Dir,
-		Stderr: cfg.EngineStderr, StopGrace: cfg.StopGrace,
-		Log: cfg.Log.With().Str("engine", p.spec.Name).Logger(),
-	})
-	if err != nil {
-		return startError{err}
-	}
-	settings := []hub.Setting{{Name: "variant", Value: cfg.Variant.String()}}
-	for _, o := range p.spec.Options {
-		if o.Name == "variant" {
-			settings = settings[:0]
-			break
-		}
-	}
-	settings = append(settings, p.spec.Options...)
-	timeout := cmp.Or(cfg.HandshakeTimeout, DefaultStartTimeout)
-	hctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	if _, _, err := c.Handshake(hctx, settings...); err != nil {
-		c.Kill()
-		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			return startError{fmt.Errorf("no `wait` from the engine within %s (--handshake-timeout): is it a Hub engine?", timeout)}
-		}
-		return startError{err}
-	}
-	p.c = c
-	return nil
-}
-
-// kill ends the engine process (it is restarted before the next game).
-func (p *player) kill() {
-	if p.c != nil {
-		p.c.Kill()
-		<-p.c.Exited()
-		p.c = nil
-	}
-}
-
 // worker plays games one after another with its own pair of engines.
 type worker struct {
 	cfg     *Config
 	id      int
-	players [2]*player // A, B
+	players [2]enginePlayer // A, B
 }
 
 // close quits both engines.
 func (w *worker) close() {
 	for _, p := range w.players {
-		if p != nil && p.c != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*p.cfg.StopGrace)
-			_ = p.c.Close(ctx)
-			cancel()
-			p.c = nil
+		if p != nil {
+			p.close()
 		}
 	}
 }
 
-// fault describes a game lost by an engine's fault.
+// fault describes a game lost by an engine's fault, or by its
+// resignation (resigned: not counted as a fault).
 type fault struct {
-	engine int
-	term   string
-	detail string
+	engine   int
+	term     string
+	detail   string
+	ended    bool // the engine ended the game itself (DXP GAMEEND, acknowledged)
+	resigned bool
 }
 
 // play plays one game of the schedule: it sets the game up, (re)starts both
@@ -483,16 +431,23 @@ func (w *worker) play(ctx context.Context, j GameJob) GameResult {
 	}
 	var res engine.Result
 	var why engine.Reason
-	for flt == nil {
+	adj := adjudicator{draw: w.cfg.Draw, resign: w.cfg.Resign}
+	for flt == nil && gm.adjudged == "" {
 		if res, why = gm.g.Result(); res != engine.Ongoing {
 			break
 		}
 		if gm.r.Plies >= w.cfg.MaxPlies {
 			break
 		}
+		side := gm.g.Position().Side
 		flt = gm.move(ctx)
 		if gm.r.aborted {
 			return gm.r
+		}
+		if r, _ := gm.g.Result(); flt == nil && r == engine.Ongoing {
+			e := gm.engOf[side]
+			sc := gm.scores[e][len(gm.scores[e])-1]
+			res, gm.adjudged, gm.adjDetail = adj.after(side, sc, gm.g.Ply())
 		}
 	}
 	for e := range gm.clock {
@@ -501,6 +456,15 @@ func (w *worker) play(ctx context.Context, j GameJob) GameResult {
 		}
 	}
 	gm.score(flt, res, why)
+	for e, p := range w.players {
+		if flt != nil && flt.engine == e && flt.ended {
+			continue // the engine ended the game itself
+		}
+		if err := p.endGame(ctx, gm, e, gm.r.Result); err != nil && ctx.Err() == nil {
+			w.cfg.Log.Warn().Str("engine", p.name()).Err(err).Msg("match: ending the game failed; the engine is restarted")
+			p.kill()
+		}
+	}
 	gm.record()
 	return gm.r
 }
@@ -518,7 +482,13 @@ type matchGame struct {
 	lims  [2]Limits        // per engine
 	clock [2]time.Duration // per engine: time left on a clocked limit
 	toGo  [2]int           // per engine: moves to the next time control
-	r     GameResult
+	// scores are each engine's reported scores (men, its own point of
+	// view) after each of its moves; NaN where it reported none.
+	scores [2][]float64
+	// adjudged is the Termination of an adjudicated game (TermDrawRule,
+	// TermResignRule), adjDetail its detail; "" while not adjudicated.
+	adjudged, adjDetail string
+	r                   GameResult
 }
 
 // newGame sets up the game of j: the colours, the opening's moves played
@@ -559,61 +529,79 @@ func (gm *matchGame) startEngines(ctx context.Context) *fault {
 				gm.r.aborted = true
 				return nil
 			}
-			return &fault{e, TermCrash, "could not be restarted: " + err.Error()}
+			return &fault{engine: e, term: TermCrash, detail: "could not be restarted: " + err.Error()}
 		}
-		if err := p.c.NewGame(); err != nil {
-			p.kill()
-			return &fault{e, TermCrash, err.Error()}
+	}
+	for e, p := range gm.w.players {
+		if err := p.newGame(ctx, gm, e); err != nil {
+			if ctx.Err() != nil {
+				gm.r.aborted = true
+				return nil
+			}
+			return gm.w.clientFault(e, err, "starting the game")
 		}
 	}
 	return nil
 }
 
-// move has the side to move's engine play one move: it sends the position
-// and the level, lets the engine think, referees the answer, charges the
-// clock and plays the move. It returns the engine's fault, or nil; when ctx
-// is cancelled it sets r.aborted instead.
+// move has the side to move's engine play one move: it has the engine
+// think under its level (see enginePlayer.move), referees the answer,
+// charges the clock, plays the move and passes it on to the other engine.
+// It returns the engine's fault, or nil; when ctx is cancelled it sets
+// r.aborted instead.
 func (gm *matchGame) move(ctx context.Context) *fault {
 	pos := gm.g.Position()
 	e := gm.engOf[pos.Side]
 	p := gm.w.players[e]
-
-	sctx, cancel := context.WithTimeout(ctx, DefaultStartTimeout)
-	err := p.c.SetGame(sctx, gm.g)
-	cancel()
-	if err != nil {
-		if ctx.Err() != nil {
-			gm.r.aborted = true
-			return nil
-		}
-		return gm.w.clientFault(e, err, "setting the position")
-	}
 	level, deadline := gm.level(e)
-	if err := p.c.SetLevel(level); err != nil {
-		return gm.w.clientFault(e, err, "sending the level")
+	a, err := p.move(ctx, gm, level, deadline)
+	if a.used > 0 {
+		gm.r.Longest[e] = max(gm.r.Longest[e], a.used)
+		gm.r.Answers[e] = append(gm.r.Answers[e], a.used)
 	}
-	began := time.Now()
-	d, err := p.c.Think(ctx, deadline, nil)
-	used := time.Since(began)
-	gm.r.Longest[e] = max(gm.r.Longest[e], used)
-	gm.r.Answers[e] = append(gm.r.Answers[e], used)
 	if err != nil {
 		if ctx.Err() != nil {
 			p.kill()
 			gm.r.aborted = true
 			return nil
 		}
-		return gm.w.clientFault(e, err, "searching")
+		var end *dxp.RemoteEnd
+		if errors.As(err, &end) {
+			return gm.claim(e, end)
+		}
+		return gm.w.clientFault(e, err, a.stage)
 	}
-	m, flt := gm.referee(e, &pos, d, used, deadline)
+	m, flt := gm.referee(e, &pos, a, deadline)
 	if flt != nil {
 		return flt
 	}
-	gm.charge(e, used)
+	gm.charge(e, a.used)
 	gm.g.Play(m)
 	gm.rec.AppendMove(m)
 	gm.r.Plies++
+	gm.scores[e] = append(gm.scores[e], a.score)
+	if res, _ := gm.g.Result(); res == engine.Ongoing && gm.r.Plies < gm.cfg.MaxPlies {
+		if err := gm.w.players[1-e].moved(ctx, &pos, m, a.used); err != nil {
+			if ctx.Err() != nil {
+				gm.r.aborted = true
+				return nil
+			}
+			return gm.w.clientFault(1-e, err, "receiving the opponent's move")
+		}
+	}
 	return nil
+}
+
+// claim scores the GAMEEND a DXP engine e sent instead of a move in a game
+// the rules have not ended: a resignation loses, any other claim is false
+// and loses too (as cutechess-cli scores a false claim).
+func (gm *matchGame) claim(e int, end *dxp.RemoteEnd) *fault {
+	name := gm.w.players[e].name()
+	ply := gm.g.Ply() + 1
+	if end.Result != engine.Ongoing && end.Result != engine.Draw && (end.Result == engine.WhiteWins) != (gm.engOf[engine.White] == e) {
+		return &fault{engine: e, term: TermNormal, detail: fmt.Sprintf("%s resigned (GAMEEND %q) at ply %d", name, end.Reason, ply), ended: true, resigned: true}
+	}
+	return &fault{engine: e, term: TermIllegal, detail: fmt.Sprintf("%s ended the game (GAMEEND %q) at ply %d, which the rules do not end", name, end.Reason, ply), ended: true}
 }
 
 // level returns the Hub level engine e searches its next move under, and
@@ -632,29 +620,29 @@ func (gm *matchGame) level(e int) (hub.Level, time.Duration) {
 	}
 }
 
-// referee checks engine e's answer d in pos, given after used of a search
-// whose deadline was deadline: it returns the move, or the fault (on time,
-// hang, no move, a move that does not parse or is illegal).
-func (gm *matchGame) referee(e int, pos *engine.Position, d hub.Done, used, deadline time.Duration) (engine.Move, *fault) {
-	name := gm.w.players[e].spec.Name
+// referee checks engine e's answer a in pos, given for a search whose
+// deadline was deadline: it returns the move, or the fault (on time, hang,
+// no move, a move that does not parse or is illegal).
+func (gm *matchGame) referee(e int, pos *engine.Position, a answer, deadline time.Duration) (engine.Move, *fault) {
+	name := gm.w.players[e].name()
 	lim := gm.lims[e]
 	ply := gm.g.Ply() + 1
+	used := a.used
 	if used > deadline {
 		if lim.Clocked() || lim.MoveTime > 0 {
-			return engine.Move{}, &fault{e, TermTime, fmt.Sprintf("%s used %.3f s of %.3f s (margin %.3f s) at ply %d",
+			return engine.Move{}, &fault{engine: e, term: TermTime, detail: fmt.Sprintf("%s used %.3f s of %.3f s (margin %.3f s) at ply %d",
 				name, used.Seconds(), (deadline - gm.cfg.TimeMargin).Seconds(), gm.cfg.TimeMargin.Seconds(), ply)}
 		}
-		return engine.Move{}, &fault{e, TermHang, fmt.Sprintf("%s answered only after stop, %.1f s into a %s search at ply %d",
+		return engine.Move{}, &fault{engine: e, term: TermHang, detail: fmt.Sprintf("%s answered only after stop, %.1f s into a %s search at ply %d",
 			name, used.Seconds(), lim, ply)}
 	}
-	if d.Move == "" {
-		return engine.Move{}, &fault{e, TermIllegal, fmt.Sprintf("%s gave no move at ply %d (%s)", name, ply, strings.Join(d.Errors, "; "))}
+	if a.text == "" {
+		return engine.Move{}, &fault{engine: e, term: TermIllegal, detail: fmt.Sprintf("%s gave no move at ply %d (%s)", name, ply, strings.Join(a.errors, "; "))}
 	}
-	m, err := pos.ParseMove(d.Move)
-	if err != nil {
-		return engine.Move{}, &fault{e, TermIllegal, fmt.Sprintf("%s played %q at ply %d in %s: %v", name, d.Move, ply, pos.FEN(), err)}
+	if a.err != nil {
+		return engine.Move{}, &fault{engine: e, term: TermIllegal, detail: fmt.Sprintf("%s played %q at ply %d in %s: %v", name, a.text, ply, pos.FEN(), a.err)}
 	}
-	return m, nil
+	return a.move, nil
 }
 
 // charge takes used off engine e's clock under a clocked limit, adds the
@@ -682,7 +670,9 @@ func (gm *matchGame) score(flt *fault, res engine.Result, why engine.Reason) {
 	cfg, r := gm.cfg, &gm.r
 	switch {
 	case flt != nil:
-		r.Loser = flt.engine
+		if !flt.resigned {
+			r.Loser = flt.engine
+		}
 		r.Termination, r.Detail = flt.term, flt.detail
 		if gm.engOf[engine.White] == flt.engine {
 			res = engine.BlackWins
@@ -694,6 +684,8 @@ func (gm *matchGame) score(flt *fault, res engine.Result, why engine.Reason) {
 		}
 		log := cfg.Log.With().Str("round", gm.job.RoundTag()).Logger()
 		log.Warn().Str("engine", cfg.Engines[flt.engine].Name).Str("termination", flt.term).Str("detail", flt.detail).Msg("match: engine fault")
+	case gm.adjudged != "":
+		r.Termination, r.Detail = gm.adjudged, gm.adjDetail
 	case res == engine.Ongoing:
 		res = engine.Draw
 		r.Termination = TermAdjudication
@@ -735,22 +727,24 @@ func (gm *matchGame) record() {
 	r.PDN = rec
 }
 
-// clientFault classifies a Hub client error of engine e during what.
+// clientFault classifies an error of engine e's Hub client or DXP
+// connection during what.
 func (w *worker) clientFault(e int, err error, what string) *fault {
-	name := w.players[e].spec.Name
+	name := w.players[e].name()
+	what = cmp.Or(what, "playing")
 	switch {
 	case errors.Is(err, hub.ErrEngineHung) || errors.Is(err, context.DeadlineExceeded):
 		w.players[e].kill()
-		return &fault{e, TermHang, fmt.Sprintf("%s did not answer while %s: %v", name, what, err)}
-	case errors.Is(err, hub.ErrEngineExited):
+		return &fault{engine: e, term: TermHang, detail: fmt.Sprintf("%s did not answer while %s: %v", name, what, err)}
+	case errors.Is(err, hub.ErrEngineExited) || errors.Is(err, dxp.ErrRemoteClosed):
 		w.players[e].kill()
-		return &fault{e, TermCrash, fmt.Sprintf("%s exited while %s: %v", name, what, err)}
+		return &fault{engine: e, term: TermCrash, detail: fmt.Sprintf("%s exited while %s: %v", name, what, err)}
 	case !w.players[e].alive():
 		w.players[e].kill()
-		return &fault{e, TermCrash, fmt.Sprintf("%s died while %s: %v", name, what, err)}
+		return &fault{engine: e, term: TermCrash, detail: fmt.Sprintf("%s died while %s: %v", name, what, err)}
 	}
 	// The engine is alive but refused a command (an error line): a
 	// broken engine; restart it for the next game.
 	w.players[e].kill()
-	return &fault{e, TermCrash, fmt.Sprintf("%s failed while %s: %v", name, what, err)}
+	return &fault{engine: e, term: TermCrash, detail: fmt.Sprintf("%s failed while %s: %v", name, what, err)}
 }

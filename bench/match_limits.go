@@ -129,29 +129,49 @@ func (l Limits) String() string {
 	return "-"
 }
 
+// The protocols of EngineSpec.Proto.
+const (
+	ProtoHub = "hub" // the engine reads Hub on its standard input (the default)
+	ProtoDXP = "dxp" // the engine listens for DXP on TCP; the runner connects as initiator
+)
+
 // EngineSpec describes one engine of a match.
 type EngineSpec struct {
 	Name    string        // PDN player name; the two engines' names differ
-	Command []string      // program and arguments
+	Proto   string        // ProtoHub ("" too) or ProtoDXP
+	Command []string      // program and arguments; "{port}" in an argument is replaced by the DXP port
 	Dir     string        // working directory; "" is the runner's
-	Options []hub.Setting // set-param values sent in the handshake, in order
+	Options []hub.Setting // set-param values sent in the handshake, in order (Hub only)
+	// DXP only: Host is the address of an engine already listening
+	// ("host:port"; no Command then); Port is the port the engine the
+	// runner starts listens on (worker i of a match with several uses
+	// Port+i; 0: DefaultDXPPort, or a free port when the command has
+	// "{port}"); Stdin is written to the started engine's standard input,
+	// one line per ';'-separated part (console commands: Moby Dam's
+	// "time 200"), which then stays open until the engine is closed.
+	Host  string
+	Port  int
+	Stdin string
 	// Limits, when set, replace the match's limits for this engine (e.g.
 	// 0.1 s a move against 0.05 s a move).
 	Limits Limits
 }
 
 // ParseEngineSpec reads an engine description from its key=value words:
-// name=NAME, cmd=COMMAND (a command line split as a shell does, quotes
-// and backslashes included), dir=DIR, option.P=V for each Hub parameter P
-// to set (e.g. option.threads=1 option.hash=64), and limits of its own
-// that replace the match's: tc=[moves/]base[+inc], movetime=S, depth=N or
-// nodes=N. A missing name is taken from the program's base name.
+// name=NAME, proto=hub|dxp, cmd=COMMAND (a command line split as a shell
+// does, quotes and backslashes included), dir=DIR, option.P=V for each Hub
+// parameter P to set (e.g. option.threads=1 option.hash=64), for DXP
+// engines port=N, host=ADDR (an engine already listening, instead of cmd=)
+// and stdin=TEXT (see EngineSpec; any of them implies proto=dxp), and
+// limits of its own that replace the match's: tc=[moves/]base[+inc],
+// movetime=S, depth=N or nodes=N. A missing name is taken from the
+// program's base name (or the host).
 func ParseEngineSpec(words []string, split func(string) ([]string, error)) (EngineSpec, error) {
 	var e EngineSpec
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
-			return e, fmt.Errorf("engine: %q is not key=value (keys name, cmd, dir, option.NAME, tc, movetime, depth, nodes)", w)
+			return e, fmt.Errorf("engine: %q is not key=value (keys name, proto, cmd, dir, host, port, stdin, option.NAME, tc, movetime, depth, nodes)", w)
 		}
 		switch {
 		case k == "name":
@@ -167,6 +187,24 @@ func ParseEngineSpec(words []string, split func(string) ([]string, error)) (Engi
 			e.Command = argv
 		case k == "dir":
 			e.Dir = v
+		case k == "proto":
+			if v != ProtoHub && v != ProtoDXP {
+				return e, fmt.Errorf("engine: proto=%q: want hub or dxp", v)
+			}
+			e.Proto = v
+		case k == "host":
+			if v == "" {
+				return e, errors.New("engine: host= is empty: want HOST:PORT")
+			}
+			e.Host = v
+		case k == "port":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 65535 {
+				return e, fmt.Errorf("engine: port=%q: want 1..65535", v)
+			}
+			e.Port = n
+		case k == "stdin":
+			e.Stdin = v
 		case k == "tc":
 			l, err := ParseTC(v)
 			if err != nil {
@@ -192,10 +230,26 @@ func ParseEngineSpec(words []string, split func(string) ([]string, error)) (Engi
 		case strings.HasPrefix(k, "option.") && len(k) > len("option."):
 			e.Options = append(e.Options, hub.Setting{Name: k[len("option."):], Value: v})
 		default:
-			return e, fmt.Errorf("engine: unknown key %q in %q (keys name, cmd, dir, option.NAME, tc, movetime, depth, nodes)", k, w)
+			return e, fmt.Errorf("engine: unknown key %q in %q (keys name, proto, cmd, dir, host, port, stdin, option.NAME, tc, movetime, depth, nodes)", k, w)
 		}
 	}
-	if len(e.Command) == 0 {
+	if e.Host != "" || e.Port != 0 || e.Stdin != "" {
+		if e.Proto == ProtoHub {
+			return e, errors.New("engine: host=, port= and stdin= are for proto=dxp")
+		}
+		e.Proto = ProtoDXP
+	}
+	switch {
+	case e.Proto == ProtoDXP && len(e.Options) > 0:
+		return e, fmt.Errorf("engine: option.%s: DXP has no parameters (set them in the engine's own files or stdin=)", e.Options[0].Name)
+	case e.Host != "" && len(e.Command) > 0:
+		return e, errors.New("engine: give cmd= (the runner starts the engine) or host= (it is listening), not both")
+	case e.Host != "":
+		if e.Name == "" {
+			e.Name = e.Host
+		}
+		return e, nil
+	case len(e.Command) == 0:
 		return e, errors.New("engine: no cmd= given")
 	}
 	if e.Name == "" {

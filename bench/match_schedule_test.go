@@ -117,7 +117,19 @@ func TestParseEngineSpec(t *testing.T) {
 	e, err = ParseEngineSpec([]string{"cmd=x", "depth=7"}, shlex.Split)
 	require.NoError(t, err)
 	assert.Equal(t, Limits{Depth: 7}, e.Limits)
-	for _, bad := range [][]string{{"name=A"}, {"cmd="}, {"cmd=x", "color=red"}, {"cmd=x", "noequals"}, {"cmd=x", "depth=0"}, {"cmd=x", "tc=?"}, {`cmd="x`}} {
+	// DXP engines: started with a port, or already listening.
+	e, err = ParseEngineSpec([]string{"proto=dxp", `cmd=mobydam -p {port}`, "stdin=time 200;wipe"}, shlex.Split)
+	require.NoError(t, err)
+	assert.Equal(t, EngineSpec{Name: "mobydam", Proto: ProtoDXP, Command: []string{"mobydam", "-p", "{port}"}, Stdin: "time 200;wipe"}, e)
+	e, err = ParseEngineSpec([]string{"host=127.0.0.1:27631"}, shlex.Split)
+	require.NoError(t, err)
+	assert.Equal(t, EngineSpec{Name: "127.0.0.1:27631", Proto: ProtoDXP, Host: "127.0.0.1:27631"}, e)
+	e, err = ParseEngineSpec([]string{"cmd=scan dxp", "port=27631"}, shlex.Split)
+	require.NoError(t, err)
+	assert.Equal(t, ProtoDXP, e.Proto, "port= implies proto=dxp")
+	for _, bad := range [][]string{{"name=A"}, {"cmd="}, {"cmd=x", "color=red"}, {"cmd=x", "noequals"}, {"cmd=x", "depth=0"}, {"cmd=x", "tc=?"}, {`cmd="x`},
+		{"cmd=x", "proto=uci"}, {"cmd=x", "port=0"}, {"cmd=x", "port=70000"}, {"cmd=x", "host=h:1"}, {"host="}, {"proto=hub", "cmd=x", "port=5"},
+		{"proto=dxp", "cmd=x", "option.threads=1"}} {
 		_, err := ParseEngineSpec(bad, shlex.Split)
 		assert.Error(t, err, "%q", bad)
 	}

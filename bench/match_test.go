@@ -17,8 +17,12 @@ import (
 
 	"damka/engine"
 	"damka/internal/shareddata"
+	"damka/openings"
 	"damka/protocol/hub"
 )
+
+// sharedData is the project's shared data directory (internal/shareddata).
+var sharedData, _ = shareddata.Dir()
 
 // goBuild builds the package pkg into dir/name and returns the path.
 func goBuild(t *testing.T, dir, name, pkg string) string {
@@ -53,7 +57,7 @@ func pdnGames(t *testing.T, buf []byte, v engine.VariantID) []*engine.PDNGame {
 // plays its whole schedule.
 func TestMatchFaults(t *testing.T) {
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := LoadOpenings("testdata/openings_russian.fen", engine.Russian)
+	ops, err := openings.Load("testdata/openings_russian.fen", engine.Russian)
 	require.NoError(t, err)
 	ops = ops[1:] // two openings: 4 games
 	cases := []struct {
@@ -130,7 +134,7 @@ func TestMatchFaults(t *testing.T) {
 // any game.
 func TestMatchStartFailure(t *testing.T) {
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := LoadOpenings("testdata/openings_russian.fen", engine.Russian)
+	ops, err := openings.Load("testdata/openings_russian.fen", engine.Russian)
 	require.NoError(t, err)
 	_, err = Run(context.Background(), Config{
 		Variant: engine.Russian, Openings: ops, Limits: Limits{Depth: 1},
@@ -147,6 +151,26 @@ func TestMatchStartFailure(t *testing.T) {
 		Engines: [2]EngineSpec{fakeEngine(fake, "a"), fakeEngine(fake, "b")},
 	})
 	assert.ErrorContains(t, err, "no search limit")
+
+	// An engine of an older Hub dialect (Scan 2.0's `scan hub`) and a Hub 2
+	// engine without a variant parameter in a Russian match: refused
+	// before any game, naming what was missing.
+	for _, c := range []struct{ mode, msg string }{
+		{"scan20", "no `id` line before `wait`"},
+		{"novariant", "declared no `variant` parameter"},
+	} {
+		var out bytes.Buffer
+		sum, err := Run(context.Background(), Config{
+			Variant: engine.Russian, Openings: ops, Limits: Limits{Depth: 1}, Out: &out,
+			Engines: [2]EngineSpec{fakeEngine(fake, "a"), fakeEngine(fake, "b", "-mode", c.mode)},
+		})
+		require.ErrorIs(t, err, ErrStart, c.mode)
+		require.ErrorIs(t, err, hub.ErrNotHub2, c.mode)
+		assert.ErrorContains(t, err, "engine b", c.mode)
+		assert.ErrorContains(t, err, c.msg, c.mode)
+		assert.Zero(t, sum.Played, c.mode)
+		assert.Empty(t, out.String(), c.mode)
+	}
 }
 
 // TestMatchDamka plays a small damka-against-damka match in every variant
@@ -158,7 +182,7 @@ func TestMatchDamka(t *testing.T) {
 	dir := t.TempDir()
 	damka := goBuild(t, dir, "damka", "damka/cmd/damka")
 	load := func(file string, v engine.VariantID) []Opening {
-		ops, err := LoadOpenings(file, v)
+		ops, err := openings.Load(file, v)
 		require.NoError(t, err)
 		return ops[:2]
 	}
@@ -239,7 +263,7 @@ func assertSameStats(t *testing.T, want, got Stats) {
 func TestShardsAndMerge(t *testing.T) {
 	shareddata.Skip(t)
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := LoadOpenings(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
+	ops, err := openings.Load(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	ops = ops[:5]
 	cfg := Config{
@@ -297,7 +321,7 @@ func TestShardsAndMerge(t *testing.T) {
 func TestSPRTStopsMatch(t *testing.T) {
 	shareddata.Skip(t)
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := LoadOpenings(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
+	ops, err := openings.Load(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	var progress []Progress
 	sum, err := Run(context.Background(), Config{

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/openings"
 )
 
 // selfPlayOptions are small, fast self-play settings writing to out.
@@ -22,7 +23,7 @@ func selfPlayOptions(t *testing.T, v engine.VariantID, out string) SelfPlayOptio
 	deck := map[engine.VariantID]string{engine.Russian: "testdata/openings_russian.fen",
 		engine.International: "testdata/openings_international.pdn"}[v]
 	if deck != "" {
-		ops, err := LoadOpenings(deck, v)
+		ops, err := openings.Load(deck, v)
 		require.NoError(t, err)
 		o.Openings = ops
 	}

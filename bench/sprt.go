@@ -14,8 +14,10 @@ import (
 // against H1: Elo = Elo1, with error rates Alpha (accepting H1 when H0
 // holds) and Beta (accepting H0 when H1 holds).
 //
-// Elo here is classic logistic Elo (score = 1 / (1 + 10^(-elo/400))), the
-// one Stats reports, not fishtest's normalized Elo. The log-likelihood
+// With Model ModelNormalized the Elo figures are fishtest's normalized Elo
+// and the LLR is fishtest's for it (see stats_normalized.go). Otherwise
+// (ModelLogistic) Elo is classic logistic Elo (score = 1 / (1 +
+// 10^(-elo/400))), the one Stats reports, and the log-likelihood
 // ratio is the generalized SPRT (GSPRT) in its normal approximation by
 // Michel Van den Bergh, applied to the pentanomial counts of complete
 // opening pairs as fishtest does: with the pair score x in {0, 1/4, 1/2,
@@ -29,7 +31,14 @@ import (
 type SPRT struct {
 	Elo0, Elo1  float64
 	Alpha, Beta float64
+	Model       string // ModelLogistic ("" too) or ModelNormalized
 }
+
+// The Elo models of an SPRT.
+const (
+	ModelLogistic   = "logistic"   // classic Elo of the score
+	ModelNormalized = "normalized" // fishtest's normalized Elo
+)
 
 // PentaPrior is added to each pentanomial count before the LLR is computed
 // (fishtest's regularisation), so that a few identical pairs do not give a
@@ -47,9 +56,10 @@ const MinSPRTPairs = 10
 // DefaultSPRT is elo0=0, elo1=5, alpha=0.05, beta=0.05.
 var DefaultSPRT = SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
 
-// ParseSPRT reads "elo0=0,elo1=5,alpha=0.05,beta=0.05"; keys may be left
-// out (DefaultSPRT's values) and come in any order. Errors name the bad
-// key or value: elo1 must exceed elo0, alpha and beta lie in (0, 0.5).
+// ParseSPRT reads "elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized]";
+// keys may be left out (DefaultSPRT's values, model logistic) and come in
+// any order. Errors name the bad key or value: elo1 must exceed elo0,
+// alpha and beta lie in (0, 0.5), model is logistic or normalized.
 func ParseSPRT(s string) (SPRT, error) {
 	p := DefaultSPRT
 	for _, kv := range strings.Split(s, ",") {
@@ -59,7 +69,16 @@ func ParseSPRT(s string) (SPRT, error) {
 		}
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return p, fmt.Errorf("sprt %q: %q is not key=value (keys elo0, elo1, alpha, beta)", s, kv)
+			return p, fmt.Errorf("sprt %q: %q is not key=value (keys elo0, elo1, alpha, beta, model)", s, kv)
+		}
+		if strings.ToLower(strings.TrimSpace(k)) == "model" {
+			switch m := strings.ToLower(strings.TrimSpace(v)); m {
+			case ModelLogistic, ModelNormalized:
+				p.Model = m
+			default:
+				return p, fmt.Errorf("sprt %q: model=%q: want logistic or normalized", s, v)
+			}
+			continue
 		}
 		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
@@ -75,7 +94,7 @@ func ParseSPRT(s string) (SPRT, error) {
 		case "beta":
 			p.Beta = x
 		default:
-			return p, fmt.Errorf("sprt %q: unknown key %q (want elo0, elo1, alpha, beta)", s, k)
+			return p, fmt.Errorf("sprt %q: unknown key %q (want elo0, elo1, alpha, beta, model)", s, k)
 		}
 	}
 	if p.Elo1 <= p.Elo0 {
@@ -87,9 +106,14 @@ func ParseSPRT(s string) (SPRT, error) {
 	return p, nil
 }
 
-// String writes the test as ParseSPRT reads it.
+// String writes the test as ParseSPRT reads it (",model=normalized" only
+// for that model).
 func (t SPRT) String() string {
-	return fmt.Sprintf("elo0=%g,elo1=%g,alpha=%g,beta=%g", t.Elo0, t.Elo1, t.Alpha, t.Beta)
+	s := fmt.Sprintf("elo0=%g,elo1=%g,alpha=%g,beta=%g", t.Elo0, t.Elo1, t.Alpha, t.Beta)
+	if t.Model == ModelNormalized {
+		s += ",model=" + ModelNormalized
+	}
+	return s
 }
 
 // Bounds returns the LLR bounds: H0 is accepted at or below lower =
@@ -100,6 +124,9 @@ func (t SPRT) Bounds() (lower, upper float64) {
 
 // LLR returns the log-likelihood ratio of the pentanomial counts (see SPRT).
 func (t SPRT) LLR(penta [5]int) float64 {
+	if t.Model == ModelNormalized {
+		return llrNormalized(t.Elo0, t.Elo1, penta)
+	}
 	n := 0
 	for _, c := range penta {
 		n += c

@@ -205,12 +205,75 @@ func fmtErr(x float64) string {
 	return fmt.Sprintf("%.1f", x)
 }
 
+// BoundConfidence is the one-sided confidence of the Elo bound given for a
+// 100% or 0% score.
+const BoundConfidence = 0.95
+
+// eloBound returns the Elo bound for n observations that all scored 1
+// (mu 1) or all 0 (mu 0): the Elo of the one-sided 95% Clopper-Pearson
+// bound of the score, 0.05^(1/n) (all won: p^n >= 0.05), as ">=+E" or
+// "<=-E"; ok is false for any other mean.
+func eloBound(mu float64, n int) (string, bool) {
+	if n <= 0 || (mu != 0 && mu != 1) {
+		return "", false
+	}
+	lo := math.Pow(1-BoundConfidence, 1/float64(n))
+	if mu == 1 {
+		return ">=" + fmtElo(EloFromScore(lo)), true
+	}
+	return "<=" + fmtElo(EloFromScore(1-lo)), true
+}
+
+// EloText returns the Elo difference and its error bar as the summary
+// writes them: "+12.3" and "45.6"; at a 100% (0%) score, where the Elo is
+// infinite, a 95% lower (upper) bound ">=+317.6" and the error "bound";
+// "nan" and "nan" without games; an error bar reaching a 100% or 0% score
+// is "inf".
+func (s Stats) EloText() (elo, err string) {
+	if s.Games > 0 {
+		if b, ok := eloBound(s.Score()/float64(s.Games), s.Games); ok {
+			return b, "bound"
+		}
+	}
+	return fmtElo(s.Elo), fmtErr(s.EloErr)
+}
+
+// PentaEloText is EloText for the pentanomial Elo (bounds over the pairs
+// when every pair scored 2, or 0).
+func (s Stats) PentaEloText() (elo, err string) {
+	if n := s.Pairs(); n > 0 {
+		mu := -1.0
+		if s.Penta[4] == n {
+			mu = 1
+		} else if s.Penta[0] == n {
+			mu = 0
+		}
+		if b, ok := eloBound(mu, n); ok {
+			return b, "bound"
+		}
+	}
+	return fmtElo(s.PentaElo), fmtErr(s.PentaErr)
+}
+
+// NormalizedEloText returns NormalizedElo as the summary writes it ("+3.2"
+// and "5.1"), or "n/a" for both at a 100% or 0% score (where only the
+// regularization keeps it finite) and without games.
+func (s Stats) NormalizedEloText() (nelo, err string) {
+	if s.Games == 0 || s.Wins == s.Games || s.Losses == s.Games {
+		return "n/a", "n/a"
+	}
+	n, e := s.NormalizedElo()
+	return fmtElo(n), fmtErr(e)
+}
+
 // Line returns the summary line "games=N wins=W draws=D losses=L elo=E
-// err=X los=P" (Elo and error with one decimal, LOS as a percentage with
-// one decimal), followed by " llr=L" (two decimals) when sprt is not nil.
+// err=X los=P" (Elo and error with one decimal as EloText writes them:
+// a bound at a 100% or 0% score; LOS as a percentage with one decimal),
+// followed by " llr=L" (two decimals) when sprt is not nil.
 func (s Stats) Line(sprt *SPRT) string {
+	elo, err := s.EloText()
 	line := fmt.Sprintf("games=%d wins=%d draws=%d losses=%d elo=%s err=%s los=%.1f%%",
-		s.Games, s.Wins, s.Draws, s.Losses, fmtElo(s.Elo), fmtErr(s.EloErr), 100*s.LOS)
+		s.Games, s.Wins, s.Draws, s.Losses, elo, err, 100*s.LOS)
 	if sprt != nil {
 		line += fmt.Sprintf(" llr=%.2f", sprt.LLR(s.Penta))
 	}

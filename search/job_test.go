@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -326,4 +327,52 @@ func TestZeroWords(t *testing.T) {
 			w[i].Store(^uint64(0))
 		}
 	}
+}
+
+// TestTouchWords: the prefault changes no word, zero or not, and stops
+// early once aborted.
+func TestTouchWords(t *testing.T) {
+	tt := newTable(1)
+	w := tt.words
+	for i := range w {
+		if i%3 == 0 {
+			w[i].Store(uint64(i) + 1)
+		}
+	}
+	var abort atomic.Bool
+	touchWords(w, &abort)
+	for i := range w {
+		want := uint64(0)
+		if i%3 == 0 {
+			want = uint64(i) + 1
+		}
+		require.Equal(t, want, w[i].Load(), "word %d", i)
+	}
+	abort.Store(true)
+	touchWords(w, &abort) // returns at once
+}
+
+// TestPrefaultWhileSearching: a search on a table that is still being
+// faulted in finds what one on a finished table finds, node for node, and
+// a clear and a resize stop the prefault without waiting for it to end.
+func TestPrefaultWhileSearching(t *testing.T) {
+	g := engine.NewGame(engine.StartPosition(engine.Russian))
+	ref := New(Options{Threads: 1, HashMiB: 64})
+	ref.mu.Lock()
+	ref.stopPrefault()
+	ref.mu.Unlock()
+	want := ref.SearchGame(context.Background(), g, Limits{Depth: 9}, nil)
+
+	e := New(Options{Threads: 1, HashMiB: 64})
+	require.NotNil(t, e.prefault, "a new table is faulted in the background")
+	got := e.SearchGame(context.Background(), g, Limits{Depth: 9}, nil)
+	assert.Equal(t, want.Nodes, got.Nodes)
+	assert.Equal(t, want.Move, got.Move)
+	e.Clear()
+	assert.Nil(t, e.prefault, "Clear stops the prefault")
+	e.SetOptions(Options{Threads: 1, HashMiB: 32})
+	require.NotNil(t, e.prefault)
+	e.SetOptions(Options{Threads: 1, HashMiB: 16})
+	got = e.SearchGame(context.Background(), g, Limits{Depth: 9}, nil)
+	assert.Equal(t, want.Move, got.Move)
 }

@@ -124,12 +124,23 @@ func playMatch(t testing.TB, a, b *Engine, openings []engine.Position, nodes uin
 
 // TestMatchFeature measures a search switch by a match at fixed nodes:
 // DAMKA_MATCH=lmr go test -run TestMatchFeature -v ./search/
+// DAMKA_MATCH_NODES (nodes per move, default 3000), DAMKA_MATCH_VARIANT
+// (one variant by name) and DAMKA_MATCH_OPENINGS (openings per variant,
+// each played with both colours) change the match.
 func TestMatchFeature(t *testing.T) {
 	feature := os.Getenv("DAMKA_MATCH")
 	if feature == "" {
 		t.Skip("set DAMKA_MATCH to a feature name to run an engine match")
 	}
+	nodes := uint64(3000)
+	if n, err := strconv.ParseUint(os.Getenv("DAMKA_MATCH_NODES"), 10, 64); err == nil && n > 0 {
+		nodes = n
+	}
+	only := os.Getenv("DAMKA_MATCH_VARIANT")
 	for _, v := range engine.AllVariants() {
+		if only != "" && v.String() != only {
+			continue
+		}
 		a := New(Options{Threads: 1, HashMiB: 8})
 		b := New(Options{Threads: 1, HashMiB: 8})
 		switch feature {
@@ -152,7 +163,10 @@ func TestMatchFeature(t *testing.T) {
 		if v == engine.International {
 			n = 15
 		}
-		pts, games := playMatch(t, a, b, matchOpenings(t, v, n), 3000)
+		if k, err := strconv.Atoi(os.Getenv("DAMKA_MATCH_OPENINGS")); err == nil && k > 0 {
+			n = k
+		}
+		pts, games := playMatch(t, a, b, matchOpenings(t, v, n), nodes)
 		frac := pts / float64(games)
 		elo := -400 * math.Log10(1/math.Max(math.Min(frac, 0.999), 0.001)-1)
 		t.Logf("%v: with %s %.1f/%d (%.1f%%, %+.0f Elo)", v, feature, pts, games, 100*frac, elo)

@@ -127,6 +127,9 @@ type Engine struct {
 	// clearing is the table clear Clear left running, or nil; a search
 	// waits for it (see clear.go).
 	clearing *tableClear
+	// prefault maps a new table's pages in the background (see
+	// startPrefault), or is nil once done or stopped.
+	prefault *tableClear
 }
 
 // params are search switches whose zero value is the production setting;
@@ -176,8 +179,10 @@ func (e *Engine) SetOptions(opts Options) {
 	opts.HashMiB = min(max(opts.HashMiB, 1), MaxHashMiB)
 	if e.tt == nil || opts.HashMiB != e.opts.HashMiB {
 		e.abandonClear() // the old table is dropped: no need to finish clearing it
+		e.stopPrefault()
 		e.tt = newTable(opts.HashMiB)
 		e.ttUsed = false
+		e.prefault = startPrefault(e.tt)
 	}
 	for len(e.workers) < opts.Threads {
 		e.workers = append(e.workers, newWorker(e, len(e.workers)))
@@ -212,6 +217,7 @@ func (e *Engine) Clear() {
 	e.tt.gen.Store(0)
 	if e.ttUsed {
 		e.ttUsed = false
+		e.stopPrefault() // the clear writes the same words
 		e.clearing = startClear(e.tt)
 	}
 }

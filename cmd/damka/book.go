@@ -134,7 +134,7 @@ of the kept moves' shares of the weights) up to --plies plies from a root and
 
 --threads positions are analysed at the same time. With --depth the book
 depends only on the settings, not on --threads: building twice gives the same
-file. A progress bar with the time left goes to stderr. Ctrl-C stops the
+file. A progress bar with the time left goes to stderr when it is a terminal. Ctrl-C stops the
 build after writing the checkpoint (OUT.checkpoint, also written every
 --checkpoint-every); --resume goes on from it.`,
 		Args: cobra.NoArgs,
@@ -219,8 +219,9 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 
 			var bar *progressbar.ProgressBar
 			resumedAt := 0
+			showBar := progressOn(cmd.ErrOrStderr(), noProgress)
 			progress := func(p book.Progress) {
-				if noProgress {
+				if !showBar {
 					return
 				}
 				if bar == nil {
@@ -294,7 +295,7 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 	f.IntVar(&hashMiB, "hash", 8, "transposition table of each worker, MiB")
 	f.StringVar(&out, "out", "", "book file to write (default VARIANT.book)")
 	f.BoolVar(&resume, "resume", false, "go on from OUT.checkpoint when it exists")
-	f.BoolVar(&noProgress, "no-progress", false, "no progress bar")
+	f.BoolVar(&noProgress, "no-progress", false, noProgressUsage)
 	f.DurationVar(&checkpointEvery, "checkpoint-every", 30*time.Second, "write OUT.checkpoint this often")
 	return cmd
 }

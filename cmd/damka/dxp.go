@@ -17,6 +17,7 @@ import (
 
 	"damka/book"
 	"damka/engine"
+	"damka/openings"
 	"damka/protocol/dxp"
 	"damka/search"
 )
@@ -253,15 +254,11 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 		cfg.Role = dxp.Initiator
 		cfg.Games, cfg.Minutes, cfg.Moves = o.games, o.minutes, o.moves
 		if o.openings != "" {
-			f, err := os.Open(o.openings)
+			ops, err := openings.Load(o.openings, v)
 			if err != nil {
 				return badInput("--openings: %v", err)
 			}
-			cfg.Openings, err = dxp.ReadOpenings(f, v)
-			f.Close()
-			if err != nil {
-				return badInput("--openings %s: %v", o.openings, err)
-			}
+			cfg.Openings = openings.Positions(ops)
 		}
 	}
 	out := cmd.OutOrStdout()

@@ -141,7 +141,8 @@ func TestDXPConnectInitiator(t *testing.T) {
 	dir := t.TempDir()
 	pdnPath := filepath.Join(dir, "games.pdn")
 	openings := filepath.Join(dir, "openings.txt")
-	require.NoError(t, os.WriteFile(openings, []byte("# two English openings: 9-14, and 9-14 22-18\nW:W21-32:B1-8,10-12,14\nB:W18,21,23-32:B1-8,10-12,14\n"), 0o644))
+	// The `damka match` form ("FEN ; name") works too: one reader.
+	require.NoError(t, os.WriteFile(openings, []byte("# two English openings: 9-14, and 9-14 22-18\nW:W21-32:B1-8,10-12,14 ; 9-14\nB:W18,21,23-32:B1-8,10-12,14\n"), 0o644))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	ln, err := dxp.Listen(ctx, "127.0.0.1:0")

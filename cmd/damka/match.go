@@ -1,5 +1,5 @@
 // match.go: the `damka match` and `damka match merge` subcommands: engine
-// against engine matches over Hub with Elo, pentanomial counts and SPRT.
+// against engine matches over Hub or DXP with Elo, pentanomial counts and SPRT.
 
 package main
 
@@ -24,10 +24,11 @@ import (
 
 	"damka/bench"
 	"damka/engine"
+	"damka/openings"
 	"damka/search"
 )
 
-const matchLong = `match plays engine against engine over the Hub protocol and reports the
+const matchLong = `match plays engine against engine over Hub or DXP and reports the
 result with Elo, a 95% interval, the likelihood of superiority, pentanomial
 counts over opening pairs and, with --sprt, a sequential test that stops the
 match when it accepts H0 or H1.
@@ -41,7 +42,22 @@ Each --engine is followed by key=value words (up to the next flag):
                        option.hash=64); the variant parameter is set for you
   tc=, movetime=,      this engine's own limit, replacing the match's (e.g.
   depth=, nodes=       movetime=0.1 against movetime=0.05)
+  proto=hub|dxp        the protocol (default hub; port=, host=, stdin= imply dxp)
+  port=N               DXP: the port the started engine listens on (worker i
+                       of --concurrency uses N+i); "{port}" in cmd= is replaced
+                       by it (a free port when port= is not given)
+  host=HOST:PORT       DXP: an engine already listening (instead of cmd=)
+  stdin=TEXT           DXP: lines (separated by ';') written to the started
+                       engine's standard input, e.g. Moby Dam's stdin='time 200'
 The first engine is A: wins, losses and Elo are A's.
+
+DXP engines: the runner connects as initiator and proposes each game with
+GAMEREQ: the opening's position (after its moves) and the clock, which must
+be tc=[moves/]base with base in whole minutes and no increment, or a move
+time (the GAMEREQ then gives the whole minutes that --max-plies/2 such moves
+take; tell the engine its move time itself, e.g. with stdin=). The runner
+keeps both clocks and referees every move as for Hub engines; a GAMEEND in
+place of a move is a resignation ("I lose") or else a false claim (a loss).
 
 Openings (--openings): the ACF 3-move TSV (.tsv, the 156-opening deck), a
 pydraughts ballot file (.json, name -> FEN), a PDN file (.pdn, FEN tag and/or
@@ -56,6 +72,15 @@ does not answer stop is killed. Illegal moves, crashes, hangs and time losses
 lose the game with that Termination; crashed engines are restarted. A game
 still going after --max-plies plies is adjudicated a draw.
 
+Adjudication as cutechess-cli has it, from the scores the engines report
+(Hub info score=, in men; DXP engines report none, so their games are not
+adjudicated): --draw movenumber=N,movecount=M,score=S draws a game once N
+full moves are played and both engines' scores stayed within S men of 0 for
+M moves each; --resign movecount=M,score=S ends it when, for M moves each,
+the losing side's engine scored -S or less and its opponent +S or more.
+The PDN Termination is "draw adjudication" or "resign adjudication" (the
+move cap's is "adjudication"); TerminationDetail gives the rule.
+
 --shard I/N plays the I-th of N disjoint parts of the schedule (whole opening
 pairs; give every shard the same --seed), and "damka match merge" recomputes
 the statistics from the shards' PDN files.
@@ -67,7 +92,7 @@ The last line of standard output is
 const engineFlag = "engine"
 
 // specKeys are the keys an engine description word may start with.
-var specKeys = []string{"name=", "cmd=", "dir=", "option."}
+var specKeys = []string{"name=", "proto=", "cmd=", "dir=", "host=", "port=", "stdin=", "option.", "tc=", "movetime=", "depth=", "nodes="}
 
 func isSpecWord(w string) bool {
 	for _, k := range specKeys {
@@ -122,18 +147,19 @@ func extractEngines(args []string) (rest []string, engines [][]string, err error
 
 type matchFlags struct {
 	variant, openings, tc, movetime, pdn, sprt, shard string
+	draw, resign                                      string
 	engineStderr, event                               string
 	rounds, depth, concurrency, maxPlies              int
 	nodes, seed                                       uint64
 	timeMargin, hangTimeout, handshakeTimeout         float64
-	progress                                          bool
+	noProgress, progress                              bool
 }
 
 func newMatchCmd() *cobra.Command {
 	var f matchFlags
 	cmd := &cobra.Command{
 		Use:   "match --engine name=A cmd=... --engine name=B cmd=... --openings FILE (--tc|--movetime|--depth|--nodes) [flags]",
-		Short: "play an engine-against-engine match over Hub (Elo, pentanomial, SPRT)",
+		Short: "play an engine-against-engine match over Hub or DXP (Elo, pentanomial, SPRT)",
 		Long:  matchLong,
 		// --engine takes several words, which pflag cannot: the command
 		// parses its own arguments (see extractEngines).
@@ -173,16 +199,21 @@ func newMatchCmd() *cobra.Command {
 	fl.Uint64Var(&f.nodes, "nodes", 0, "nodes per move")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "games played at once (each with its own two engine processes)")
 	fl.StringVar(&f.pdn, "pdn", "", "append every game to this PDN file as it ends")
-	fl.StringVar(&f.sprt, "sprt", "", "SPRT on logistic Elo: elo0=0,elo1=5,alpha=0.05,beta=0.05")
+	fl.StringVar(&f.sprt, "sprt", "", "SPRT: elo0=0,elo1=5,alpha=0.05,beta=0.05 on logistic Elo, or add model=normalized for fishtest's normalized Elo (elo0=0,elo1=2,model=normalized)")
 	fl.StringVar(&f.shard, "shard", "", "play only shard I of N of the schedule: I/N")
 	fl.Uint64Var(&f.seed, "seed", 0, "shuffle the opening order with this seed (0: file order)")
+	fl.StringVar(&f.draw, "draw", "", "adjudicate a draw: movenumber=N,movecount=M,score=S (both engines within S men of 0 for M moves each, from move N)")
+	fl.StringVar(&f.resign, "resign", "", "adjudicate a loss: movecount=M,score=S (both engines agree one side is S men or more down for M moves each)")
 	fl.IntVar(&f.maxPlies, "max-plies", bench.DefaultMaxPlies, "adjudicate a draw after this many plies played by the engines")
 	fl.Float64Var(&f.timeMargin, "time-margin", bench.DefaultTimeMargin.Seconds(), "seconds an engine may overrun its time before it loses on time")
 	fl.Float64Var(&f.hangTimeout, "hang-timeout", bench.DefaultHangTimeout.Seconds(), "seconds a --depth/--nodes search may take before the engine is stopped")
 	fl.Float64Var(&f.handshakeTimeout, "handshake-timeout", bench.DefaultStartTimeout.Seconds(), "seconds an engine may take to start and answer the handshake with wait")
 	fl.StringVar(&f.engineStderr, "engine-stderr", "", "append the engines' standard error to this file (default: discard)")
 	fl.StringVar(&f.event, "event", "", "PDN Event tag (default \"damka match\")")
-	fl.BoolVar(&f.progress, "progress", isTerminal(os.Stderr), "show a progress bar on standard error (default: when it is a terminal)")
+	fl.BoolVar(&f.noProgress, "no-progress", false, noProgressUsage)
+	// The old name: --progress=false is --no-progress.
+	fl.BoolVar(&f.progress, "progress", true, "")
+	_ = fl.MarkDeprecated("progress", "use --no-progress")
 	cmd.AddCommand(newMatchMergeCmd())
 	return cmd
 }
@@ -214,7 +245,7 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 	if f.openings == "" {
 		return cfg, badInput("--openings FILE is required")
 	}
-	if cfg.Openings, err = bench.LoadOpenings(f.openings, v); err != nil {
+	if cfg.Openings, err = openings.Load(f.openings, v); err != nil {
 		return cfg, badInput("%v", err)
 	}
 	if f.rounds < 1 {
@@ -235,13 +266,22 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 		return cfg, badInput("--depth %d: out of range 1..%d", f.depth, search.MaxDepth)
 	}
 	cfg.Limits.Depth, cfg.Limits.Nodes = f.depth, f.nodes
-	for i := range cfg.Engines {
-		if err := cfg.EngineLimits(i).Validate(); err != nil {
-			return cfg, badInput("engine %s: %v", cfg.Engines[i].Name, err)
-		}
-	}
 	if f.concurrency < 1 {
 		return cfg, badInput("--concurrency %d: want 1 or more", f.concurrency)
+	}
+	for i, e := range cfg.Engines {
+		if err := cfg.EngineLimits(i).Validate(); err != nil {
+			return cfg, badInput("engine %s: %v", e.Name, err)
+		}
+		if e.Proto != bench.ProtoDXP {
+			continue
+		}
+		if err := bench.CheckDXPLimits(cfg.EngineLimits(i)); err != nil {
+			return cfg, badInput("engine %s: %v", e.Name, err)
+		}
+		if e.Host != "" && f.concurrency > 1 {
+			return cfg, badInput("engine %s: an engine already listening (host=) plays one game at a time: --concurrency 1", e.Name)
+		}
 	}
 	cfg.Concurrency = f.concurrency
 	if f.sprt != "" {
@@ -255,6 +295,20 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 		if cfg.Shard, cfg.Shards, err = bench.ParseShard(f.shard); err != nil {
 			return cfg, badInput("--shard: %v", err)
 		}
+	}
+	if f.draw != "" {
+		d, err := bench.ParseDrawRule(f.draw)
+		if err != nil {
+			return cfg, badInput("--draw: %v", err)
+		}
+		cfg.Draw = &d
+	}
+	if f.resign != "" {
+		r, err := bench.ParseResignRule(f.resign)
+		if err != nil {
+			return cfg, badInput("--resign: %v", err)
+		}
+		cfg.Resign = &r
 	}
 	if f.maxPlies < 1 {
 		return cfg, badInput("--max-plies %d: want 1 or more", f.maxPlies)
@@ -283,6 +337,9 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 // run (a command with a "/" relative to its dir=), so that a wrong cmd= is
 // reported before the match starts.
 func checkEngineCommand(e bench.EngineSpec) error {
+	if e.Host != "" {
+		return nil
+	}
 	if len(e.Command) == 0 {
 		return fmt.Errorf("no cmd=")
 	}
@@ -340,7 +397,7 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		cfg.Variant, cfg.Engines[0].Name, cfg.EngineLimits(0), cfg.Engines[1].Name, cfg.EngineLimits(1),
 		len(cfg.Openings), cfg.Rounds, total, orDefault(f.shard, "all"), cfg.Concurrency)
 	cfg.Out = out
-	if f.progress {
+	if progressOn(cmd.ErrOrStderr(), f.noProgress || !f.progress) {
 		bar := progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(cmd.ErrOrStderr()),
 			progressbar.OptionSetDescription("games"),
@@ -352,8 +409,8 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		)
 		cfg.Out = &barWriter{bar: bar, w: out}
 		cfg.Progress = func(p bench.Progress) {
-			d := fmt.Sprintf("score %.1f/%d elo %s±%s", p.Stats.Score(), p.Stats.Games,
-				fmtSigned(p.Stats.Elo), fmtPlain(p.Stats.EloErr))
+			elo, eloErr := p.Stats.EloText()
+			d := fmt.Sprintf("score %.1f/%d elo %s±%s", p.Stats.Score(), p.Stats.Games, elo, eloErr)
 			if cfg.SPRT != nil {
 				d += fmt.Sprintf(" llr %.2f", p.LLR)
 			}
@@ -407,20 +464,6 @@ func orDefault(s, d string) string {
 	return s
 }
 
-func fmtSigned(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return fmt.Sprint(x)
-	}
-	return fmt.Sprintf("%+.1f", x)
-}
-
-func fmtPlain(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return fmt.Sprint(x)
-	}
-	return fmt.Sprintf("%.1f", x)
-}
-
 // writeMatchSummary writes the result block (not the last line).
 func writeMatchSummary(out io.Writer, a, b string, s bench.Stats, faults [2]map[string]int, terms map[string]int) {
 	pct := math.NaN()
@@ -429,9 +472,13 @@ func writeMatchSummary(out io.Writer, a, b string, s bench.Stats, faults [2]map[
 	}
 	fmt.Fprintf(out, "score of %s vs %s: %d - %d - %d (wins - losses - draws) %.1f/%d = %.1f%%\n",
 		a, b, s.Wins, s.Losses, s.Draws, s.Score(), s.Games, pct)
-	fmt.Fprintf(out, "elo difference %s +/- %s (95%%), LOS %.1f%%\n", fmtSigned(s.Elo), fmtPlain(s.EloErr), 100*s.LOS)
+	elo, eloErr := s.EloText()
+	fmt.Fprintf(out, "elo difference %s +/- %s (95%%), LOS %.1f%%\n", elo, eloErr, 100*s.LOS)
+	nelo, neloErr := s.NormalizedEloText()
+	fmt.Fprintf(out, "normalized elo %s +/- %s (95%%, fishtest's nElo)\n", nelo, neloErr)
+	pe, peErr := s.PentaEloText()
 	fmt.Fprintf(out, "pentanomial [0, 0.5, 1, 1.5, 2] = %v over %d pairs: elo %s +/- %s\n",
-		s.Penta, s.Pairs(), fmtSigned(s.PentaElo), fmtPlain(s.PentaErr))
+		s.Penta, s.Pairs(), pe, peErr)
 	for i, name := range []string{a, b} {
 		fmt.Fprintf(out, "faults of %s: illegal=%d crash=%d hang=%d time=%d\n", name,
 			faults[i][bench.TermIllegal], faults[i][bench.TermCrash], faults[i][bench.TermHang], faults[i][bench.TermTime])
@@ -501,7 +548,7 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 	}
 	cmd.Flags().StringVar(&variant, "variant", "russian", "variant of games without a GameType tag")
 	cmd.Flags().StringVar(&a, "a", "", "engine A's name (default: White of the first game R.P.1)")
-	cmd.Flags().StringVar(&sprt, "sprt", "", "also compute the SPRT LLR: elo0=0,elo1=5,alpha=0.05,beta=0.05")
+	cmd.Flags().StringVar(&sprt, "sprt", "", "also compute the SPRT LLR: elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized]")
 	return cmd
 }
 

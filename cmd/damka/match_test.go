@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -46,7 +47,7 @@ func TestMatchCommand(t *testing.T) {
 		"--engine", "name=A", "cmd="+bin, "option.hash=8",
 		"--engine", "name=B cmd='"+bin+" hub' option.threads=1",
 		"--openings", tsv, "--shard", "1/78", "--depth", "2", "--concurrency", "2",
-		"--pdn", pdn, "--sprt", "elo0=0,elo1=5,alpha=0.05,beta=0.05", "--progress=false", "--log-level", "error")
+		"--pdn", pdn, "--sprt", "elo0=0,elo1=5,alpha=0.05,beta=0.05", "--no-progress", "--log-level", "error")
 	require.Equal(t, 0, code, "%s\n%s", out, errs)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	last := lines[len(lines)-1]
@@ -107,7 +108,7 @@ func TestMatchBadInputMessages(t *testing.T) {
 	require.NoError(t, os.WriteFile(op, []byte("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\n"), 0o644))
 	self, err := os.Executable()
 	require.NoError(t, err)
-	base := []string{"match", "--openings", op, "--progress=false"}
+	base := []string{"match", "--openings", op, "--no-progress"}
 	for _, c := range []struct {
 		args []string
 		msg  string
@@ -118,6 +119,9 @@ func TestMatchBadInputMessages(t *testing.T) {
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--tc", "-5+1"}, "out of range"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--nodes", "-5"}, "--nodes -5: out of range"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "99999999999999999999"}, "--depth 99999999999999999999: out of range"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--draw", "movecount=0,score=1"}, "--draw: draw rule"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--resign", "movecount=3"}, "score= is missing"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "proto=dxp", "cmd=" + self, "--depth", "2"}, "not depth= or nodes="},
 	} {
 		out, errs, code := runCLI(append(base, c.args...)...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)
@@ -135,4 +139,89 @@ func TestMatchBadInputMessages(t *testing.T) {
 		"--depth", "2", "--handshake-timeout", "0.5", "--log-level", "error")...)
 	assert.Equal(t, exitBadInput, code, errs)
 	assert.Contains(t, errs, "no `wait` from the engine within 500ms (--handshake-timeout)")
+
+	// An engine that answers hub as Scan 2.0's `scan hub` does: refused
+	// with exit status 2 before any game, naming the missing id line.
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	legacy := filepath.Join(dir, "scan20.sh")
+	require.NoError(t, os.WriteFile(legacy, []byte(`while read -r l; do case "$l" in
+hub*) printf 'name Scan 2.0\nauthor Fabien Letouzey\ncountry France\nwait\n';;
+init*) echo ready;; pos*) echo 'error bad position';; ping*) echo pong;; quit*) exit 0;; esac; done
+`), 0o755))
+	out, errs, code := runCLI(append(base, "--engine", "name=scan", "cmd="+sh+" "+legacy, "--engine", "name=B", "cmd="+sh+" "+legacy,
+		"--depth", "2", "--log-level", "error")...)
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "engine scan")
+	assert.Contains(t, errs, "does not speak Hub 2: no `id` line before `wait`")
+	assert.NotContains(t, out, "\ngame ")
+}
+
+// TestProgressRule: match, book build and selfplay draw a progress bar
+// only on a terminal, and --no-progress turns it off (a file or a buffer
+// never gets one).
+func TestProgressRule(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	require.NoError(t, err)
+	defer f.Close()
+	assert.False(t, progressOn(f, false), "a file is not a terminal")
+	assert.False(t, progressOn(&strings.Builder{}, false))
+	assert.False(t, progressOn(os.Stderr, true), "--no-progress")
+	for _, c := range []*cobra.Command{newMatchCmd(), newSelfPlayCmd(), newBookBuildCmd()} {
+		fl := c.Flags().Lookup("no-progress")
+		require.NotNil(t, fl, c.Name())
+		assert.Equal(t, noProgressUsage, fl.Usage, c.Name())
+	}
+}
+
+// buildPkg builds the Go package pkg (a path relative to this folder)
+// into dir/name.
+func buildPkg(t *testing.T, dir, name, pkg string) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
+	}
+	bin := filepath.Join(dir, name)
+	out, err := exec.Command(goTool, "build", "-o", bin, pkg).CombinedOutput()
+	require.NoError(t, err, "go build %s: %s", pkg, out)
+	return bin
+}
+
+// TestMatchDXPCommand: `damka match` with a DXP engine (proto=dxp, its
+// port in cmd= as {port}) against a Hub engine, both the runner's test
+// fakes, from a "FEN ; name" deck: complete games, the statistics lines,
+// `match merge` equal to the run, and `pdn check` happy.
+func TestMatchDXPCommand(t *testing.T) {
+	dir := t.TempDir()
+	hubFake := buildPkg(t, dir, "fakeengine", "../../bench/testdata/fakeengine")
+	dxpFake := buildPkg(t, dir, "fakedxp", "../../bench/testdata/fakedxp")
+	deck := filepath.Join(dir, "deck.txt")
+	require.NoError(t, os.WriteFile(deck, []byte("# two openings\nW:W31-50:B1-20 ; start\nB:W28,31-50:B1-20 ; 32-28\n"), 0o644))
+	pdn := filepath.Join(dir, "m.pdn")
+	out, errs, code := runCLI("match", "--variant", "international",
+		"--engine", "name=hub", "cmd="+hubFake+" -seed 4",
+		"--engine", "name=dxp", "proto=dxp", "cmd="+dxpFake+" -port {port} -seed 9",
+		"--openings", deck, "--movetime", "0.1", "--time-margin", "2", "--pdn", pdn,
+		"--sprt", "elo0=0,elo1=2,model=normalized", "--no-progress", "--log-level", "error")
+	require.Equal(t, 0, code, "%s\n%s", out, errs)
+	assert.Contains(t, out, "match international: hub (movetime=0.1) vs dxp (movetime=0.1), 2 openings x 1 rounds, 4 games")
+	assert.Equal(t, 4, strings.Count(out, "\ngame "))
+	assert.Contains(t, out, "faults of dxp: illegal=0 crash=0 hang=0 time=0")
+	assert.Contains(t, out, "normalized elo ")
+	assert.Contains(t, out, "SPRT elo0=0,elo1=2,alpha=0.05,beta=0.05,model=normalized: llr ")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	assert.Regexp(t, `^games=4 wins=\d draws=\d losses=\d elo=\S+ err=\S+ los=\d+\.\d% llr=-?\d+\.\d\d$`, last)
+	assert.NotContains(t, last, "inf")
+
+	mout, errs, code := runCLI("match", "merge", pdn, "--variant", "international", "--sprt", "elo0=0,elo1=2,model=normalized")
+	require.Equal(t, 0, code, errs)
+	mlines := strings.Split(strings.TrimSpace(mout), "\n")
+	assert.Equal(t, last, mlines[len(mlines)-1], "merge recomputes the run's numbers")
+	cout, _, code := runCLI("pdn", "check", pdn)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "games=4 ok=4 bad=0\n", cout)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"damka/bench"
+	decks "damka/openings"
 	"damka/search"
 )
 
@@ -91,14 +92,14 @@ finished so far.`,
 				Eval: ew,
 			}
 			if openings != "" {
-				ops, err := bench.LoadOpenings(openings, v)
+				ops, err := decks.Load(openings, v)
 				if err != nil {
 					return badInput("--openings: %v", err)
 				}
 				o.Openings = ops
 			}
 			var bar *progressbar.ProgressBar
-			if !noProgress && isTerminal(os.Stderr) {
+			if progressOn(cmd.ErrOrStderr(), noProgress) {
 				o.Progress = func(done, total int) {
 					if bar == nil {
 						bar = progressbar.NewOptions(total,
@@ -147,7 +148,7 @@ finished so far.`,
 	f.IntVar(&randomPlies, "random-plies", 4, "up to this many random moves after the opening")
 	f.StringVar(&openings, "openings", "", "opening deck (as for damka match: .tsv, .json, .pdn or FEN lines)")
 	f.StringVar(&out, "out", "", "game file to write or resume (required)")
-	f.BoolVar(&noProgress, "no-progress", false, "no progress bar")
+	f.BoolVar(&noProgress, "no-progress", false, noProgressUsage)
 	registerEvalFile(cmd, &evalFile)
 	return cmd
 }

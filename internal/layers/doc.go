@@ -2,7 +2,8 @@
 // damka's imports point one way, from the front ends down to the rules core:
 //
 //	engine                        the rules core
-//	eval, book (egdb later)       evaluation, opening book, endgame databases
+//	eval, book, openings          evaluation, opening book, opening decks,
+//	(egdb later)                  endgame databases
 //	search                        search, TT, time
 //	protocol/hub, protocol/dxp    the Hub and DXP front ends
 //	bench                         perft, bench, suites, match runner (speaks Hub to engines)

@@ -22,12 +22,15 @@ var layer = map[string]int{
 	"damka/eval":                     1,
 	"damka/book":                     1,
 	"damka/egdb":                     1, // the endgame databases, when they come
+	"damka/openings":                 1, // opening decks (match, selfplay, dxp): engine only
 	"damka/search":                   2,
 	"damka/learn":                    2, // the evaluation's trainer: engine and eval only
 	"damka/protocol/hub":             3,
 	"damka/protocol/dxp":             3,
+	"damka/protocol/cb":              3, // CheckerBoard engine API (damka.dll)
 	"damka/bench":                    4,
 	"damka/cmd/damka":                5,
+	"damka/cmd/damka-cb":             5, // damka.dll for CheckerBoard (Windows only; empty elsewhere)
 	"damka/engine/internal/genboard": -1,
 	"damka/internal/shareddata":      -1,
 	"damka/internal/logjson":         -1,

@@ -11,6 +11,8 @@
 //     initiator.go, follower.go, play.go, think.go, record.go and
 //     endings.go): Run plays a session in either DXP role on any
 //     io.ReadWriteCloser, driving a Searcher (a *search.Engine).
+//   - Remote (remote.go): the initiator's side for a caller that referees
+//     the game itself and searches nothing (damka match's DXP engines).
 //
 // damka's readings of what the spec leaves open:
 //   - 8x8 variants: squares 01..32 in the variant's own numbering, a

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +37,11 @@ var (
 	// at most MaxLineBytes of it, fails the wait in progress with this
 	// error, and skips the rest of the line.
 	ErrLineTooLong = errors.New("hub engine line too long")
+	// ErrNotHub2: the engine's answer to hub is not Hub 2's: no id line
+	// before wait (an older dialect, such as Scan 2.0's `scan hub`), or no
+	// variant parameter while the settings ask for a variant other than
+	// international. The error's text names what was missing.
+	ErrNotHub2 = errors.New("the engine does not speak Hub 2")
 )
 
 // DefaultStopGrace is how long an engine may take to answer done after
@@ -273,7 +279,7 @@ func (c *Client) read(out io.Reader) {
 		c.log.Debug().Str("recv", s).Msg("hub client")
 		l, perr := ParseLine(s)
 		if perr == nil && l.Command == "error" {
-			msg, _ := l.Get("message")
+			msg := errorText(l, s)
 			c.errMu.Lock()
 			c.errors = append(c.errors, msg)
 			c.errMu.Unlock()
@@ -293,6 +299,16 @@ func (c *Client) read(out io.Reader) {
 	c.exitMu.Unlock()
 	c.log.Info().Err(err).Msg("hub client: engine output ended")
 	close(c.exited)
+}
+
+// errorText returns what an error line says: its message value, or the
+// whole line as received when it has no message= (older dialects write
+// `error bad position`).
+func errorText(l Line, text string) string {
+	if msg, ok := l.Get("message"); ok && msg != "" {
+		return msg
+	}
+	return strings.TrimSpace(text)
 }
 
 // ExitErr returns why the engine's output ended (nil while it runs or
@@ -381,7 +397,9 @@ func (c *Client) waitFor(ctx context.Context, want string, skip func(recvLine)) 
 	}
 }
 
-// Hello sends hub and reads the id line and the parameters up to wait.
+// Hello sends hub and reads the id line and the parameters up to wait. An
+// answer without an id line before wait fails with ErrNotHub2 (the lines
+// received are named in the error).
 func (c *Client) Hello(ctx context.Context) (Identity, []Param, error) {
 	if c.searching {
 		return Identity{}, nil, ErrSearching
@@ -391,13 +409,19 @@ func (c *Client) Hello(ctx context.Context) (Identity, []Param, error) {
 	}
 	var id Identity
 	var params []Param
+	hasID := false
+	var other []string // lines that are neither id nor param, for the error
 	_, err := c.waitFor(ctx, "wait", func(r recvLine) {
 		if r.err != nil {
+			other = append(other, r.text)
 			return
 		}
 		get := func(n string) string { v, _ := r.line.Get(n); return v }
 		switch r.line.Command {
+		default:
+			other = append(other, r.text)
 		case "id":
+			hasID = true
 			id = Identity{Name: get("name"), Version: get("version"), Author: get("author"), Country: get("country")}
 		case "param":
 			p := Param{Name: get("name"), Value: get("value"), Type: get("type"), Min: get("min"), Max: get("max")}
@@ -407,7 +431,24 @@ func (c *Client) Hello(ctx context.Context) (Identity, []Param, error) {
 			params = append(params, p)
 		}
 	})
+	if err == nil && !hasID {
+		got := "nothing"
+		if len(other) > 0 {
+			got = fmt.Sprintf("%q", other[:min(len(other), 4)])
+		}
+		err = fmt.Errorf("%w: no `id` line before `wait` in its answer to `hub` (got %s): an older Hub dialect (Scan 2.0's `scan hub`?)", ErrNotHub2, got)
+	}
 	return id, params, err
+}
+
+// declared returns the parameter named name among params, if any.
+func declared(params []Param, name string) (Param, bool) {
+	for _, p := range params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
 }
 
 // SetParam sends set-param name=... value=....
@@ -433,13 +474,42 @@ func (c *Client) Init(ctx context.Context) error {
 // Handshake runs the start-up: hub (id, params, wait), one set-param per
 // setting, init (ready). It fails when the engine answered any of it with
 // an error line, e.g. an unknown parameter or a value out of range.
+//
+// It fails with ErrNotHub2, before sending any set-param, when the engine
+// is not a Hub 2 engine (see Hello) or when a variant setting other than
+// international names a parameter the engine never declared (or a value
+// its enum lacks): such an engine would play international draughts
+// whatever it was told. A variant=international setting for an engine
+// that declared no variant parameter (Hub 2 without the 8x8 extension
+// plays international) is not sent.
 func (c *Client) Handshake(ctx context.Context, settings ...Setting) (Identity, []Param, error) {
 	c.TakeErrors()
 	id, params, err := c.Hello(ctx)
 	if err != nil {
 		return id, params, err
 	}
+	var send []Setting
 	for _, s := range settings {
+		if s.Name != "variant" {
+			send = append(send, s)
+			continue
+		}
+		p, ok := declared(params, "variant")
+		intl := s.Value == engine.International.String()
+		switch {
+		case !ok && intl:
+			continue // Hub 2's own variant
+		case !ok:
+			return id, params, fmt.Errorf("%w: %s declared no `variant` parameter, so it cannot be set to play %s", ErrNotHub2, orName(id.Name), s.Value)
+		case len(p.Values) > 0 && !slices.Contains(p.Values, s.Value) && !(s.Value == "english" && slices.Contains(p.Values, "american")):
+			if intl {
+				continue // e.g. Scan 3's variant "normal"
+			}
+			return id, params, fmt.Errorf("%w: %s's `variant` parameter has no value %s (values %q)", ErrNotHub2, orName(id.Name), s.Value, p.Values)
+		}
+		send = append(send, s)
+	}
+	for _, s := range send {
 		if err := c.SetParam(s.Name, s.Value); err != nil {
 			return id, params, err
 		}
@@ -451,6 +521,14 @@ func (c *Client) Handshake(ctx context.Context, settings ...Setting) (Identity, 
 		return id, params, fmt.Errorf("hub client: the engine refused the handshake: %s", strings.Join(errs, "; "))
 	}
 	return id, params, nil
+}
+
+// orName returns "the engine NAME", or "the engine" without a name.
+func orName(name string) string {
+	if name == "" {
+		return "the engine"
+	}
+	return "the engine " + strconv.Quote(name)
 }
 
 // Ping sends ping and waits for pong: every line sent before it has been
@@ -597,8 +675,7 @@ func (s *Search) Wait(ctx context.Context, onInfo func(Info)) (Done, error) {
 				onInfo(parseInfo(r.line))
 			}
 		case "error":
-			msg, _ := r.line.Get("message")
-			d.Errors = append(d.Errors, msg)
+			d.Errors = append(d.Errors, errorText(r.line, r.text))
 		}
 	}
 	l, err := c.waitFor(ctx, "done", handle)

@@ -331,3 +331,106 @@ func TestClientLineTooLong(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(8<<20), "the long line was not kept")
 }
+
+// scriptedEngine answers the client's lines with answer(line) over pipes:
+// a fake engine of another dialect.
+func scriptedEngine(t *testing.T, answer func(line string) []string) *Client {
+	t.Helper()
+	toEngR, toEngW := io.Pipe()
+	fromEngR, fromEngW := io.Pipe()
+	go func() {
+		defer fromEngW.Close()
+		sc := bufio.NewScanner(toEngR)
+		for sc.Scan() {
+			for _, l := range answer(sc.Text()) {
+				if _, err := io.WriteString(fromEngW, l+"\n"); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() { toEngW.Close(); toEngR.Close(); fromEngR.Close() })
+	return NewClient(fromEngR, toEngW, zerolog.Nop())
+}
+
+// scan20 answers as Scan 2.0's `scan hub` does: name/author/country lines
+// and wait (no id, no param), set-param ignored, and `error bad position`
+// (no message=) for a Hub 2 pos.
+func scan20(line string) []string {
+	switch strings.Fields(line + " x")[0] {
+	case "hub":
+		return []string{"name Scan 2.0", "author Fabien Letouzey", "country France", "wait"}
+	case "init":
+		return []string{"init eval", "ready"}
+	case "pos":
+		return []string{"error bad position"}
+	case "ping":
+		return []string{"pong"}
+	}
+	return nil
+}
+
+// TestClientRefusesLegacyHub: an engine that answers hub as Scan 2.0 does
+// is refused with ErrNotHub2 naming the missing id line, before any
+// set-param; an error line without message= is reported whole.
+func TestClientRefusesLegacyHub(t *testing.T) {
+	ctx := ctxT(t)
+	c := scriptedEngine(t, scan20)
+	_, _, err := c.Handshake(ctx, Setting{"variant", "international"})
+	require.ErrorIs(t, err, ErrNotHub2)
+	assert.Contains(t, err.Error(), "no `id` line before `wait`")
+	assert.Contains(t, err.Error(), `"name Scan 2.0"`)
+
+	// The error line without message= is kept whole.
+	err = c.SetPosition(ctx, "", nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the engine refused the position: error bad position")
+}
+
+// TestClientVariantNotDeclared: a Hub 2 engine without a variant parameter
+// is refused for an 8x8 variant, and plays international without the
+// set-param (which it would answer with an error line).
+func TestClientVariantNotDeclared(t *testing.T) {
+	ctx := ctxT(t)
+	var sent []string
+	tenByTen := func(line string) []string {
+		sent = append(sent, line)
+		switch strings.Fields(line + " x")[0] {
+		case "hub":
+			return []string{"id name=tenbyten version=1", "param name=threads value=1 type=int min=1 max=4", "wait"}
+		case "set-param":
+			if strings.Contains(line, "name=variant") {
+				return []string{`error message="unknown parameter 'variant'"`}
+			}
+		case "init":
+			return []string{"ready"}
+		}
+		return nil
+	}
+	c := scriptedEngine(t, tenByTen)
+	_, _, err := c.Handshake(ctx, Setting{"variant", "russian"})
+	require.ErrorIs(t, err, ErrNotHub2)
+	assert.Contains(t, err.Error(), "declared no `variant` parameter")
+	assert.Contains(t, err.Error(), "russian")
+
+	c = scriptedEngine(t, tenByTen)
+	sent = nil
+	id, _, err := c.Handshake(ctx, Setting{"variant", "international"}, Setting{"threads", "1"})
+	require.NoError(t, err)
+	assert.Equal(t, "tenbyten", id.Name)
+	assert.Equal(t, []string{"hub", "set-param name=threads value=1", "init"}, sent)
+
+	// An enum that lacks the variant is refused for 8x8 too.
+	c = scriptedEngine(t, func(line string) []string {
+		if strings.HasPrefix(line, "hub") {
+			return []string{"id name=scan3", `param name=variant value=normal type=enum values="normal killer bt frisian losing"`, "wait"}
+		}
+		if line == "init" {
+			return []string{"ready"}
+		}
+		return nil
+	})
+	_, _, err = c.Handshake(ctx, Setting{"variant", "english"})
+	require.ErrorIs(t, err, ErrNotHub2)
+	assert.Contains(t, err.Error(), "has no value english")
+}

@@ -8,6 +8,13 @@
 //	hang     never answers, not even stop
 //	slow     sleeps past its time (level time+inc or move-time, plus -over),
 //	         ignoring stop, then answers a legal move
+//	scan20   answers hub as Scan 2.0's `scan hub` does (name, author,
+//	         country lines, wait: no id, no param) and every pos with
+//	         `error bad position`
+//	novariant a Hub 2 engine that declares no variant parameter
+//
+// With -scores it reports a score (men, its own view) in an info line
+// before each done: the n-th value at its n-th move of the game.
 package main
 
 import (
@@ -24,10 +31,11 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "good", "good, illegal, crash, hang or slow")
+	mode := flag.String("mode", "good", "good, illegal, crash, hang, slow, scan20 or novariant")
 	at := flag.Int("at", 1, "misbehave at this move of each game (1 = first)")
 	seed := flag.Uint64("seed", 0, "varies the move choice")
 	over := flag.Duration("over", 500*time.Millisecond, "slow: how far past its time to answer")
+	scores := flag.String("scores", "", "scores (men) to report in an info line before done, one per move of the game, comma-separated; the last one repeats")
 	flag.Parse()
 
 	out := bufio.NewWriter(os.Stdout)
@@ -44,8 +52,15 @@ func main() {
 		}
 		switch l.Command {
 		case "hub":
+			if *mode == "scan20" {
+				fmt.Fprint(out, "name Scan 2.0\nauthor Fabien Letouzey\ncountry France\nwait\n")
+				out.Flush()
+				continue
+			}
 			say(hub.NewLine("id").With("name", "fake-"+*mode).With("version", "1"))
-			say(hub.NewLine("param").With("name", "variant").With("value", v.String()).With("type", "enum").With("values", strings.Join(engine.VariantNames(), " ")))
+			if *mode != "novariant" {
+				say(hub.NewLine("param").With("name", "variant").With("value", v.String()).With("type", "enum").With("values", strings.Join(engine.VariantNames(), " ")))
+			}
 			say(hub.NewLine("wait"))
 		case "set-param":
 			if n, _ := l.Get("name"); n == "variant" {
@@ -61,6 +76,11 @@ func main() {
 		case "new-game":
 			moveNo = 0
 		case "pos":
+			if *mode == "scan20" {
+				fmt.Fprint(out, "error bad position\n")
+				out.Flush()
+				continue
+			}
 			p := engine.StartPosition(v)
 			if s, ok := l.Get("pos"); ok {
 				if p, err = engine.ParseHubPosition(v, s); err != nil {
@@ -106,6 +126,10 @@ func main() {
 				case "slow":
 					time.Sleep(budget + *over)
 				}
+			}
+			if *scores != "" {
+				list := strings.Split(*scores, ",")
+				say(hub.NewLine("info").With("depth", "1").With("score", list[min(moveNo, len(list))-1]))
 			}
 			say(hub.NewLine("done").With("move", text))
 		case "quit":
