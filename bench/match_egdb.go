@@ -59,6 +59,9 @@ func adjudicateEGDB(db EGDB, p *engine.Position, d engine.DrawState) (engine.Res
 			return engine.Ongoing, ""
 		}
 		how = fmt.Sprintf("in %d plies", dist)
+		if dist == 1 {
+			how = "in 1 ply"
+		}
 	} else {
 		if left < egdbWLDPlies {
 			return engine.Ongoing, ""

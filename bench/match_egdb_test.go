@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"testing"
 	"time"
 
@@ -130,4 +131,38 @@ func TestMatchEGDBAdjudication(t *testing.T) {
 		assert.NotEqual(t, TermEGDBRule, r.Termination)
 		assert.Greater(t, r.Plies, 1)
 	}
+}
+
+// TestMatchEGDBAdjudicationDXP: the database adjudicates DXP engines'
+// games too (they report no scores), and the DXP engine is told the
+// result (GAMEEND) and plays the next game.
+func TestMatchEGDBAdjudicationDXP(t *testing.T) {
+	dir := t.TempDir()
+	hubFake := goBuild(t, dir, "fakeengine", "./testdata/fakeengine")
+	dxpFake := goBuild(t, dir, "fakedxp", "./testdata/fakedxp")
+	start, err := engine.ParseFEN(engine.International, "W:WK46:BK1")
+	require.NoError(t, err)
+	var pdn bytes.Buffer
+	sum, err := Run(context.Background(), Config{
+		Variant: engine.International, Openings: []openings.Opening{{Name: "1K-1K", Start: start}},
+		Limits: Limits{MoveTime: 100 * time.Millisecond},
+		Engines: [2]EngineSpec{fakeEngine(hubFake, "hub"),
+			{Name: "dxp", Proto: ProtoDXP, Command: []string{dxpFake, "-port", "{port}", "-seed", "5"}}},
+		EGDB: egdb.Default(), TimeMargin: time.Second, PDN: &pdn, HandshakeTimeout: 10 * time.Second,
+	})
+	require.NoError(t, err)
+	require.Equal(t, 2, sum.Played)
+	// Flying kings: White's king may land on a diagonal of Black's and be
+	// taken, so the value depends on the move played.
+	re := regexp.MustCompile(`^endgame database: Black to move (draws|wins in 1 ply|loses in \d+ plies) \(material 0101`)
+	for _, r := range sum.Results {
+		assert.Equal(t, TermEGDBRule, r.Termination, r.Detail)
+		assert.Equal(t, 1, r.Plies)
+		m := re.FindStringSubmatch(r.Detail)
+		require.NotNil(t, m, r.Detail)
+		want := map[string]engine.Result{"d": engine.Draw, "w": engine.BlackWins, "l": engine.WhiteWins}[m[1][:1]]
+		assert.Equal(t, want, r.Result, r.Detail)
+	}
+	assert.Empty(t, sum.Faults[0])
+	assert.Empty(t, sum.Faults[1])
 }
