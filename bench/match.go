@@ -59,7 +59,7 @@ func (e startError) Is(target error) bool { return target == ErrStart }
 // The Termination tag values of a match game.
 const (
 	TermNormal       = "normal"       // the rules ended the game (TerminationDetail says how)
-	TermAdjudication = "adjudication" // the move cap (DefaultMaxPlies); see also TermDrawRule, TermResignRule
+	TermAdjudication = "adjudication" // the move cap (DefaultMaxPlies); see also TermDrawRule, TermResignRule, TermEGDBRule
 	TermIllegal      = "illegal move" // a move not legal in the position, or no move
 	TermCrash        = "crash"        // the engine exited, or could not be (re)started
 	TermHang         = "hang"         // no answer in time, even after stop: killed
@@ -87,6 +87,10 @@ type Config struct {
 	// not); engines that report no scores (DXP) are never adjudicated.
 	Draw   *DrawRule
 	Resign *ResignRule
+	// EGDB, if not nil, adjudicates every position after a move that it
+	// knows, where the draw rules cannot change its value (Termination
+	// TermEGDBRule; see adjudicateEGDB), for every kind of engine.
+	EGDB EGDB
 
 	MaxPlies    int           // 0: DefaultMaxPlies
 	TimeMargin  time.Duration // 0: DefaultTimeMargin
@@ -445,6 +449,11 @@ func (w *worker) play(ctx context.Context, j GameJob) GameResult {
 			return gm.r
 		}
 		if r, _ := gm.g.Result(); flt == nil && r == engine.Ongoing {
+			pos := gm.g.Position()
+			if r, detail := adjudicateEGDB(w.cfg.EGDB, &pos, gm.g.DrawState()); r != engine.Ongoing {
+				res, gm.adjudged, gm.adjDetail = r, TermEGDBRule, detail
+				break
+			}
 			e := gm.engOf[side]
 			sc := gm.scores[e][len(gm.scores[e])-1]
 			res, gm.adjudged, gm.adjDetail = adj.after(side, sc, gm.g.Ply())
@@ -486,7 +495,7 @@ type matchGame struct {
 	// view) after each of its moves; NaN where it reported none.
 	scores [2][]float64
 	// adjudged is the Termination of an adjudicated game (TermDrawRule,
-	// TermResignRule), adjDetail its detail; "" while not adjudicated.
+	// TermResignRule, TermEGDBRule), adjDetail its detail; "" while not adjudicated.
 	adjudged, adjDetail string
 	r                   GameResult
 }

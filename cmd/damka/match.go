@@ -24,6 +24,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"damka/bench"
+	"damka/egdb"
 	"damka/engine"
 	"damka/openings"
 	"damka/search"
@@ -79,8 +80,14 @@ adjudicated): --draw movenumber=N,movecount=M,score=S draws a game once N
 full moves are played and both engines' scores stayed within S men of 0 for
 M moves each; --resign movecount=M,score=S ends it when, for M moves each,
 the losing side's engine scored -S or less and its opponent +S or more.
-The PDN Termination is "draw adjudication" or "resign adjudication" (the
-move cap's is "adjudication"); TerminationDetail gives the rule.
+--adjudicate egdb ends a game as soon as the position after a move is in
+the endgame databases (--egdb DIR over the embedded set, or the embedded set
+alone): a win or loss for the side to move where its distance is shorter
+than the move-count draw rules leave (20 plies or more left for tables
+without distances), a draw always.
+The PDN Termination is "draw adjudication", "resign adjudication" or "egdb
+adjudication" (the move cap's is "adjudication"); TerminationDetail gives
+the rule, or the database's value and distance.
 
 --shard I/N plays the I-th of N disjoint parts of the schedule (whole opening
 pairs; give every shard the same --seed), and "damka match merge" recomputes
@@ -153,7 +160,7 @@ func extractEngines(args []string) (rest []string, engines [][]string, err error
 
 type matchFlags struct {
 	variant, openings, tc, movetime, pdn, sprt, shard string
-	draw, resign                                      string
+	draw, resign, adjudicate, egdbDir                 string
 	engineStderr, event                               string
 	rounds, depth, concurrency, maxPlies              int
 	nodes, seed                                       uint64
@@ -210,6 +217,8 @@ func newMatchCmd() *cobra.Command {
 	fl.Uint64Var(&f.seed, "seed", 0, "shuffle the opening order with this seed (0: file order)")
 	fl.StringVar(&f.draw, "draw", "", "adjudicate a draw: movenumber=N,movecount=M,score=S (both engines within S men of 0 for M moves each, from move N)")
 	fl.StringVar(&f.resign, "resign", "", "adjudicate a loss: movecount=M,score=S (both engines agree one side is S men or more down for M moves each)")
+	fl.StringVar(&f.adjudicate, "adjudicate", "", "adjudicate by the endgame databases: egdb (the result the database knows, where the draw rules cannot change it)")
+	fl.StringVar(&f.egdbDir, "egdb", "", "directory of endgame tables for --adjudicate egdb, over the embedded set (default: the embedded set)")
 	fl.IntVar(&f.maxPlies, "max-plies", bench.DefaultMaxPlies, "adjudicate a draw after this many plies played by the engines")
 	fl.Float64Var(&f.timeMargin, "time-margin", bench.DefaultTimeMargin.Seconds(), "seconds an engine may overrun its time before it loses on time")
 	fl.Float64Var(&f.hangTimeout, "hang-timeout", bench.DefaultHangTimeout.Seconds(), "seconds a --depth/--nodes search may take before the engine is stopped")
@@ -315,6 +324,20 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 			return cfg, badInput("--resign: %v", err)
 		}
 		cfg.Resign = &r
+	}
+	switch f.adjudicate {
+	case "":
+		if f.egdbDir != "" {
+			return cfg, badInput("--egdb %s: the tables are for --adjudicate egdb, which is not given", f.egdbDir)
+		}
+	case "egdb":
+		if f.egdbDir == "" {
+			cfg.EGDB = egdb.Default()
+		} else if cfg.EGDB, err = openEGDB(f.egdbDir); err != nil {
+			return cfg, err
+		}
+	default:
+		return cfg, badInput("--adjudicate %q: want egdb (adjudication by the endgame databases)", f.adjudicate)
 	}
 	if f.maxPlies < 1 {
 		return cfg, badInput("--max-plies %d: want 1 or more", f.maxPlies)

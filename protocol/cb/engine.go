@@ -15,6 +15,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"damka/egdb"
 	"damka/engine"
 	"damka/search"
 )
@@ -87,6 +88,12 @@ type Engine struct {
 	hist     *engine.Game // from the last "set gamehist", nil when none
 	histText string
 	rng      *rand.Rand
+
+	// db is the endgame database of "dbpath" (nil: "off"), dbPath its
+	// value ("" the embedded set), dbPieces the "max_dbpieces" limit.
+	db       search.EGDB
+	dbPath   string
+	dbPieces int
 }
 
 // New returns an engine set up by cfg.
@@ -94,7 +101,8 @@ func New(cfg Config) *Engine {
 	if cfg.Name == "" {
 		cfg.Name = "damka"
 	}
-	e := &Engine{cfg: cfg, log: cfg.Log, variant: engine.English, threads: cfg.Threads, hashMiB: cfg.HashMiB, book: BookGood}
+	e := &Engine{cfg: cfg, log: cfg.Log, variant: engine.English, threads: cfg.Threads, hashMiB: cfg.HashMiB, book: BookGood,
+		db: egdb.Default(), dbPieces: egdb.MaxPieces}
 	if cfg.HasVariant {
 		e.variant = cfg.Variant
 	}
@@ -156,8 +164,8 @@ func fit(s string) (string, bool) {
 
 // Command answers one enginecommand: the reply text and whether the
 // command was handled (enginecommand's return value 1). Unknown commands,
-// and the options damka does not have (endgame databases, book files,
-// allscores, solve), are not handled: the reply is empty. A bad value is
+// and the options damka does not have (book files, dbmbytes, enable_wld,
+// mtcpath, allscores, solve), are not handled: the reply is empty. A bad value is
 // not handled either; the reply then says what was wrong. Every reply fits
 // ReplySize with its NUL; an answer that would not (a very long movelist)
 // is not handled.
@@ -218,6 +226,10 @@ func (e *Engine) get(key, arg string) (string, bool) {
 		return strconv.Itoa(e.threads), true
 	case "depth":
 		return strconv.Itoa(e.depth), true
+	case "dbpath":
+		return e.dbPath, true
+	case "max_dbpieces":
+		return strconv.Itoa(e.probedPieces()), true
 	case "movelist":
 		p, err := ParseFEN(e.variant, arg)
 		if err != nil {
@@ -283,6 +295,13 @@ func (e *Engine) set(key, arg string) (string, bool) {
 		if n, err = setInt(key, arg, 0, search.MaxDepth); err == nil {
 			e.depth = n
 		}
+	case "dbpath":
+		return e.setDBPath(arg)
+	case "max_dbpieces":
+		if n, err = setInt(key, arg, 0, egdb.MaxPieces); err == nil {
+			e.dbPieces = n
+			n = e.probedPieces()
+		}
 	default:
 		return "", false
 	}
@@ -291,6 +310,72 @@ func (e *Engine) set(key, arg string) (string, bool) {
 	}
 	return strconv.Itoa(n), true
 }
+
+// setDBPath opens the endgame tables of "set dbpath": "" the embedded set
+// (the default), "off" none, else a directory's tables over the embedded
+// set; the reply is the value. A directory that cannot be read is refused,
+// the reply saying why, and the embedded set is used (as Hub's egdb-path
+// does). Slice files are checked when a search first needs them; a
+// corrupt one is logged, naming it, and the search goes on without it.
+// The same value again changes nothing. e.mu is held.
+func (e *Engine) setDBPath(dir string) (string, bool) {
+	if dir == e.dbPath {
+		return dir, true
+	}
+	switch dir {
+	case "off":
+		e.db, e.dbPath = nil, dir
+		return dir, true
+	case "":
+		e.db, e.dbPath = egdb.Default(), ""
+		return dir, true
+	}
+	db, err := egdb.Open(dir)
+	if err != nil {
+		e.db, e.dbPath = egdb.Default(), ""
+		e.log.Warn().Err(err).Str("dbpath", dir).Msg("cb: set dbpath refused")
+		return fmt.Sprintf("set dbpath %s: %v (playing with the embedded endgame tables)", dir, err), false
+	}
+	log := e.log
+	db.SetErrorHandler(func(err error) { log.Error().Err(err).Msg("endgame table") })
+	e.db, e.dbPath = db, dir
+	return dir, true
+}
+
+// probedPieces returns the most pieces of a position the search probes
+// in the endgame tables in the current variant: the pieces the tables
+// hold completely, at most "max_dbpieces". e.mu is held.
+func (e *Engine) probedPieces() int {
+	if e.db == nil {
+		return 0
+	}
+	return min(e.db.Pieces(e.variant), e.dbPieces)
+}
+
+// searchDB returns the search's endgame database: the tables of
+// "dbpath", limited to "max_dbpieces" pieces. e.mu is held.
+func (e *Engine) searchDB() search.EGDB {
+	switch {
+	case e.db == nil || e.dbPieces == 0:
+		return nil
+	case e.dbPieces >= egdb.MaxPieces:
+		return e.db
+	}
+	return limitedDB{e.db, e.dbPieces}
+}
+
+// limitedDB is an endgame database probed up to max pieces ("set
+// max_dbpieces"): the search probes only positions of Pieces or fewer.
+type limitedDB struct {
+	db  search.EGDB
+	max int
+}
+
+// Probe implements search.EGDB.
+func (l limitedDB) Probe(p *engine.Position) (egdb.Value, int, bool) { return l.db.Probe(p) }
+
+// Pieces implements search.EGDB: at most max.
+func (l limitedDB) Pieces(v engine.VariantID) int { return min(l.db.Pieces(v), l.max) }
 
 // Limits returns the search limits of getmove's time arguments: with
 // incremental time (info bits 2-3) the clock and increment packed in
@@ -331,7 +416,8 @@ func samePosition(a, b *engine.Position) bool {
 // GetMove is getmove: it chooses a move for color in board b (the book,
 // else a search under the time arguments), writes the position after it to
 // b and returns its CBmove and the getmove return value (ResultWin or
-// ResultLoss for a forced result, ResultDraw when the move reaches a draw
+// ResultLoss for a forced result: a mate or a win or loss of the endgame
+// tables; ResultDraw when the move reaches a draw
 // by the rules, else ResultUnknown). The history of the last "set gamehist"
 // is used when its position is b's (repetitions, draw rules). playnow, if
 // not nil, is polled about every 5 ms during the search: true stops it with
@@ -350,7 +436,7 @@ func (e *Engine) GetMove(b *Board, color int, maxtime float64, info, moreinfo in
 
 	e.mu.Lock()
 	v, hist, histText := e.variant, e.hist, e.histText
-	opts := search.Options{Threads: e.threads, HashMiB: e.hashMiB}
+	opts := search.Options{Threads: e.threads, HashMiB: e.hashMiB, EGDB: e.searchDB()}
 	bookLevel, depth, rng := e.book, e.depth, e.rng
 	e.mu.Unlock()
 
@@ -431,9 +517,9 @@ func (e *Engine) GetMove(b *Board, color int, maxtime float64, info, moreinfo in
 	*b = FromPosition(&after)
 	ret := ResultUnknown
 	switch {
-	case c.Source == search.FromSearch && c.Score > search.MateBound:
-		ret = ResultWin
-	case c.Source == search.FromSearch && c.Score < -search.MateBound:
+	case c.Source == search.FromSearch && c.Score > search.EGDBWinBound:
+		ret = ResultWin // a mate, or a win of the endgame tables
+	case c.Source == search.FromSearch && c.Score < -search.EGDBWinBound:
 		ret = ResultLoss
 	}
 	g.Play(c.Move) // the game after the move: did it end by the rules?

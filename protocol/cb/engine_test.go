@@ -59,8 +59,8 @@ func TestCommands(t *testing.T) {
 	// Refused: unknown commands and options, bad values.
 	for cmd, want := range map[string]string{
 		"frobnicate":             "",
-		"get dbpath":             "",
-		"set dbpath C:\\db":      "",
+		"set dbpath C:\\db":      "set dbpath C:\\db: endgame tables: open C:\\db",
+		"set max_dbpieces 8":     "out of range 0..7",
 		"set enable_wld 1":       "",
 		"set gametype 22":        "game type 22",
 		"set gametype x":         "not a number",

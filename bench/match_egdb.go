@@ -1,0 +1,118 @@
+// match_egdb.go: adjudication by the endgame databases (damka match
+// --adjudicate egdb): the referee probes the position after each move and
+// ends the game with the value the database knows, where the move-count
+// draw rules cannot change it.
+
+package bench
+
+import (
+	"fmt"
+
+	"damka/egdb"
+	"damka/engine"
+)
+
+// TermEGDBRule is the Termination of a game ended by the endgame
+// database (Config.EGDB).
+const TermEGDBRule = "egdb adjudication"
+
+// EGDB is an endgame database the referee probes (Config.EGDB); an
+// *egdb.DB is one. Probe returns the value of p for its side to move, the
+// distance in plies to the end of the game with best play (-1: the table
+// stores none) and whether p is in the database, as egdb.DB.Probe does
+// (a pending capture is resolved by the probe). It is called from every
+// game's goroutine at once.
+type EGDB interface {
+	Probe(p *engine.Position) (v egdb.Value, dist int, ok bool)
+}
+
+// egdbWLDPlies is the fewest plies the draw rules must leave before a win
+// or loss of a table without distances (slices with men) is adjudicated:
+// the threshold at which the search trusts such a value (see package
+// egdb, "Values and distances").
+const egdbWLDPlies = 20
+
+// adjudicateEGDB returns the result of p, reached with draw counters d,
+// by the database db, with its detail, or engine.Ongoing when db does not
+// know p or when the draw rules may change its value: a database draw is
+// a draw; a win or loss with a distance is adjudicated only when the
+// distance is shorter than the plies the variant's move-count rules leave
+// (drawRulePlies), one without a distance only when they leave at least
+// egdbWLDPlies. The value is for p's side to move.
+func adjudicateEGDB(db EGDB, p *engine.Position, d engine.DrawState) (engine.Result, string) {
+	if db == nil {
+		return engine.Ongoing, ""
+	}
+	v, dist, ok := db.Probe(p)
+	if !ok || (v != egdb.Draw && dist == 0) {
+		return engine.Ongoing, "" // dist 0: no move; the rules end the game
+	}
+	side := colourName(p.Side)
+	m := egdb.MaterialOf(p)
+	if v == egdb.Draw {
+		return engine.Draw, fmt.Sprintf("endgame database: %s to move draws (material %s)", side, m)
+	}
+	left := drawRulePlies(p, d)
+	var how string
+	if dist >= 0 {
+		if dist >= left {
+			return engine.Ongoing, ""
+		}
+		how = fmt.Sprintf("in %d plies", dist)
+		if dist == 1 {
+			how = "in 1 ply"
+		}
+	} else {
+		if left < egdbWLDPlies {
+			return engine.Ongoing, ""
+		}
+		how = "(win/draw/loss table: no distance)"
+	}
+	verb, res := "wins", engine.WhiteWins
+	if v == egdb.Loss {
+		verb = "loses"
+	}
+	if (v == egdb.Win) != (p.Side == engine.White) {
+		res = engine.BlackWins
+	}
+	rules := fmt.Sprintf("the draw rules leave %d plies", left)
+	if left >= drawRuleHorizon {
+		rules = "no draw rule applies"
+	}
+	return res, fmt.Sprintf("endgame database: %s to move %s %s (material %s; %s)", side, verb, how, m, rules)
+}
+
+// drawRuleHorizon is how far drawRulePlies looks.
+const drawRuleHorizon = 1024
+
+// drawRulePlies returns the number of plies, from p reached with counters
+// d, after which a move-count draw rule of p's variant
+// (engine.DrawState.Reason) ends the game if no man moves and nothing is
+// captured, or 1024 when none does within 1024 plies. A database win
+// shorter than that is played out before any rule applies (captures on
+// the way restart the counters). It is the rule search/egdb.go applies to
+// its probes (search's ruleBudget, unexported), found the same way: the
+// rules hold from a counter threshold on, so a binary search finds the
+// first ply.
+func drawRulePlies(p *engine.Position, d engine.DrawState) int {
+	at := func(k int) bool {
+		e := engine.DrawState{
+			Reversible: uint16(min(int(d.Reversible)+k, 1<<16-1)),
+			Balance:    uint16(min(int(d.Balance)+k, 1<<16-1)),
+		}
+		return e.IsDraw(p)
+	}
+	if !at(drawRuleHorizon) {
+		return drawRuleHorizon
+	}
+	lo, hi := 0, drawRuleHorizon
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if at(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
