@@ -10,6 +10,7 @@ import (
 
 	"damka/egdb"
 	"damka/engine"
+	"damka/search"
 )
 
 // TermEGDBRule is the Termination of a game ended by the endgame
@@ -26,19 +27,13 @@ type EGDB interface {
 	Probe(p *engine.Position) (v egdb.Value, dist int, ok bool)
 }
 
-// egdbWLDPlies is the fewest plies the draw rules must leave before a win
-// or loss of a table without distances (slices with men) is adjudicated:
-// the threshold at which the search trusts such a value (see package
-// egdb, "Values and distances").
-const egdbWLDPlies = 20
-
 // adjudicateEGDB returns the result of p, reached with draw counters d,
 // by the database db, with its detail, or engine.Ongoing when db does not
 // know p or when the draw rules may change its value: a database draw is
 // a draw; a win or loss with a distance is adjudicated only when the
 // distance is shorter than the plies the variant's move-count rules leave
-// (drawRulePlies), one without a distance only when they leave at least
-// egdbWLDPlies. The value is for p's side to move.
+// (engine.DrawState.PliesToRule), one without a distance only when they
+// leave at least search.EGDBTrustPlies, as the search trusts them. The value is for p's side to move.
 func adjudicateEGDB(db EGDB, p *engine.Position, d engine.DrawState) (engine.Result, string) {
 	if db == nil {
 		return engine.Ongoing, ""
@@ -52,7 +47,7 @@ func adjudicateEGDB(db EGDB, p *engine.Position, d engine.DrawState) (engine.Res
 	if v == egdb.Draw {
 		return engine.Draw, fmt.Sprintf("endgame database: %s to move draws (material %s)", side, m)
 	}
-	left := drawRulePlies(p, d)
+	left := d.PliesToRule(p)
 	var how string
 	if dist >= 0 {
 		if dist >= left {
@@ -63,7 +58,7 @@ func adjudicateEGDB(db EGDB, p *engine.Position, d engine.DrawState) (engine.Res
 			how = "in 1 ply"
 		}
 	} else {
-		if left < egdbWLDPlies {
+		if left < search.EGDBTrustPlies {
 			return engine.Ongoing, ""
 		}
 		how = "(win/draw/loss table: no distance)"
@@ -76,43 +71,8 @@ func adjudicateEGDB(db EGDB, p *engine.Position, d engine.DrawState) (engine.Res
 		res = engine.BlackWins
 	}
 	rules := fmt.Sprintf("the draw rules leave %d plies", left)
-	if left >= drawRuleHorizon {
+	if left >= engine.RuleHorizon {
 		rules = "no draw rule applies"
 	}
 	return res, fmt.Sprintf("endgame database: %s to move %s %s (material %s; %s)", side, verb, how, m, rules)
-}
-
-// drawRuleHorizon is how far drawRulePlies looks.
-const drawRuleHorizon = 1024
-
-// drawRulePlies returns the number of plies, from p reached with counters
-// d, after which a move-count draw rule of p's variant
-// (engine.DrawState.Reason) ends the game if no man moves and nothing is
-// captured, or 1024 when none does within 1024 plies. A database win
-// shorter than that is played out before any rule applies (captures on
-// the way restart the counters). It is the rule search/egdb.go applies to
-// its probes (search's ruleBudget, unexported), found the same way: the
-// rules hold from a counter threshold on, so a binary search finds the
-// first ply.
-func drawRulePlies(p *engine.Position, d engine.DrawState) int {
-	at := func(k int) bool {
-		e := engine.DrawState{
-			Reversible: uint16(min(int(d.Reversible)+k, 1<<16-1)),
-			Balance:    uint16(min(int(d.Balance)+k, 1<<16-1)),
-		}
-		return e.IsDraw(p)
-	}
-	if !at(drawRuleHorizon) {
-		return drawRuleHorizon
-	}
-	lo, hi := 0, drawRuleHorizon
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if at(mid) {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	return lo
 }

@@ -68,16 +68,16 @@ func TestAdjudicateEGDB(t *testing.T) {
 // TestDrawRulePlies: the plies left by each variant's move-count rules.
 func TestDrawRulePlies(t *testing.T) {
 	eng := englishFEN(t, "W:WK1,K2:BK32")
-	assert.Equal(t, 80, drawRulePlies(eng, engine.DrawState{}))
-	assert.Equal(t, 1, drawRulePlies(eng, engine.DrawState{Reversible: 79}))
-	assert.Equal(t, 0, drawRulePlies(eng, engine.DrawState{Reversible: 90}))
+	assert.Equal(t, 80, engine.DrawState{}.PliesToRule(eng))
+	assert.Equal(t, 1, engine.DrawState{Reversible: 79}.PliesToRule(eng))
+	assert.Equal(t, 0, engine.DrawState{Reversible: 90}.PliesToRule(eng))
 	// Russian: three kings against one, 15 moves from the balance.
 	ru, err := engine.ParseFEN(engine.Russian, "W:WK1,K2,K3:BK32")
 	require.NoError(t, err)
-	assert.Equal(t, 20, drawRulePlies(&ru, engine.DrawState{Reversible: 0, Balance: 10}))
+	assert.Equal(t, 20, engine.DrawState{Reversible: 0, Balance: 10}.PliesToRule(&ru))
 	// A man on each side, no king: nothing in 1024 plies at a standstill
 	// but the 40-move rule, which counts man moves out.
-	assert.Equal(t, 80, drawRulePlies(englishFEN(t, "W:W30:B1"), engine.DrawState{}))
+	assert.Equal(t, 80, engine.DrawState{}.PliesToRule(englishFEN(t, "W:W30:B1")))
 }
 
 // TestMatchEGDBAdjudication: with the embedded set, two kings against one

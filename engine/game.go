@@ -299,6 +299,40 @@ func fmjdEnding(p *Position, bal int) Reason {
 // position reached with counters d. It does not allocate.
 func (d DrawState) IsDraw(p *Position) bool { return d.Reason(p) != ReasonNone }
 
+// RuleHorizon is the most plies PliesToRule looks ahead.
+const RuleHorizon = 1024
+
+// PliesToRule returns the number of plies, from p reached with counters d,
+// after which a move-count draw rule of p's variant (Reason) ends the game
+// if no man moves, nothing is captured and the material stays as it is; or
+// RuleHorizon when none does within RuleHorizon plies. An endgame-database
+// win shorter than that is played out before any rule applies (the search
+// and the match runner's adjudication trust a database distance by it).
+// The rules hold from a counter threshold on, so a binary search finds the
+// first ply. It does not allocate.
+func (d DrawState) PliesToRule(p *Position) int {
+	at := func(k int) bool {
+		e := DrawState{
+			Reversible: uint16(min(int(d.Reversible)+k, 1<<16-1)),
+			Balance:    uint16(min(int(d.Balance)+k, 1<<16-1)),
+		}
+		return e.IsDraw(p)
+	}
+	if !at(RuleHorizon) {
+		return RuleHorizon
+	}
+	lo, hi := 0, RuleHorizon
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if at(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
 // Game is a game record: the start position, the moves played, and per ply
 // the position, its Zobrist key and its draw counters. Index i of the
 // per-ply data is the state after i plies (0 = start). A Game is not safe

@@ -44,9 +44,11 @@ const (
 	egdbDistBound  = EGDBWin - 512
 	egdbNoDistance = EGDBWin - 1200
 	egdbEvalBound  = 300
-	// egdbWLDBudget is the fewest plies the draw rules must leave before
-	// a win/draw/loss-only win or loss is trusted.
-	egdbWLDBudget = 20
+	// EGDBTrustPlies is the fewest plies the draw rules must leave
+	// (engine.DrawState.PliesToRule) before a win or loss of a table
+	// without distances (win/draw/loss only) is trusted; the match
+	// runner's adjudication uses it too.
+	EGDBTrustPlies = 20
 )
 
 // egdbPieces returns the piece count the worker probes up to in the
@@ -61,7 +63,7 @@ func egdbPieces(db EGDB, v engine.VariantID) int {
 // probeEGDB returns the database score of p (at ply, with draw counters d)
 // and true, or false when p is not in the database or when its stored win
 // or loss is longer than the move-count rules of the variant allow from
-// here (without a distance: when the rules leave fewer than egdbWLDBudget
+// here (without a distance: when the rules leave fewer than EGDBTrustPlies
 // plies): the search then goes on and finds what the rule makes of it. A
 // hit is stored in the transposition table as exact at the deepest depth.
 func (w *worker) probeEGDB(p *engine.Position, d engine.DrawState, key uint64, ply int) (int, bool) {
@@ -80,14 +82,14 @@ func (w *worker) probeEGDB(p *engine.Position, d engine.DrawState, key uint64, p
 	case v == egdb.Draw:
 		s = 0
 	case dist >= 0:
-		if dist >= ruleBudget(p, d) {
+		if dist >= d.PliesToRule(p) {
 			return 0, false
 		}
 		s = EGDBWin - dist - ply
 	default:
 		// No distance: trust the win or loss only while the rules leave
 		// room to convert; near a rule draw the search finds it itself.
-		if ruleBudget(p, d) < egdbWLDBudget {
+		if d.PliesToRule(p) < EGDBTrustPlies {
 			return 0, false
 		}
 		e := min(max(w.evaluate(p), -egdbEvalBound), egdbEvalBound)
@@ -101,30 +103,4 @@ func (w *worker) probeEGDB(p *engine.Position, d engine.DrawState, key uint64, p
 	}
 	w.tt.store(key, MaxDepth, ttScore(s, ply), boundExact, engine.Move{}, -1)
 	return s, true
-}
-
-// ruleBudget returns the number of plies, from p reached with counters d,
-// after which a draw rule of p's variant (engine.DrawState.Reason) ends
-// the game if the material stays as it is: a stored distance below it is
-// played out before any rule applies. The rules hold from a counter
-// threshold on, so a binary search finds the first ply.
-func ruleBudget(p *engine.Position, d engine.DrawState) int {
-	const most = 1024
-	at := func(k int) bool {
-		e := engine.DrawState{Reversible: uint16(min(int(d.Reversible)+k, 1<<16-1)), Balance: uint16(min(int(d.Balance)+k, 1<<16-1))}
-		return e.IsDraw(p)
-	}
-	lo, hi := 0, most // at(hi) may be false: no rule within most plies
-	if !at(hi) {
-		return most
-	}
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if at(mid) {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	return lo
 }

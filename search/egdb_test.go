@@ -61,8 +61,8 @@ func TestEGDBDrawIsDraw(t *testing.T) {
 
 func TestEGDBRuleBudget(t *testing.T) {
 	p := mustFEN(t, engine.Russian, "W:WKc1,Ke1,Kg1:BKd8")
-	assert.Equal(t, 2*engine.RussianThreeKingsMoves, ruleBudget(&p, engine.DrawState{}))
-	assert.Equal(t, 2*engine.RussianThreeKingsMoves-20, ruleBudget(&p, engine.DrawState{Reversible: 20, Balance: 20}))
+	assert.Equal(t, 2*engine.RussianThreeKingsMoves, engine.DrawState{}.PliesToRule(&p))
+	assert.Equal(t, 2*engine.RussianThreeKingsMoves-20, engine.DrawState{Reversible: 20, Balance: 20}.PliesToRule(&p))
 	// Late in the 15 moves the stored win is too long: the search does
 	// not trust it and does not score a database win.
 	_, dist, ok := egdb.Default().Probe(&p)
@@ -73,7 +73,7 @@ func TestEGDBRuleBudget(t *testing.T) {
 	assert.Less(t, r.Score, EGDBWinBound)
 	// English men endings: only the 40-move rule.
 	q := mustFEN(t, engine.English, "W:W30,K29:BK4")
-	assert.Equal(t, 2*engine.EnglishNoProgressMoves, ruleBudget(&q, engine.DrawState{}))
+	assert.Equal(t, 2*engine.EnglishNoProgressMoves, engine.DrawState{}.PliesToRule(&q))
 	// A win/draw/loss-only win is not trusted near the FMJD 16-move rule
 	// (two kings and a man against a lone king).
 	bw := mustFEN(t, engine.Brazilian, "W:Wc3,Kc1,Ke1:BKd8")
@@ -84,7 +84,7 @@ func TestEGDBRuleBudget(t *testing.T) {
 	r = e.Search(context.Background(), bw, nil, Limits{Depth: 4}, nil)
 	assert.GreaterOrEqual(t, r.Score, EGDBWinBound)
 	late = uint16(2*engine.InternationalThreeVsOneMoves - 2)
-	assert.Equal(t, 2, ruleBudget(&bw, engine.DrawState{Reversible: 0, Balance: late}))
+	assert.Equal(t, 2, engine.DrawState{Reversible: 0, Balance: late}.PliesToRule(&bw))
 	e = New(Options{Threads: 1, HashMiB: 4, EGDB: egdb.Default()})
 	r = e.Search(context.Background(), bw, nil, Limits{Depth: 4, Draw: engine.DrawState{Balance: late}}, nil)
 	assert.Less(t, r.Score, EGDBWinBound, "two plies before the 16-move rule the table is not trusted")
