@@ -422,6 +422,10 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		cfg.EngineStderr = &lockedWriter{w: ef}
 	}
 	total := 2 * len(bench.Shard(bench.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed), max(cfg.Shard, 1), max(cfg.Shards, 1)))
+	if total == 0 {
+		return badInput("--shard %s: that part of the schedule has no games (%d openings x %d rounds make %d pairs)",
+			f.shard, len(cfg.Openings), cfg.Rounds, len(bench.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed)))
+	}
 	fmt.Fprintf(out, "match %s: %s (%s) vs %s (%s), %d openings x %d rounds, %d games (shard %s), concurrency %d\n",
 		cfg.Variant, cfg.Engines[0].Name, cfg.EngineLimits(0), cfg.Engines[1].Name, cfg.EngineLimits(1),
 		len(cfg.Openings), cfg.Rounds, total, orDefault(f.shard, "all"), cfg.Concurrency)

@@ -137,6 +137,7 @@ func TestMatchBadInputMessages(t *testing.T) {
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--draw", "movecount=0,score=1"}, "--draw: draw rule"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--resign", "movecount=3"}, "score= is missing"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "proto=dxp", "cmd=" + self, "--depth", "2"}, "not depth= or nodes="},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--shard", "2/2"}, "--shard 2/2: that part of the schedule has no games (1 openings x 1 rounds make 1 pairs)"},
 	} {
 		out, errs, code := runCLI(append(base, c.args...)...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)
