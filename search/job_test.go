@@ -376,3 +376,17 @@ func TestPrefaultWhileSearching(t *testing.T) {
 	got = e.SearchGame(context.Background(), g, Limits{Depth: 9}, nil)
 	assert.Equal(t, want.Move, got.Move)
 }
+
+// TestFrontEndOptions: unset values take the defaults, large ones the
+// limits, the rest are kept.
+func TestFrontEndOptions(t *testing.T) {
+	th, mib := FrontEndOptions(0, -3)
+	assert.Equal(t, DefaultThreads, th)
+	assert.Equal(t, DefaultHashMiB, mib)
+	th, mib = FrontEndOptions(MaxThreads+1, MaxHashMiB*2)
+	assert.Equal(t, MaxThreads, th)
+	assert.Equal(t, MaxHashMiB, mib)
+	th, mib = FrontEndOptions(3, 17)
+	assert.Equal(t, 3, th)
+	assert.Equal(t, 17, mib)
+}

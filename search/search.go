@@ -168,6 +168,20 @@ const (
 	DefaultHashMiB = 64
 )
 
+// FrontEndOptions returns the thread count and table size a front end
+// declares for the requested threads and hashMiB: a value below 1 is
+// DefaultThreads or DefaultHashMiB, a larger one is cut to MaxThreads or
+// MaxHashMiB (SetOptions clamps the same way, with 1 as the floor).
+func FrontEndOptions(threads, hashMiB int) (int, int) {
+	if threads <= 0 {
+		threads = DefaultThreads
+	}
+	if hashMiB <= 0 {
+		hashMiB = DefaultHashMiB
+	}
+	return min(threads, MaxThreads), min(hashMiB, MaxHashMiB)
+}
+
 // SetOptions changes the thread count and table size (clamped to 1 ..
 // MaxThreads and 1 .. MaxHashMiB). Called during a search it waits for the
 // search to end. A new table size empties the table (a fresh one, with

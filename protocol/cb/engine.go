@@ -106,14 +106,7 @@ func New(cfg Config) *Engine {
 	if cfg.HasVariant {
 		e.variant = cfg.Variant
 	}
-	if e.threads <= 0 {
-		e.threads = search.DefaultThreads
-	}
-	if e.hashMiB <= 0 {
-		e.hashMiB = search.DefaultHashMiB
-	}
-	e.threads = min(e.threads, search.MaxThreads)
-	e.hashMiB = min(e.hashMiB, search.MaxHashMiB)
+	e.threads, e.hashMiB = search.FrontEndOptions(e.threads, e.hashMiB)
 	seed := cfg.BookSeed
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())

@@ -241,14 +241,7 @@ func newSession(cfg Config, out io.Writer) *session {
 		seed = uint64(time.Now().UnixNano())
 	}
 	s.rng = rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
-	if s.hashMiB <= 0 {
-		s.hashMiB = search.DefaultHashMiB
-	}
-	if s.threads <= 0 {
-		s.threads = search.DefaultThreads
-	}
-	s.hashMiB = min(s.hashMiB, search.MaxHashMiB)
-	s.threads = min(s.threads, search.MaxThreads)
+	s.threads, s.hashMiB = search.FrontEndOptions(s.threads, s.hashMiB)
 	s.game = engine.NewGame(engine.StartPosition(s.variant))
 	s.params = s.declareParams()
 	if err := s.setEGDBPath(cfg.EGDB); err != nil {
