@@ -169,21 +169,27 @@ static int empty(const struct gen *g, int s) { return s && (g->p->sq[s] == 0 || 
 
 static void capture_from(struct gen *g, int at, int king);
 
+/* victim returns the square of the piece a piece (king or not) standing on at can jump in
+   direction d, with a free square behind it, or 0 when there is none. */
+static int victim(struct gen *g, int at, int d, int king)
+{
+	if (!king && g->v == ENGLISH && !forward(g->side, d))
+		return 0;
+	int s = nb[at][d];
+	if (king && g->v != ENGLISH)
+		while (s && empty(g, s))
+			s = nb[s][d];
+	if (!s || !is_enemy(g->p->sq[s], g->side) || s == g->from || g->captured[s] || !empty(g, nb[s][d]))
+		return 0;
+	return s;
+}
+
 /* can_capture: whether a piece (king or not) standing on at could capture now. */
 static int can_capture(struct gen *g, int at, int king)
 {
-	for (int d = 0; d < 4; d++) {
-		if (!king && g->v == ENGLISH && !forward(g->side, d))
-			continue;
-		int s = nb[at][d];
-		if (king && g->v != ENGLISH)
-			while (s && empty(g, s))
-				s = nb[s][d];
-		if (!s || !is_enemy(g->p->sq[s], g->side) || s == g->from || g->captured[s])
-			continue;
-		if (empty(g, nb[s][d]))
+	for (int d = 0; d < 4; d++)
+		if (victim(g, at, d, king))
 			return 1;
-	}
 	return 0;
 }
 
@@ -222,17 +228,10 @@ static void jump(struct gen *g, int c, int l, int king)
 static void capture_from(struct gen *g, int at, int king)
 {
 	for (int d = 0; d < 4; d++) {
-		if (!king && g->v == ENGLISH && !forward(g->side, d))
-			continue;
-		int s = nb[at][d];
-		if (king && g->v != ENGLISH)
-			while (s && empty(g, s))
-				s = nb[s][d];
-		if (!s || !is_enemy(g->p->sq[s], g->side) || s == g->from || g->captured[s])
+		int s = victim(g, at, d, king);
+		if (!s)
 			continue;
 		int l = nb[s][d];
-		if (!empty(g, l))
-			continue;
 		if (!(king && g->v != ENGLISH)) {
 			jump(g, s, l, king);
 			continue;
