@@ -10,7 +10,6 @@ import (
 
 	"damka/egdb"
 	"damka/engine"
-	"damka/search"
 )
 
 // TermEGDBRule is the Termination of a game ended by the endgame
@@ -33,7 +32,8 @@ type EGDB interface {
 // a draw; a win or loss with a distance is adjudicated only when the
 // distance is shorter than the plies the variant's move-count rules leave
 // (engine.DrawState.PliesToRule), one without a distance only when they
-// leave at least search.EGDBTrustPlies, as the search trusts them. The value is for p's side to move.
+// leave at least egdb.TrustPlies, as the search trusts them (egdb.Decided).
+// The value is for p's side to move.
 func adjudicateEGDB(db EGDB, p *engine.Position, d engine.DrawState) (engine.Result, string) {
 	if db == nil {
 		return engine.Ongoing, ""
@@ -48,20 +48,15 @@ func adjudicateEGDB(db EGDB, p *engine.Position, d engine.DrawState) (engine.Res
 		return engine.Draw, fmt.Sprintf("endgame database: %s to move draws (material %s)", side, m)
 	}
 	left := d.PliesToRule(p)
-	var how string
-	if dist >= 0 {
-		if dist >= left {
-			return engine.Ongoing, ""
-		}
+	if !egdb.Decided(v, dist, left) {
+		return engine.Ongoing, ""
+	}
+	how := "(win/draw/loss table: no distance)"
+	switch {
+	case dist == 1:
+		how = "in 1 ply"
+	case dist >= 0:
 		how = fmt.Sprintf("in %d plies", dist)
-		if dist == 1 {
-			how = "in 1 ply"
-		}
-	} else {
-		if left < search.EGDBTrustPlies {
-			return engine.Ongoing, ""
-		}
-		how = "(win/draw/loss table: no distance)"
 	}
 	verb, res := "wins", engine.WhiteWins
 	if v == egdb.Loss {

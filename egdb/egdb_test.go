@@ -514,3 +514,28 @@ func TestConcurrentFirstProbes(t *testing.T) {
 	assert.NotContains(t, results[0], Value(99))
 	assert.Empty(t, db.Errors())
 }
+
+// TestDecided checks when a table value is the game's under the draw
+// rules: draws always, distances within the plies left, win/draw/loss
+// values with at least TrustPlies left.
+func TestDecided(t *testing.T) {
+	cases := []struct {
+		v          Value
+		dist, left int
+		want       bool
+	}{
+		{Draw, -1, 0, true},
+		{Draw, -1, 1 << 20, true},
+		{Win, 9, 10, true},
+		{Win, 10, 10, false},
+		{Loss, 31, 30, false},
+		{Loss, 3, engine.RuleHorizon, true},
+		{Win, -1, TrustPlies, true},
+		{Win, -1, TrustPlies - 1, false},
+		{Loss, -1, engine.RuleHorizon, true},
+		{Loss, -1, 0, false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, Decided(c.v, c.dist, c.left), "%v dist %d left %d", c.v, c.dist, c.left)
+	}
+}

@@ -32,6 +32,31 @@ func (v Value) String() string {
 	return fmt.Sprintf("value(%d)", int8(v))
 }
 
+// TrustPlies is the fewest plies the move-count draw rules must leave
+// (engine.DrawState.PliesToRule) before a win or loss of a table without
+// distances (win/draw/loss only) is taken for the value of the game: with
+// fewer, a rule may draw the won ending first. The search, the match
+// runner's adjudication and the trainer's labels all use it.
+const TrustPlies = 20
+
+// Decided reports whether the table value v of a position, with distance
+// dist (plies to the end of the game; -1: the table stores none), is the
+// value of the game where the draw rules leave left plies
+// (engine.DrawState.PliesToRule; engine.RuleHorizon or more: no rule
+// applies): a draw always is; a win or loss with a distance when it ends
+// before the rules do (dist < left); one without a distance when left is at
+// least TrustPlies.
+func Decided(v Value, dist, left int) bool {
+	switch {
+	case v == Draw:
+		return true
+	case dist >= 0:
+		return dist < left
+	default:
+		return left >= TrustPlies
+	}
+}
+
 // The one-byte codes of a table entry. A WLD slice stores codeDraw,
 // codeWin or codeLoss. A distance (DTM) slice stores the number of plies
 // to the end of the game with best play (the winner the shortest way, the

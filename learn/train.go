@@ -13,12 +13,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"runtime"
 	"sync"
 	"time"
 
+	"damka/egdb"
 	"damka/engine"
 	"damka/eval"
 )
@@ -29,7 +31,8 @@ type Sample struct {
 	Dense        [eval.NumDense]int16    // White's minus Black's counts
 	MenLeft      uint8                   // men of both sides
 	Scale        uint8                   // the endgame rules' divisor (1 or 2)
-	Result       float32                 // White's score: 1, 0.5 or 0
+	Result       float32                 // White's score: 1, 0.5 or 0 (the game's, or the table's when Exact)
+	Exact        bool                    // Result is the endgame table's value of the position (Data.EGDB)
 	Score        int16                   // search score, White's view, centi-men
 	Game         uint32                  // the sample's game (its number among the games read)
 }
@@ -40,17 +43,35 @@ func newSample(f *eval.Features) Sample {
 	return Sample{White: f.White, Black: f.Black, Dense: f.Dense, MenLeft: uint8(f.MenLeft), Scale: uint8(f.Scale)}
 }
 
+// EGDB gives training positions their exact values (Data.EGDB); an
+// *egdb.DB is one. Probe returns the value of p for its side to move, its
+// distance in plies to the end of the game (-1: the table stores none) and
+// whether p is in the tables; Pieces the most pieces of v's positions the
+// tables hold completely.
+type EGDB interface {
+	Probe(p *engine.Position) (v egdb.Value, dist int, ok bool)
+	Pieces(v engine.VariantID) int
+}
+
 // Data are the samples read from game files.
 type Data struct {
 	V       engine.VariantID
 	Samples []Sample
 	Games   int // games read
+	// EGDB, if not nil, labels the positions it holds with their exact
+	// values instead of their games' results (Sample.Exact), where the
+	// draw rules cannot change the value (egdb.Decided, with the draw
+	// counters of the game at that point).
+	EGDB EGDB
+	// Exact counts the samples labelled by EGDB, and Corrected those of
+	// them whose game had another result.
+	Exact, Corrected int
 }
 
 // ReadGames reads every game of the game file r (named name in errors) into
 // d: the positions whose move was searched (a score is recorded), where
 // the side to move has no capture and men are left. The file must be of
-// d.V.
+// d.V. With d.EGDB, positions in the tables take their exact values.
 func (d *Data) ReadGames(r io.Reader, name string) error {
 	gr, err := engine.NewGameReader(r)
 	if err != nil {
@@ -60,6 +81,10 @@ func (d *Data) ReadGames(r io.Reader, name string) error {
 		return fmt.Errorf("%s: %v games, not %v", name, gr.Variant(), d.V)
 	}
 	var f eval.Features
+	tablePieces := 0
+	if d.EGDB != nil {
+		tablePieces = d.EGDB.Pieces(d.V)
+	}
 	for {
 		rec, err := gr.Next()
 		if err == io.EOF {
@@ -78,6 +103,7 @@ func (d *Data) ReadGames(r io.Reader, name string) error {
 			continue
 		}
 		p := rec.Start
+		var ds engine.DrawState
 		for i, m := range rec.Moves {
 			if sc := rec.Scores[i]; sc != engine.NoScore && !p.HasCapture() {
 				eval.ExtractFeatures(&p, &f)
@@ -88,12 +114,36 @@ func (d *Data) ReadGames(r io.Reader, name string) error {
 						sc = -sc
 					}
 					s.Score = sc
+					if tablePieces > 0 && bits.OnesCount64(p.Pieces[0]|p.Pieces[1]) <= tablePieces {
+						d.label(&s, &p, ds)
+					}
 					d.Samples = append(d.Samples, s)
 				}
 			}
+			ds = ds.Update(&p, m)
 			p = p.Play(m)
 		}
 		d.Games++
+	}
+}
+
+// label gives s, the sample of p (reached with draw counters ds), the
+// table value of p when the tables hold p and the draw rules cannot change
+// it.
+func (d *Data) label(s *Sample, p *engine.Position, ds engine.DrawState) {
+	v, dist, ok := d.EGDB.Probe(p)
+	if !ok || (v != egdb.Draw && !egdb.Decided(v, dist, ds.PliesToRule(p))) {
+		return
+	}
+	if p.Side == engine.Black {
+		v = -v
+	}
+	r := float32(v+1) / 2 // White's score
+	s.Exact = true
+	d.Exact++
+	if r != s.Result {
+		d.Corrected++
+		s.Result = r
 	}
 }
 
@@ -249,7 +299,13 @@ func crossEntropy(p, y float64) float64 {
 	return -(y*math.Log(p) + (1-y)*math.Log(1-p))
 }
 
+// target is what sample s should score: lambda times its result plus
+// 1-lambda times its search score's prediction, or its result alone when
+// that is exact (a table value).
 func target(s *Sample, lambda, scale float64) float32 {
+	if s.Exact {
+		return s.Result
+	}
 	return float32(lambda*float64(s.Result) + (1-lambda)*sigmoid(float64(s.Score)/scale))
 }
 

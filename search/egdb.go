@@ -46,9 +46,9 @@ const (
 	egdbEvalBound  = 300
 	// EGDBTrustPlies is the fewest plies the draw rules must leave
 	// (engine.DrawState.PliesToRule) before a win or loss of a table
-	// without distances (win/draw/loss only) is trusted; the match
-	// runner's adjudication uses it too.
-	EGDBTrustPlies = 20
+	// without distances (win/draw/loss only) is trusted: egdb.TrustPlies,
+	// which the match runner's adjudication and the trainer use too.
+	EGDBTrustPlies = egdb.TrustPlies
 )
 
 // egdbPieces returns the piece count the worker probes up to in the
@@ -77,21 +77,18 @@ func (w *worker) probeEGDB(p *engine.Position, d engine.DrawState, key uint64, p
 	if !ok || dist == 0 {
 		return 0, false // dist 0: no move, the search scores the mate
 	}
+	// A win or loss is trusted only while the rules leave room to convert
+	// (egdb.Decided); near a rule draw the search finds it itself.
+	if v != egdb.Draw && !egdb.Decided(v, dist, d.PliesToRule(p)) {
+		return 0, false
+	}
 	var s int
 	switch {
 	case v == egdb.Draw:
 		s = 0
 	case dist >= 0:
-		if dist >= d.PliesToRule(p) {
-			return 0, false
-		}
 		s = EGDBWin - dist - ply
 	default:
-		// No distance: trust the win or loss only while the rules leave
-		// room to convert; near a rule draw the search finds it itself.
-		if d.PliesToRule(p) < EGDBTrustPlies {
-			return 0, false
-		}
 		e := min(max(w.evaluate(p), -egdbEvalBound), egdbEvalBound)
 		if v == egdb.Loss {
 			e = -e

@@ -51,6 +51,17 @@ func TestLearnPipeline(t *testing.T) {
 	assert.Regexp(t, `^epoch=0 train_loss=0\.\d+ val_loss=0\.\d+ val_result_loss=0\.\d+ time=\S+\nepoch=1 train_loss=0\.\d+ val_loss=0\.\d+ val_result_loss=0\.\d+ time=\S+\n`+
 		`scale=\S+ best_epoch=[01] val_loss=0\.\d+ out=`+weights+"\n$", out)
 
+	// With the embedded tables: their positions are counted (8 short
+	// games may reach none), and the weights note the flag.
+	labelled := filepath.Join(dir, "russian-egdb.dkw")
+	_, stderr, code = runCLI("train", "--variant", "russian", "--data", games, "--out", labelled, "--epochs", "0",
+		"--validate", "3", "--threads", "2", "--egdb", "")
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `\nendgame tables \(4 pieces\): \d+ positions take their exact values, \d+ of them differ from their game's result\n$`, stderr)
+	lw, err := eval.LoadWeights(labelled, engine.Russian)
+	require.NoError(t, err)
+	assert.Contains(t, lw.Note, " --egdb '' ", "the note should record --egdb")
+
 	w, err := eval.LoadWeights(weights, engine.Russian)
 	require.NoError(t, err)
 	assert.Equal(t, engine.Russian, w.V)
@@ -178,6 +189,7 @@ func TestLearnCommandsBadInput(t *testing.T) {
 		{[]string{"train", "--variant", "russian", "--data", english, "--init", trained, "--out", out}, "--init: eval file " + trained + ": weights file is for english, not russian"},
 		{[]string{"train", "--variant", "english", "--data", english, "--init", damaged, "--out", out}, "--init: eval file " + damaged + ": not a damka weights file"},
 		{[]string{"train", "--variant", "english", "--data", english, "--fix", "king-mobility,wings", "--out", out}, `--fix "wings": no such dense feature (want one of men, kings,`},
+		{[]string{"train", "--variant", "english", "--data", english, "--egdb", filepath.Join(dir, "no-tables"), "--out", out}, "--egdb " + filepath.Join(dir, "no-tables") + ": "},
 	}
 	for _, c := range cases {
 		stdout, stderr, code := runCLI(c.args...)

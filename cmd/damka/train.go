@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"damka/egdb"
 	"damka/eval"
 	"damka/learn"
 )
@@ -22,6 +23,7 @@ import (
 func newTrainCmd() *cobra.Command {
 	var (
 		variant, out, initFile string
+		egdbDir                string
 		data                   []string
 		o                      learn.Options
 		fromPrior              bool
@@ -48,7 +50,14 @@ after every epoch, L2 --l2 on the pattern weights. Deterministic for a
 --seed, whatever --threads is.
 
 Training starts from the embedded weights of the variant, from --init, or
-from a material-only prior with --from-prior.`,
+from a material-only prior with --from-prior.
+
+--egdb labels the positions the endgame tables hold with their exact values
+(win 1, draw 0.5, loss 0 for White), not their games' results, and trains
+them on that value alone (the search score is not blended in), wherever the
+draw rules cannot change the value from that point of the game: "" is the
+embedded set, DIR a directory of tables over it; the default "off" uses
+none.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
@@ -115,6 +124,17 @@ from a material-only prior with --from-prior.`,
 				o.Init = eval.Default(v)
 			}
 			d := &learn.Data{V: v}
+			switch egdbDir {
+			case "off":
+			case "":
+				d.EGDB = egdb.Default()
+			default:
+				db, err := openEGDB(egdbDir)
+				if err != nil {
+					return err
+				}
+				d.EGDB = db
+			}
 			start := time.Now()
 			for _, f := range data {
 				before := len(d.Samples)
@@ -124,6 +144,10 @@ from a material-only prior with --from-prior.`,
 				logger.Info().Str("file", f).Int("positions", len(d.Samples)-before).Msg("train data")
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "read %d positions of %d games in %.1fs\n", len(d.Samples), d.Games, time.Since(start).Seconds())
+			if d.EGDB != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "endgame tables (%d pieces): %d positions take their exact values, %d of them differ from their game's result\n",
+					d.EGDB.Pieces(v), d.Exact, d.Corrected)
+			}
 			o.Progress = func(r learn.EpochReport) {
 				fmt.Fprintf(cmd.OutOrStdout(), "epoch=%d train_loss=%.6f val_loss=%.6f val_result_loss=%.6f time=%.1f\n",
 					r.Epoch, r.Train, r.Validate, r.Result, r.Time.Seconds())
@@ -161,5 +185,6 @@ from a material-only prior with --from-prior.`,
 	f.IntVar(&o.Validate, "validate", 10, "hold out every N-th game")
 	f.Uint64Var(&o.Seed, "seed", 1, "random seed (the shuffle)")
 	f.IntVar(&o.Threads, "threads", runtime.NumCPU(), "threads")
+	f.StringVar(&egdbDir, "egdb", "off", `endgame tables that label the positions they hold ("": the embedded set, DIR: a directory over it, "off": none)`)
 	return cmd
 }
