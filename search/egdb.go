@@ -101,3 +101,76 @@ func (w *worker) probeEGDB(p *engine.Position, d engine.DrawState, key uint64, p
 	w.tt.store(key, MaxDepth, ttScore(s, ply), boundExact, engine.Move{}, -1)
 	return s, true
 }
+
+// materialKey packs the numbers of white men, white kings, black men and
+// black kings of p into one word (8 bits each).
+func materialKey(p *engine.Position) uint32 {
+	w, b := p.Pieces[engine.White], p.Pieces[engine.Black]
+	return uint32(bits.OnesCount64(w&^p.Kings)) | uint32(bits.OnesCount64(w&p.Kings))<<8 |
+		uint32(bits.OnesCount64(b&^p.Kings))<<16 | uint32(bits.OnesCount64(b&p.Kings))<<24
+}
+
+// filterRootEGDB keeps the root moves whose table value is the best one
+// (a win the draw rules cannot take away, else a draw or a value the rules
+// may change, else a loss), in their order: the search then chooses among
+// them by searching, not by the tables (worker.egdbRoot).
+func (w *worker) filterRootEGDB() {
+	st := &w.stack[0]
+	db := w.e.opts.EGDB
+	var rank [engine.MaxMoves]int8
+	best := int8(-1)
+	for i := 0; i < st.moves.N; i++ {
+		m := st.moves.Moves[i]
+		c := &w.stack[1].pos // scratch: a local would escape into the interface call
+		*c = w.root.Play(m)
+		r := int8(1)
+		if v, dist, ok := db.Probe(c); ok {
+			d := w.limits.Draw.Update(&w.root, m)
+			if v != egdb.Draw && egdb.Decided(v, dist, d.PliesToRule(c)) {
+				r = 0 // the opponent wins
+				if v == egdb.Loss {
+					r = 2
+				}
+			}
+		}
+		rank[i] = r
+		best = max(best, r)
+	}
+	n := 0
+	for i := 0; i < st.moves.N; i++ {
+		if rank[i] == best {
+			st.moves.Moves[n] = st.moves.Moves[i]
+			n++
+		}
+	}
+	st.moves.N = n
+}
+
+// rootTableValue returns the table value of the root pos (reached with
+// draw counters d) for worker.rootTable: 1 win, 0 draw, -1 loss, or 2 when
+// the tables do not know it or the draw rules may change it.
+func rootTableValue(db EGDB, pos *engine.Position, d engine.DrawState) int8 {
+	v, dist, ok := db.Probe(pos)
+	if !ok || !egdb.Decided(v, dist, d.PliesToRule(pos)) {
+		return 2
+	}
+	return int8(v)
+}
+
+// tableRootScore is the score reported for a root search score s under a
+// table root of known value (worker.rootTable): a win or loss the search
+// has not yet resolved into a mate or a table score scores like a
+// win/draw/loss table hit (egdbNoDistance and the bounded search score), a
+// draw 0, so that GUIs and match runners see the table's value.
+func (w *worker) tableRootScore(s int) int {
+	if w.rootTable == 2 || s >= EGDBWinBound || s <= -EGDBWinBound {
+		return s
+	}
+	switch w.rootTable {
+	case 1:
+		return egdbNoDistance + min(max(s, -egdbEvalBound), egdbEvalBound)
+	case -1:
+		return -egdbNoDistance + min(max(s, -egdbEvalBound), egdbEvalBound)
+	}
+	return 0
+}

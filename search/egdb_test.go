@@ -247,3 +247,60 @@ func TestEGDBPlaysOutTheWin(t *testing.T) {
 		assert.Equal(t, dist, plies, "%s: the game lasts the stored distance", c.fen)
 	}
 }
+
+// TestEGDBRootWithMenIsSearched: at a root in a win/draw/loss slice the
+// nodes of the root's material are searched, not probed, so the search
+// looks past the first ply toward the conversion, while the root moves are
+// those that keep the table value and the score says the table's win.
+func TestEGDBRootWithMenIsSearched(t *testing.T) {
+	db := egdb.Default()
+	p := mustFEN(t, engine.English, "W:W21,K29:BK4")
+	v, _, ok := db.Probe(&p)
+	require.True(t, ok)
+	require.Equal(t, egdb.Win, v)
+	e := New(Options{Threads: 1, HashMiB: 4, EGDB: db})
+	r := e.Search(context.Background(), p, nil, Limits{Depth: 8}, nil)
+	require.True(t, r.HasMove)
+	assert.Greater(t, len(r.PV), 1, "the search stopped at the tables on the first ply")
+	var l engine.MoveList
+	p.Generate(&l)
+	assert.Greater(t, r.Nodes, uint64(20*l.N), "the nodes of the root's material are probed, not searched")
+	assert.GreaterOrEqual(t, r.Score, EGDBWinBound)
+	assert.Less(t, r.Score, egdbDistBound)
+	q := p.Play(r.Move)
+	v1, _, ok := db.Probe(&q)
+	require.True(t, ok)
+	assert.Equal(t, egdb.Loss, v1, "the move gives the win away")
+
+	// Every root move is ranked by its table value: from a root where
+	// most moves give the win away (3 of 13 keep it), only the winning
+	// ones are searched.
+	p = mustFEN(t, engine.Russian, "W:W31,K27,K5:BK17")
+	p.Generate(&l)
+	w := e.workers[0]
+	e.stop.Store(false)
+	w.prepare(&p, nil, Limits{Depth: 1}, timeManager{}, time.Now())
+	require.True(t, w.egdbRoot)
+	st := &w.stack[0]
+	st.pos = w.root
+	st.draw = w.limits.Draw
+	st.pos.Generate(&st.moves)
+	all := st.moves.N
+	w.filterRootEGDB()
+	kept := 0
+	for i := 0; i < all; i++ {
+		m := l.Moves[i]
+		c := p.Play(m)
+		cv, _, _ := db.Probe(&c)
+		if cv == egdb.Loss {
+			kept++
+		}
+	}
+	assert.Equal(t, kept, st.moves.N)
+	assert.Less(t, kept, all, "the test position should have moves that give the win away")
+	for _, m := range st.moves.Slice() {
+		c := p.Play(m)
+		cv, _, _ := db.Probe(&c)
+		assert.Equal(t, egdb.Loss, cv)
+	}
+}

@@ -366,7 +366,7 @@ func (e *Engine) run(ctx context.Context, pos *engine.Position, history []uint64
 				pv = st.pv[:st.pvLen]
 			}
 			if s, ok := e.partialScore(main, r.Move); ok {
-				r.Score = s
+				r.Score = main.tableRootScore(s)
 			}
 		}
 		// Lazy SMP: a helper that completed a deeper iteration than the

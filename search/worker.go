@@ -4,6 +4,7 @@
 package search
 
 import (
+	"math/bits"
 	"sync/atomic"
 	"time"
 
@@ -52,6 +53,19 @@ type worker struct {
 	// egdbPieces: positions of this many pieces or fewer are probed in
 	// Options.EGDB (0: none).
 	egdbPieces int
+	// egdbRoot: the root is in the tables, in a slice with men (win/draw/
+	// loss only). Then the root moves are filtered by their table values
+	// and the nodes of the root's material (rootMaterial) are searched,
+	// not probed, so that the search finds the way to the next conversion
+	// (a capture or a promotion, after which the tables are probed) and
+	// sees repetitions, instead of taking the first move that keeps the
+	// value (search/egdb.go).
+	egdbRoot     bool
+	rootMaterial uint32
+	// rootTable is the root's table value where the draw rules cannot
+	// change it (egdb.Decided): 1 win, 0 draw, -1 loss; 2 otherwise. The
+	// reported score says it (tableRootScore).
+	rootTable int8
 
 	sel    selectivity // the search's prunings and reductions (from params)
 	limits Limits
@@ -94,6 +108,13 @@ func (w *worker) prepare(pos *engine.Position, history []uint64, l Limits, tm ti
 		w.evalW = ew
 	}
 	w.egdbPieces = egdbPieces(w.e.opts.EGDB, pos.V)
+	w.egdbRoot = w.egdbPieces > 0 && bits.OnesCount64(pos.Pieces[0]|pos.Pieces[1]) <= w.egdbPieces &&
+		(pos.Pieces[0]|pos.Pieces[1])&^pos.Kings != 0
+	w.rootMaterial = materialKey(pos)
+	w.rootTable = 2
+	if w.egdbRoot {
+		w.rootTable = rootTableValue(w.e.opts.EGDB, pos, l.Draw)
+	}
 	w.limits = l
 	w.tm = tm
 	w.start = start
@@ -139,6 +160,9 @@ func (w *worker) iterate(report func(Info)) {
 	st.pos = w.root
 	st.draw = w.limits.Draw
 	st.pos.Generate(&st.moves)
+	if w.egdbRoot {
+		w.filterRootEGDB()
+	}
 	w.rootMoves = st.moves.N
 	if w.rootMoves == 0 {
 		w.rootScore = -Mate
@@ -176,7 +200,7 @@ func (w *worker) iterate(report func(Info)) {
 			break
 		}
 		w.completed = depth
-		w.rootScore = score
+		w.rootScore = w.tableRootScore(score)
 		if m := st.pv[0]; st.pvLen > 0 {
 			w.bestMove = m
 			w.bestPVLen = copy(w.bestPV[:], st.pv[:st.pvLen])
@@ -192,7 +216,7 @@ func (w *worker) iterate(report func(Info)) {
 			continue
 		}
 		if report != nil {
-			w.report(report, depth, score)
+			w.report(report, depth, w.rootScore)
 		}
 		if w.e.stop.Load() {
 			break
@@ -441,13 +465,17 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 
 	key := tableKey(p, st.draw)
 	e, hit := w.tt.probe(key)
-	if hit && !pvNode && e.depth >= depth {
+	// A node of the root's material under a table root is searched, not
+	// probed (egdbRoot); a table hit stored earlier (depth MaxDepth) does
+	// not cut it off either.
+	searchTable := w.egdbRoot && materialKey(p) == w.rootMaterial
+	if hit && !pvNode && e.depth >= depth && !(searchTable && e.depth >= MaxDepth) {
 		s := ttValue(e.score, ply)
 		if e.bound == boundExact || e.bound == boundLower && s >= beta || e.bound == boundUpper && s <= alpha {
 			return s
 		}
 	}
-	if ply > 0 && w.egdbPieces > 0 {
+	if ply > 0 && w.egdbPieces > 0 && !searchTable {
 		if s, ok := w.probeEGDB(p, st.draw, key, ply); ok {
 			return s
 		}
