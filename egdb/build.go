@@ -450,6 +450,9 @@ func (ps *pairSolver) solve(ctx context.Context, progress func(uint64)) error {
 	pb := newPredBatcher(ps)
 	for d := 0; d < len(buckets); d++ {
 		for j := 0; j < len(buckets[d]); {
+			if err := ctx.Err(); err != nil {
+				return err // a stopped build resumes at this pair
+			}
 			ents := buckets[d][j:min(j+predBatch, len(buckets[d]))]
 			j += len(ents)
 			pb.run(ents)

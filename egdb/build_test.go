@@ -41,3 +41,23 @@ func TestBuildVerifySmall(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildStopsInRetrogradePass: a build stopped once every forward pass
+// is done (so during the last pair's retrograde pass) returns the
+// context's error instead of finishing, and does not write that pair.
+func TestBuildStopsInRetrogradePass(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	_, err := Build(ctx, BuildOptions{Variant: engine.English, Pieces: 3, Dir: dir, Threads: 1,
+		Progress: func(done, total uint64) {
+			if done >= total {
+				cancel()
+			}
+		}})
+	require.ErrorIs(t, err, context.Canceled)
+	ms := Materials(engine.English, 3)
+	last := ms[len(ms)-1]
+	_, _, err = readSlice(dir, engine.English, last)
+	assert.Error(t, err, "the stopped pair %s was written", last)
+}
