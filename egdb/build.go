@@ -407,7 +407,14 @@ func (ps *pairSolver) solve(ctx context.Context, progress func(uint64)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	return ps.retrograde(ctx)
+}
 
+// retrograde runs the retrograde pass over the forward pass's results:
+// the seeds, then the queue in distance order. It returns ctx's error
+// when ctx is done before the queue is empty.
+func (ps *pairSolver) retrograde(ctx context.Context) error {
+	n := ps.n
 	// Seeds, in index order (the result must not depend on the threads).
 	var buckets [][]entry
 	push := func(gi uint64, loss bool, d int) {

@@ -42,22 +42,23 @@ func TestBuildVerifySmall(t *testing.T) {
 	}
 }
 
-// TestBuildStopsInRetrogradePass: a build stopped once every forward pass
-// is done (so during the last pair's retrograde pass) returns the
-// context's error instead of finishing, and does not write that pair.
-func TestBuildStopsInRetrogradePass(t *testing.T) {
+// TestRetrogradeStops: the retrograde pass of a pair (the long part of a
+// big slice) returns the context's error when the build is stopped, and
+// finishes otherwise.
+func TestRetrogradeStops(t *testing.T) {
+	src, _ := buildMem(t, engine.English, 3)
+	m := Material{1, 1, 0, 1} // a man and a king against a king: seeds and a queue
+	ps := newPairSolver(src, engine.English, m, 1)
+	require.NoError(t, ps.solve(context.Background(), func(uint64) {}))
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	dir := t.TempDir()
-	_, err := Build(ctx, BuildOptions{Variant: engine.English, Pieces: 3, Dir: dir, Threads: 1,
-		Progress: func(done, total uint64) {
-			if done >= total {
-				cancel()
-			}
-		}})
+	cancel()
+	ps = newPairSolver(src, engine.English, m, 1)
+	err := ps.solve(ctx, func(uint64) {})
 	require.ErrorIs(t, err, context.Canceled)
-	ms := Materials(engine.English, 3)
-	last := ms[len(ms)-1]
-	_, _, err = readSlice(dir, engine.English, last)
-	assert.Error(t, err, "the stopped pair %s was written", last)
+	// A solved pair's retrograde pass run again under a stopped build.
+	ps = newPairSolver(src, engine.English, m, 1)
+	ctx, cancel = context.WithCancel(context.Background())
+	require.NoError(t, ps.solve(ctx, func(uint64) {}))
+	cancel()
+	assert.ErrorIs(t, ps.retrograde(ctx), context.Canceled)
 }
