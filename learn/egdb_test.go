@@ -20,7 +20,7 @@ type fakeTables struct {
 }
 
 func (f fakeTables) Probe(p *engine.Position) (egdb.Value, int, bool) { return f.v, f.dist, true }
-func (f fakeTables) Pieces(engine.VariantID) int                       { return f.pieces }
+func (f fakeTables) Pieces(engine.VariantID) int                      { return f.pieces }
 
 // gameFile writes one game from fen, plies long, of quiet moves chosen by
 // pick (the index of a move among the legal ones, or -1 to stop), every
