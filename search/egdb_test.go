@@ -59,6 +59,26 @@ func TestEGDBDrawIsDraw(t *testing.T) {
 	assert.Equal(t, 0, r.Score)
 }
 
+// TestEGDBRootDrawWithMen: a table draw at a root with men is searched
+// (the evaluation may favour a side) but reported as the table's draw.
+func TestEGDBRootDrawWithMen(t *testing.T) {
+	p := mustFEN(t, engine.Russian, "W:WKa1,c3:BKh6")
+	v, _, ok := egdb.Default().Probe(&p)
+	require.True(t, ok)
+	require.Equal(t, egdb.Draw, v)
+	e := New(Options{Threads: 1, HashMiB: 4, EGDB: egdb.Default()})
+	r := e.Search(context.Background(), p, nil, Limits{Depth: 6}, nil)
+	require.True(t, r.HasMove)
+	assert.Equal(t, 0, r.Score)
+	q := p.Play(r.Move)
+	v1, _, ok := egdb.Default().Probe(&q)
+	require.True(t, ok)
+	assert.Equal(t, egdb.Draw, v1, "the move loses the draw")
+	off := New(Options{Threads: 1, HashMiB: 4})
+	assert.NotZero(t, off.Search(context.Background(), p, nil, Limits{Depth: 6}, nil).Score,
+		"without tables the search scores the extra king: the test says nothing")
+}
+
 func TestEGDBRuleBudget(t *testing.T) {
 	p := mustFEN(t, engine.Russian, "W:WKc1,Ke1,Kg1:BKd8")
 	assert.Equal(t, 2*engine.RussianThreeKingsMoves, engine.DrawState{}.PliesToRule(&p))
