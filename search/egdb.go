@@ -85,18 +85,13 @@ func (w *worker) probeEGDB(p *engine.Position, d engine.DrawState, key uint64, p
 	var s int
 	switch {
 	case v == egdb.Draw:
-		s = 0
 	case dist >= 0:
 		s = EGDBWin - dist - ply
-	default:
-		e := min(max(w.evaluate(p), -egdbEvalBound), egdbEvalBound)
 		if v == egdb.Loss {
-			e = -e
+			s = -s
 		}
-		s = egdbNoDistance + e
-	}
-	if v == egdb.Loss {
-		s = -s
+	default:
+		s = wldScore(v, w.evaluate(p))
 	}
 	w.tt.store(key, MaxDepth, ttScore(s, ply), boundExact, engine.Move{}, -1)
 	return s, true
@@ -163,14 +158,24 @@ func rootTableValue(db EGDB, pos *engine.Position, d engine.DrawState) int8 {
 // win/draw/loss table hit (egdbNoDistance and the bounded search score), a
 // draw 0, so that GUIs and match runners see the table's value.
 func (w *worker) tableRootScore(s int) int {
-	if w.rootTable == 2 || s >= EGDBWinBound || s <= -EGDBWinBound {
+	switch {
+	case w.rootTable == 2 || s >= EGDBWinBound || s <= -EGDBWinBound:
 		return s
+	case w.rootTable == 0:
+		return 0
 	}
-	switch w.rootTable {
-	case 1:
-		return egdbNoDistance + min(max(s, -egdbEvalBound), egdbEvalBound)
-	case -1:
-		return -egdbNoDistance + min(max(s, -egdbEvalBound), egdbEvalBound)
+	return wldScore(egdb.Value(w.rootTable), s)
+}
+
+// wldScore is the score of a win (v egdb.Win) or loss (egdb.Loss) of a
+// win/draw/loss-only table for the side to move, whose evaluation (or
+// search score) is e: egdbNoDistance plus e bounded to egdbEvalBound, or
+// its negation for a loss, so that among won positions the better one
+// scores higher and among lost ones the one that resists best.
+func wldScore(v egdb.Value, e int) int {
+	e = min(max(e, -egdbEvalBound), egdbEvalBound)
+	if v == egdb.Loss {
+		return -egdbNoDistance + e
 	}
-	return 0
+	return egdbNoDistance + e
 }
