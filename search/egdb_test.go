@@ -301,12 +301,9 @@ func TestEGDBRootWithMenIsSearched(t *testing.T) {
 	e.stop.Store(false)
 	w.prepare(&p, nil, Limits{Depth: 1}, timeManager{}, time.Now())
 	require.True(t, w.egdbRoot)
+	w.iterate(nil)
 	st := &w.stack[0]
-	st.pos = w.root
-	st.draw = w.limits.Draw
-	st.pos.Generate(&st.moves)
-	all := st.moves.N
-	w.filterRootEGDB()
+	all := l.N
 	kept := 0
 	for i := 0; i < all; i++ {
 		m := l.Moves[i]
@@ -317,6 +314,7 @@ func TestEGDBRootWithMenIsSearched(t *testing.T) {
 		}
 	}
 	assert.Equal(t, kept, st.moves.N)
+	assert.Equal(t, kept, w.rootMoves)
 	assert.Less(t, kept, all, "the test position should have moves that give the win away")
 	for _, m := range st.moves.Slice() {
 		c := p.Play(m)
