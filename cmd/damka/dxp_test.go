@@ -176,10 +176,7 @@ func TestDXPTwoProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and starts processes")
 	}
-	bin := filepath.Join(t.TempDir(), "damka")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin := buildDamka(t, t.TempDir())
 	for _, v := range engine.AllVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			dir := t.TempDir()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,15 +79,7 @@ func TestHubDebugLog(t *testing.T) {
 // buildDamka builds the damka binary into dir and returns its path.
 func buildDamka(t *testing.T, dir string) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
-	}
-	bin := filepath.Join(dir, "damka")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
+	return buildPkg(t, dir, "damka", ".")
 }
 
 // TestHubProcess runs real damka processes: the handshake and a search
