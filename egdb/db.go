@@ -163,6 +163,15 @@ func (db *DB) Pieces(v engine.VariantID) int {
 	return db.pieces[v]
 }
 
+// Has reports whether db holds slice m of v (a file or the embedded
+// set; it may still fail to load). False for a nil db.
+func (db *DB) Has(v engine.VariantID, m Material) bool {
+	if db == nil || v >= engine.NumVariants {
+		return false
+	}
+	return db.slots[v][m.code()].present()
+}
+
 // Dir returns the directory db was opened on ("" for the embedded set).
 func (db *DB) Dir() string { return db.dir }
 

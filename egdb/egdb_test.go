@@ -539,3 +539,21 @@ func TestDecided(t *testing.T) {
 		assert.Equal(t, c.want, Decided(c.v, c.dist, c.left), "%v dist %d left %d", c.v, c.dist, c.left)
 	}
 }
+
+// TestVerifyOnly: Verify with slices named checks those alone, in
+// dependency order, and refuses one the set lacks.
+func TestVerifyOnly(t *testing.T) {
+	db := Default()
+	var got []Material
+	err := db.Verify(context.Background(), engine.English, 2, 5, []Material{{WK: 2, BK: 1}, {WM: 1, BK: 1}}, func(r VerifyResult) {
+		got = append(got, r.Material)
+		assert.Empty(t, r.Mismatches)
+		assert.NotZero(t, r.Checked)
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []Material{{WM: 1, BK: 1}, {WK: 2, BK: 1}}, got)
+	assert.True(t, db.Has(engine.English, Material{WK: 2, BK: 1}))
+	assert.False(t, db.Has(engine.English, Material{WK: 3, BK: 2}))
+	err = db.Verify(context.Background(), engine.English, 1, 5, []Material{{WK: 3, BK: 2}}, func(VerifyResult) { t.Error("called") })
+	assert.ErrorContains(t, err, "slice 0302 of english is not in the database")
+}

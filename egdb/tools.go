@@ -50,12 +50,21 @@ type VerifyResult struct {
 // Verify checks every slice of v in db (see the package comment: each
 // stored value must be the best over the position's moves, with captures
 // resolved, and each distance one more than the best successor's), the
-// slices in dependency order, calling fn after each. The error is a slice
-// that could not be read (or ctx ending); mismatches are reported through
-// fn.
-func (db *DB) Verify(ctx context.Context, v engine.VariantID, threads, limit int, fn func(VerifyResult)) error {
+// slices in dependency order, calling fn after each. A non-empty only
+// restricts the check to those slices (each must be in db); the others are
+// still read as successors. The error is a slice that could not be read, a
+// slice of only that db lacks, or ctx ending; mismatches are reported
+// through fn.
+func (db *DB) Verify(ctx context.Context, v engine.VariantID, threads, limit int, only []Material, fn func(VerifyResult)) error {
+	want := make(map[Material]bool, len(only))
+	for _, m := range only {
+		if !db.Has(v, m) {
+			return fmt.Errorf("slice %s of %s is not in the database", m, v)
+		}
+		want[m] = true
+	}
 	for _, m := range Materials(v, MaxPieces) {
-		if !db.slots[v][m.code()].present() {
+		if !db.slots[v][m.code()].present() || (len(want) > 0 && !want[m]) {
 			continue
 		}
 		n, bad, err := verifySlice(ctx, db, v, m, threads, limit)

@@ -243,6 +243,7 @@ directory of the tables; without it the embedded set is used.`,
 func newEGDBVerifyCmd() *cobra.Command {
 	var variant string
 	var threads, limit int
+	var only []string
 	cmd := &cobra.Command{
 		Use:   "verify [DIR]",
 		Short: "check every stored value against a one-ply search over the tables",
@@ -250,7 +251,9 @@ func newEGDBVerifyCmd() *cobra.Command {
 the embedded set):
 every stored value must be the best over the position's moves, captures
 resolved, and each stored distance one more than the best successor's. One
-line per slice; exit status 1 when anything disagrees or a file is unsound.`,
+line per slice; exit status 1 when anything disagrees or a file is unsound.
+--slices checks only the slices named (e.g. --slices 0212,1103: white men,
+white kings, black men, black kings), to split a long verify or resume one.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
@@ -263,14 +266,31 @@ line per slice; exit status 1 when anything disagrees or a file is unsound.`,
 			if limit < 0 {
 				return badInput("--limit %d: want 0 or more", limit)
 			}
+			var ms []egdb.Material
+			for _, s := range only {
+				m, err := egdb.ParseMaterial(strings.TrimSpace(s))
+				if err != nil {
+					return badInput("--slices: %v", err)
+				}
+				ms = append(ms, m)
+			}
 			db, err := openToolDB(args)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
+			for _, m := range ms {
+				if !db.Has(v, m) {
+					where := "the embedded set"
+					if db.Dir() != "" {
+						where = db.Dir()
+					}
+					return badInput("--slices: slice %s of %s is not in %s", m, v, where)
+				}
+			}
 			bad, slices := 0, 0
 			w := cmd.OutOrStdout()
-			err = db.Verify(cmdContext(cmd), v, threads, limit, func(r egdb.VerifyResult) {
+			err = db.Verify(cmdContext(cmd), v, threads, limit, ms, func(r egdb.VerifyResult) {
 				slices++
 				fmt.Fprintf(w, "slice=%s checked=%d mismatches=%d\n", r.Material, r.Checked, len(r.Mismatches))
 				for _, m := range r.Mismatches {
@@ -292,6 +312,7 @@ line per slice; exit status 1 when anything disagrees or a file is unsound.`,
 	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	f.IntVar(&threads, "threads", 1, "worker threads")
 	f.IntVar(&limit, "limit", 5, "mismatches printed per slice")
+	f.StringSliceVar(&only, "slices", nil, "check only these slices (comma-separated, e.g. 0212,1103)")
 	return cmd
 }
 

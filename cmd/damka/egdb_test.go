@@ -36,6 +36,10 @@ func TestEGDBBuildProbeVerifyStats(t *testing.T) {
 	out, errs, code = runCLI("egdb", "verify", "--variant", "english", dir)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "variant=english slices=16 mismatches=0\n")
+	// --slices: only those, in dependency order.
+	out, errs, code = runCLI("egdb", "verify", "--variant", "english", "--slices", "0201, 1010", dir)
+	require.Equal(t, 0, code, errs)
+	assert.Regexp(t, `^slice=1010 checked=\d+ mismatches=0\nslice=0201 checked=\d+ mismatches=0\nvariant=english slices=2 mismatches=0\n$`, out)
 
 	out, errs, code = runCLI("egdb", "stats", "--variant", "english", dir)
 	require.Equal(t, 0, code, errs)
@@ -85,6 +89,8 @@ func TestEGDBBadInput(t *testing.T) {
 		{[]string{"egdb", "probe", "--variant", "english", "--fen", "W:WK29:BK4", "--egdb", filepath.Join(dir, "nowhere")}, "nowhere"},
 		{[]string{"egdb", "verify", "--variant", "english", "--threads", "0", dir}, "--threads 0 out of range"},
 		{[]string{"egdb", "verify", "--variant", "english", filepath.Join(dir, "nowhere")}, "nowhere"},
+		{[]string{"egdb", "verify", "--variant", "english", "--slices", "0201,09x1"}, `--slices: material "09x1": digit 2 is not 0..7`},
+		{[]string{"egdb", "verify", "--variant", "english", "--slices", "0302"}, "--slices: slice 0302 of english is not in the embedded set"},
 		{[]string{"egdb", "stats", "--variant", "english", filepath.Join(dir, "nowhere")}, "nowhere"},
 	} {
 		_, errs, code := runCLI(c.args...)
