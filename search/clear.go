@@ -1,6 +1,6 @@
 // clear.go: emptying the transposition table in the background, on all
 // CPUs, so that a new game on a large table does not hold the caller up;
-// and mapping a new table's memory in the background while it is used.
+// and mapping a new table's memory before and while it is used.
 
 package search
 
@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // syncClearBytes is the table size up to which Clear empties the table at
@@ -31,12 +32,19 @@ type tableClear struct {
 // startClear empties t: at once when it is small (the result is then nil),
 // else in the background on GOMAXPROCS goroutines. Nothing may use t until
 // the clear is done (Engine.finishClear).
+//
+// The words are written, not handed back to the kernel with
+// madvise(MADV_DONTNEED), which is quicker for the clear itself: the pages
+// stay mapped (as huge pages), where discarded ones were faulted in again
+// by the next game's first searches, each fault waiting for the kernel to
+// find and zero a huge page (compacting memory if it must). Those stalls
+// made 0.1 s moves take up to 0.24 s (Hub, 64 MiB, a loaded machine).
 func startClear(t *table) *tableClear {
 	if len(t.words)*8 <= syncClearBytes {
 		clear(t.words)
 		return nil
 	}
-	return startParts(t.words, runtime.GOMAXPROCS(0), func(part []uint64Word, _ *atomic.Bool) { zeroWords(part) }, testClearGate)
+	return startParts(t.words, runtime.GOMAXPROCS(0), func(part []uint64Word, _ *atomic.Bool) { clear(part) }, testClearGate)
 }
 
 // startPrefault makes the kernel map every memory page of the new table t
@@ -44,11 +52,35 @@ func startClear(t *table) *tableClear {
 // goroutine (more took the CPU from a first search on a large table),
 // instead of page by page as the first searches
 // touch it: a fresh 64 MiB table cost a quarter of the nodes of a 0.1 s
-// search, and now and then a stall of 0.1 s. Searches may use t meanwhile
+// search, and now and then a stall of 0.1 s. SetOptions waits for it up to
+// prefaultWait; searches may use t meanwhile
 // (touchWords never changes a word), so nobody waits for it; a clear or a
 // resize stops it first (Engine.stopPrefault).
 func startPrefault(t *table) *tableClear {
 	return startParts(t.words, 1, touchWords, nil)
+}
+
+// prefaultWait is how long SetOptions waits for a new table's prefault
+// before it returns (the rest goes on in the background): a search that
+// touches a page still being mapped can wait in the kernel for longer
+// than its move time (a fresh 64 MiB table, 0.1 s moves: 3 searches in 30
+// stalled, at 0.15 to 0.18 s), while the prefault of a large table on a
+// fragmented machine can take seconds (14 s once for 1 GiB here), too long
+// to hold a front end up for.
+const prefaultWait = time.Second
+
+// awaitPrefault waits for the running prefault to finish, at most limit.
+// e.mu is held.
+func (e *Engine) awaitPrefault(limit time.Duration) {
+	if e.prefault == nil {
+		return
+	}
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	select {
+	case <-e.prefault.done:
+	case <-t.C:
+	}
 }
 
 // pageWords is the number of table words in the smallest memory page.

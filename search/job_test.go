@@ -304,31 +304,6 @@ func TestOptionLimits(t *testing.T) {
 	assert.LessOrEqual(t, DefaultBookMargin, MaxBookMargin)
 }
 
-// TestZeroWords: zeroWords empties exactly the words it is given, whole
-// pages and the edges around them.
-func TestZeroWords(t *testing.T) {
-	tt := newTable(4)
-	w := tt.words
-	for i := range w {
-		w[i].Store(^uint64(0))
-	}
-	for _, r := range [][2]int{{3, 3 + 5}, {1, 1<<16 + 7}, {0, len(w)}} {
-		zeroWords(w[r[0]:r[1]])
-		for i := range w {
-			want := uint64(0)
-			if i < r[0] || i >= r[1] {
-				want = ^uint64(0)
-			}
-			if w[i].Load() != want {
-				t.Fatalf("range %v: word %d is %x", r, i, w[i].Load())
-			}
-		}
-		for i := range w {
-			w[i].Store(^uint64(0))
-		}
-	}
-}
-
 // TestTouchWords: the prefault changes no word, zero or not, and stops
 // early once aborted.
 func TestTouchWords(t *testing.T) {
@@ -352,9 +327,10 @@ func TestTouchWords(t *testing.T) {
 	touchWords(w, &abort) // returns at once
 }
 
-// TestPrefaultWhileSearching: a search on a table that is still being
-// faulted in finds what one on a finished table finds, node for node, and
-// a clear and a resize stop the prefault without waiting for it to end.
+// TestPrefaultWhileSearching: a search on a table that may still be
+// faulted in (SetOptions waits at most prefaultWait) finds what one on a
+// finished table finds, node for node, and a clear and a resize stop the
+// prefault without waiting for it to end.
 func TestPrefaultWhileSearching(t *testing.T) {
 	g := engine.NewGame(engine.StartPosition(engine.Russian))
 	ref := New(Options{Threads: 1, HashMiB: 64})

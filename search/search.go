@@ -185,7 +185,8 @@ func FrontEndOptions(threads, hashMiB int) (int, int) {
 // SetOptions changes the thread count and table size (clamped to 1 ..
 // MaxThreads and 1 .. MaxHashMiB). Called during a search it waits for the
 // search to end. A new table size empties the table (a fresh one, with
-// nothing to clear).
+// nothing to clear) and waits for its memory to be mapped, at most a
+// second (prefaultWait).
 func (e *Engine) SetOptions(opts Options) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -197,6 +198,7 @@ func (e *Engine) SetOptions(opts Options) {
 		e.tt = newTable(opts.HashMiB)
 		e.ttUsed = false
 		e.prefault = startPrefault(e.tt)
+		e.awaitPrefault(prefaultWait)
 	}
 	for len(e.workers) < opts.Threads {
 		e.workers = append(e.workers, newWorker(e, len(e.workers)))
