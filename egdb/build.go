@@ -582,7 +582,7 @@ func (ps *pairSolver) forward(gi uint64, list *engine.MoveList) error {
 		return nil
 	}
 	if p.HasCapture() {
-		v, d, _, ok := lookupCaptures(ps.src, &p)
+		v, d, _, ok := lookupCaptures(ps.src, &p, nil)
 		if !ok {
 			return fmt.Errorf("slice %s of %s: a capture leads to a slice not built", ps.ms[t], ps.v)
 		}

@@ -62,3 +62,71 @@ func TestRetrogradeStops(t *testing.T) {
 	cancel()
 	assert.ErrorIs(t, ps.retrograde(ctx), context.Canceled)
 }
+
+// alteredSource is a source with one entry changed.
+type alteredSource struct {
+	source
+	m Material
+	i uint64
+	c uint8
+}
+
+func (a alteredSource) code(v engine.VariantID, m Material, i uint64) (uint8, bool, bool) {
+	c, dtm, ok := a.source.code(v, m, i)
+	if m == a.m && i == a.i {
+		c = a.c
+	}
+	return c, dtm, ok
+}
+
+// TestVerifyFindsWrongValues: a stored value changed by hand is reported,
+// at its index, in a slice with distances (a win made a draw) and in one
+// without (a win made a loss, in a slice whose successors include capture
+// positions, resolved once through the capture memo); the untouched
+// source verifies clean.
+func TestVerifyFindsWrongValues(t *testing.T) {
+	src, _ := buildMem(t, engine.Russian, 3)
+	for _, c := range []struct {
+		m    Material
+		want func(Value) bool
+		to   uint8
+	}{
+		{Material{WK: 2, BK: 1}, func(v Value) bool { return v == Win }, codeDTMDraw},
+		{Material{WM: 1, WK: 1, BM: 1}, func(v Value) bool { return v == Win }, codeLoss},
+	} {
+		g, _ := geomOf(engine.Russian)
+		s := newSlice(c.m, g)
+		var at uint64
+		found := false
+		for i := uint64(0); i < s.size && !found; i++ {
+			p, ok := s.position(i, engine.Russian)
+			if !ok || p.HasCapture() {
+				continue
+			}
+			code, dtm, _ := src.code(engine.Russian, c.m, i)
+			if v, _ := decodeCode(code, dtm); c.want(v) {
+				at, found = i, true
+			}
+		}
+		require.True(t, found, "%s", c.m)
+		memo, err := newCaptureMemo(context.Background(), src, engine.Russian, c.m.Flip(), 2)
+		require.NoError(t, err)
+		captures := 0
+		for _, e := range memo.vals {
+			if e&memoPresent != 0 {
+				captures++
+			}
+		}
+		assert.NotZero(t, captures, "%s: capture positions in the memo", c.m.Flip())
+		n, bad, err := verifySlice(context.Background(), src, engine.Russian, c.m, 2, 5)
+		require.NoError(t, err)
+		require.Empty(t, bad, "%s untouched", c.m)
+		require.NotZero(t, n)
+		n2, bad, err := verifySlice(context.Background(), alteredSource{src, c.m, at, c.to}, engine.Russian, c.m, 2, 5)
+		require.NoError(t, err)
+		assert.Equal(t, n, n2)
+		require.Len(t, bad, 1, "%s", c.m)
+		assert.Equal(t, at, bad[0].Index)
+		assert.Contains(t, bad[0].Stored, map[uint8]string{codeDTMDraw: "draw", codeLoss: "loss"}[c.to])
+	}
+}

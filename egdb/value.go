@@ -144,6 +144,20 @@ func better(v1 Value, d1 int, v2 Value, d2 int) bool {
 // nothing (the capture lists live on the stack, one a level, at most one
 // level per piece).
 func lookup(src source, p *engine.Position) (v Value, d int, known, ok bool) {
+	return lookupIn(src, p, nil, nil)
+}
+
+// captureLists is scratch for lookupIn: one capture list per level of the
+// capture search (each capture takes a piece, so at most MaxPieces levels).
+// A caller that looks up many positions (verify) keeps one and saves the
+// zeroing of a move list (8 KiB) per level and lookup.
+type captureLists [MaxPieces + 1]engine.MoveList
+
+// lookupIn is lookup with the capture lists taken from lists (the first for
+// this level, the rest for deeper ones; with none left, a level's list is
+// a zeroed local one), and with the capture positions of memo's slice
+// answered from memo (nil: none).
+func lookupIn(src source, p *engine.Position, lists []engine.MoveList, memo *captureMemo) (v Value, d int, known, ok bool) {
 	g, _ := geomOf(p.V)
 	q := *p
 	if q.Side == engine.Black {
@@ -160,7 +174,12 @@ func lookup(src source, p *engine.Position) (v Value, d int, known, ok bool) {
 		return Draw, 0, false, false
 	}
 	if q.HasCapture() {
-		return lookupCaptures(src, &q)
+		if memo != nil && m == memo.m {
+			if e := memo.vals[memo.s.index(&q)]; e&memoPresent != 0 {
+				return memoUnpack(e)
+			}
+		}
+		return lookupCaptures(src, &q, lists)
 	}
 	s := newSlice(m, g)
 	c, dtm, ok := src.code(q.V, m, s.index(&q))
@@ -173,13 +192,20 @@ func lookup(src source, p *engine.Position) (v Value, d int, known, ok bool) {
 
 // lookupCaptures is lookup of q (White to move) where a capture is
 // pending: the best capture's value.
-func lookupCaptures(src source, q *engine.Position) (v Value, d int, known, ok bool) {
-	var list engine.MoveList
-	q.GenerateCaptures(&list)
+// lists is scratch as for lookupIn.
+func lookupCaptures(src source, q *engine.Position, lists []engine.MoveList) (v Value, d int, known, ok bool) {
+	var list *engine.MoveList
+	if len(lists) > 0 {
+		list, lists = &lists[0], lists[1:]
+	} else {
+		var local engine.MoveList
+		list = &local
+	}
+	q.GenerateCaptures(list)
 	v, d, known = Loss, -1, true
 	for i := 0; i < list.N; i++ {
 		c := q.Play(list.Moves[i])
-		cv, cd, ck, cok := lookup(src, &c)
+		cv, cd, ck, cok := lookupIn(src, &c, lists, nil)
 		if !cok {
 			return Draw, 0, false, false
 		}

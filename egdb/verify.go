@@ -35,6 +35,13 @@ func (m Mismatch) String() string {
 func verifySlice(ctx context.Context, src source, v engine.VariantID, m Material, threads, limit int) (uint64, []Mismatch, error) {
 	g, _ := geomOf(v)
 	s := newSlice(m, g)
+	// A quiet move keeps the material: its successor, White to move after
+	// the flip, is in m's flipped slice, and the capture positions there
+	// are reached from many positions of m. Each is resolved once.
+	memo, err := newCaptureMemo(ctx, src, v, m.Flip(), threads)
+	if err != nil {
+		return 0, nil, err
+	}
 	var checked atomic.Uint64
 	var mu sync.Mutex
 	var bad []Mismatch
@@ -47,6 +54,7 @@ func verifySlice(ctx context.Context, src source, v engine.VariantID, m Material
 		go func() {
 			defer wg.Done()
 			list := new(engine.MoveList)
+			lists := new(captureLists)
 			for {
 				lo := next.Add(chunk) - chunk
 				if lo >= s.size || ctx.Err() != nil {
@@ -65,7 +73,7 @@ func verifySlice(ctx context.Context, src source, v engine.VariantID, m Material
 						return
 					}
 					sv, sd := decodeCode(c, dtm)
-					bv, bd, ok := bestMove(src, &p, list)
+					bv, bd, ok := bestMove(src, &p, list, lists[:], memo)
 					if !ok {
 						mu.Lock()
 						firstErr = fmt.Errorf("slice %s of %s: a successor's slice is not available", m, v)
@@ -91,8 +99,9 @@ func verifySlice(ctx context.Context, src source, v engine.VariantID, m Material
 }
 
 // bestMove is the one-ply search: the best value over p's moves (p has
-// no capture pending), each successor looked up.
-func bestMove(src source, p *engine.Position, list *engine.MoveList) (Value, int, bool) {
+// no capture pending), each successor looked up (lists and memo as for
+// lookupIn).
+func bestMove(src source, p *engine.Position, list *engine.MoveList, lists []engine.MoveList, memo *captureMemo) (Value, int, bool) {
 	p.Generate(list)
 	if list.N == 0 {
 		return Loss, 0, true
@@ -100,7 +109,7 @@ func bestMove(src source, p *engine.Position, list *engine.MoveList) (Value, int
 	bv, bd := Loss, -1
 	for k := 0; k < list.N; k++ {
 		c := p.Play(list.Moves[k])
-		cv, cd, _, ok := lookup(src, &c)
+		cv, cd, _, ok := lookupIn(src, &c, lists, memo)
 		if !ok {
 			return Draw, 0, false
 		}
@@ -117,4 +126,74 @@ func valueText(v Value, d int, dtm bool) string {
 		return fmt.Sprintf("%s %d", v, d)
 	}
 	return v.String()
+}
+
+// captureMemo holds the capture-resolved value of every capture position
+// of one slice (White to move), by index: lookupCaptures run once for each.
+type captureMemo struct {
+	m    Material
+	s    slice
+	vals []uint32 // memoPresent | memoKnown | (value+1)<<16 | distance; 0: not a capture position
+}
+
+// The bits of a captureMemo entry.
+const (
+	memoPresent = 1 << 31
+	memoKnown   = 1 << 30
+)
+
+// memoUnpack is the inverse of memoPack.
+func memoUnpack(e uint32) (Value, int, bool, bool) {
+	return Value(int(e>>16&3) - 1), int(e & 0xffff), e&memoKnown != 0, true
+}
+
+// memoPack packs a lookup result (d fits 16 bits: a distance below 2^16).
+func memoPack(v Value, d int, known bool) uint32 {
+	e := uint32(memoPresent) | uint32(int(v)+1)<<16 | uint32(min(max(d, 0), 0xffff))
+	if known {
+		e |= memoKnown
+	}
+	return e
+}
+
+// newCaptureMemo resolves every capture position of slice m of v on threads
+// goroutines. The error is a capture whose slices src lacks, or ctx ending.
+func newCaptureMemo(ctx context.Context, src source, v engine.VariantID, m Material, threads int) (*captureMemo, error) {
+	g, _ := geomOf(v)
+	mc := &captureMemo{m: m, s: newSlice(m, g)}
+	mc.vals = make([]uint32, mc.s.size)
+	var next atomic.Uint64
+	var failed atomic.Bool
+	const chunk = 1 << 14
+	var wg sync.WaitGroup
+	for range max(threads, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lists := new(captureLists)
+			for {
+				lo := next.Add(chunk) - chunk
+				if lo >= mc.s.size || ctx.Err() != nil || failed.Load() {
+					return
+				}
+				for i := lo; i < min(lo+chunk, mc.s.size); i++ {
+					p, ok := mc.s.position(i, v)
+					if !ok || !p.HasCapture() {
+						continue
+					}
+					cv, cd, ck, cok := lookupCaptures(src, &p, lists[:])
+					if !cok {
+						failed.Store(true)
+						return
+					}
+					mc.vals[i] = memoPack(cv, cd, ck)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if failed.Load() {
+		return nil, fmt.Errorf("slice %s of %s: a capture leads to a slice not available", m, v)
+	}
+	return mc, ctx.Err()
 }
