@@ -46,55 +46,42 @@ func verifySlice(ctx context.Context, src source, v engine.VariantID, m Material
 	var mu sync.Mutex
 	var bad []Mismatch
 	var firstErr error
-	var next atomic.Uint64
-	const chunk = 1 << 14
-	var wg sync.WaitGroup
-	for range max(threads, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			list := new(engine.MoveList)
-			lists := new(captureLists)
-			for {
-				lo := next.Add(chunk) - chunk
-				if lo >= s.size || ctx.Err() != nil {
-					return
-				}
-				for i := lo; i < min(lo+chunk, s.size); i++ {
-					p, ok := s.position(i, v)
-					if !ok || p.HasCapture() {
-						continue
-					}
-					c, dtm, ok := src.code(v, m, i)
-					if !ok {
-						mu.Lock()
-						firstErr = fmt.Errorf("slice %s of %s not available", m, v)
-						mu.Unlock()
-						return
-					}
-					sv, sd := decodeCode(c, dtm)
-					bv, bd, ok := bestMove(src, &p, list, lists[:], memo)
-					if !ok {
-						mu.Lock()
-						firstErr = fmt.Errorf("slice %s of %s: a successor's slice is not available", m, v)
-						mu.Unlock()
-						return
-					}
-					checked.Add(1)
-					if sv != bv || (dtm && sv != Draw && sd != bd) {
-						mu.Lock()
-						if len(bad) < limit {
-							p.Key = p.ComputeKey()
-							bad = append(bad, Mismatch{Material: m, Index: i, FEN: p.FEN(),
-								Stored: valueText(sv, sd, dtm), Searched: valueText(bv, bd, dtm)})
-						}
-						mu.Unlock()
-					}
-				}
-			}
-		}()
+	fail := func(err error) bool {
+		mu.Lock()
+		firstErr = err
+		mu.Unlock()
+		return false
 	}
-	wg.Wait()
+	parallelIndices(ctx, s.size, threads, func() func(uint64) bool {
+		list := new(engine.MoveList)
+		lists := new(captureLists)
+		return func(i uint64) bool {
+			p, ok := s.position(i, v)
+			if !ok || p.HasCapture() {
+				return true
+			}
+			c, dtm, ok := src.code(v, m, i)
+			if !ok {
+				return fail(fmt.Errorf("slice %s of %s not available", m, v))
+			}
+			sv, sd := decodeCode(c, dtm)
+			bv, bd, ok := bestMove(src, &p, list, lists[:], memo)
+			if !ok {
+				return fail(fmt.Errorf("slice %s of %s: a successor's slice is not available", m, v))
+			}
+			checked.Add(1)
+			if sv != bv || (dtm && sv != Draw && sd != bd) {
+				mu.Lock()
+				if len(bad) < limit {
+					p.Key = p.ComputeKey()
+					bad = append(bad, Mismatch{Material: m, Index: i, FEN: p.FEN(),
+						Stored: valueText(sv, sd, dtm), Searched: valueText(bv, bd, dtm)})
+				}
+				mu.Unlock()
+			}
+			return true
+		}
+	})
 	return checked.Load(), bad, firstErr
 }
 
@@ -162,38 +149,55 @@ func newCaptureMemo(ctx context.Context, src source, v engine.VariantID, m Mater
 	g, _ := geomOf(v)
 	mc := &captureMemo{m: m, s: newSlice(m, g)}
 	mc.vals = make([]uint32, mc.s.size)
-	var next atomic.Uint64
 	var failed atomic.Bool
+	parallelIndices(ctx, mc.s.size, threads, func() func(uint64) bool {
+		lists := new(captureLists)
+		return func(i uint64) bool {
+			p, ok := mc.s.position(i, v)
+			if !ok || !p.HasCapture() {
+				return true
+			}
+			cv, cd, ck, cok := lookupCaptures(src, &p, lists[:])
+			if !cok {
+				failed.Store(true)
+				return false
+			}
+			mc.vals[i] = memoPack(cv, cd, ck)
+			return true
+		}
+	})
+	if failed.Load() {
+		return nil, fmt.Errorf("slice %s of %s: a capture leads to a slice not available", m, v)
+	}
+	return mc, ctx.Err()
+}
+
+// parallelIndices calls a body for every index 0..size-1, in chunks, on
+// threads goroutines; each goroutine gets its own body (and scratch) from
+// newBody. It returns when all are done, ctx ends, or a body returns false.
+func parallelIndices(ctx context.Context, size uint64, threads int, newBody func() func(uint64) bool) {
 	const chunk = 1 << 14
+	var next atomic.Uint64
+	var stop atomic.Bool
 	var wg sync.WaitGroup
 	for range max(threads, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lists := new(captureLists)
+			body := newBody()
 			for {
 				lo := next.Add(chunk) - chunk
-				if lo >= mc.s.size || ctx.Err() != nil || failed.Load() {
+				if lo >= size || ctx.Err() != nil || stop.Load() {
 					return
 				}
-				for i := lo; i < min(lo+chunk, mc.s.size); i++ {
-					p, ok := mc.s.position(i, v)
-					if !ok || !p.HasCapture() {
-						continue
-					}
-					cv, cd, ck, cok := lookupCaptures(src, &p, lists[:])
-					if !cok {
-						failed.Store(true)
+				for i := lo; i < min(lo+chunk, size); i++ {
+					if !body(i) {
+						stop.Store(true)
 						return
 					}
-					mc.vals[i] = memoPack(cv, cd, ck)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	if failed.Load() {
-		return nil, fmt.Errorf("slice %s of %s: a capture leads to a slice not available", m, v)
-	}
-	return mc, ctx.Err()
 }
