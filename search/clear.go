@@ -38,7 +38,7 @@ type tableClear struct {
 // stay mapped (as huge pages), where discarded ones were faulted in again
 // by the next game's first searches, each fault waiting for the kernel to
 // find and zero a huge page (compacting memory if it must). Those stalls
-// made 0.1 s moves take up to 0.24 s (Hub, 64 MiB, a loaded machine).
+// made 0.1 s moves take up to 0.35 s (Hub, 64 MiB, a loaded machine).
 func startClear(t *table) *tableClear {
 	if len(t.words)*8 <= syncClearBytes {
 		clear(t.words)
@@ -52,10 +52,10 @@ func startClear(t *table) *tableClear {
 // goroutine (more took the CPU from a first search on a large table),
 // instead of page by page as the first searches
 // touch it: a fresh 64 MiB table cost a quarter of the nodes of a 0.1 s
-// search, and now and then a stall of 0.1 s. SetOptions waits for it up to
-// prefaultWait; searches may use t meanwhile
-// (touchWords never changes a word), so nobody waits for it; a clear or a
-// resize stops it first (Engine.stopPrefault).
+// search, and now and then a stall of 0.1 s. SetOptions waits for it, at
+// most prefaultWait; after that, searches use t while it runs (touchWords
+// never changes a word). A clear or a resize stops it first
+// (Engine.stopPrefault).
 func startPrefault(t *table) *tableClear {
 	return startParts(t.words, 1, touchWords, nil)
 }
