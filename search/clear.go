@@ -39,12 +39,16 @@ type tableClear struct {
 // by the next game's first searches, each fault waiting for the kernel to
 // find and zero a huge page (compacting memory if it must). Those stalls
 // made 0.1 s moves take up to 0.35 s (Hub, 64 MiB, a loaded machine).
+// Only mapped pages are written (clearMapped): the others read as zeros,
+// and writing them would fault them in, which took 7 s for the half-mapped
+// 1 GiB table of a first game; Engine.Clear has the prefault map them
+// afterwards, beside the search.
 func startClear(t *table) *tableClear {
 	if len(t.words)*8 <= syncClearBytes {
 		clear(t.words)
 		return nil
 	}
-	return startParts(t.words, runtime.GOMAXPROCS(0), func(part []uint64Word, _ *atomic.Bool) { clear(part) }, testClearGate)
+	return startParts(t.words, runtime.GOMAXPROCS(0), func(part []uint64Word, _ *atomic.Bool) { clearMapped(part) }, testClearGate)
 }
 
 // startPrefault makes the kernel map every memory page of the new table t
@@ -130,12 +134,16 @@ func startParts(words []uint64Word, procs int, fn func([]uint64Word, *atomic.Boo
 	return c
 }
 
-// finishClear waits for the table clear Clear started, if any. e.mu is
-// held.
+// finishClear waits for the table clear Clear started, if any, then starts
+// the prefault again if Clear stopped an unfinished one. e.mu is held.
 func (e *Engine) finishClear() {
 	if e.clearing != nil {
 		<-e.clearing.done
 		e.clearing = nil
+	}
+	if e.refault {
+		e.refault = false
+		e.prefault = startPrefault(e.tt)
 	}
 }
 
@@ -150,11 +158,19 @@ func (e *Engine) abandonClear() {
 
 // stopPrefault ends the background prefault of the table, if any, and
 // waits for its goroutines: the table is about to be cleared or dropped.
-// e.mu is held.
-func (e *Engine) stopPrefault() {
-	if e.prefault != nil {
-		e.prefault.abort.Store(true)
-		<-e.prefault.done
-		e.prefault = nil
+// It reports whether the prefault had not finished. e.mu is held.
+func (e *Engine) stopPrefault() bool {
+	if e.prefault == nil {
+		return false
 	}
+	unfinished := false
+	select {
+	case <-e.prefault.done:
+	default:
+		unfinished = true
+	}
+	e.prefault.abort.Store(true)
+	<-e.prefault.done
+	e.prefault = nil
+	return unfinished
 }

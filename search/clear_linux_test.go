@@ -70,3 +70,54 @@ func TestTableStaysMapped(t *testing.T) {
 		require.Zero(t, e.tt.words[i].Load(), "word %d after Clear", i)
 	}
 }
+
+// TestClearSkipsUnmappedPages: a background Clear writes only the mapped
+// pages (writing the others would fault them in, seconds for a large table
+// on a fragmented machine), and when it stopped an unfinished prefault the
+// prefault runs again after the clear and maps the rest.
+func TestClearSkipsUnmappedPages(t *testing.T) {
+	saved := syncClearBytes
+	syncClearBytes = 0
+	defer func() { syncClearBytes = saved }()
+
+	e := New(Options{Threads: 1, HashMiB: 8})
+	<-e.prefault.done
+	w := e.tt.words
+	half := len(w) / 2
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&w[half])), (len(w)-half)*8)
+	require.NoError(t, syscall.Madvise(b, syscall.MADV_DONTNEED), "unmap the second half")
+	res, total := residentPages(t, w)
+	require.Equal(t, total/2, res)
+
+	// A prefault that has not finished (it ends when stopped).
+	fake := &tableClear{done: make(chan struct{})}
+	go func() {
+		for !fake.abort.Load() {
+			time.Sleep(time.Millisecond)
+		}
+		close(fake.done)
+	}()
+	e.prefault = fake
+	for i := 0; i < half; i += 97 {
+		w[i].Store(uint64(i) + 1)
+	}
+	e.ttUsed = true
+	e.Clear()
+	require.NotNil(t, e.clearing)
+	<-e.clearing.done
+	res, _ = residentPages(t, w)
+	assert.Equal(t, total/2, res, "the clear mapped no page")
+
+	e.mu.Lock()
+	e.finishClear()
+	again := e.prefault
+	e.mu.Unlock()
+	require.NotNil(t, again, "the prefault runs again")
+	require.NotSame(t, fake, again)
+	<-again.done
+	res, _ = residentPages(t, w)
+	assert.Equal(t, total, res, "the prefault mapped the rest")
+	for i := range w {
+		require.Zero(t, w[i].Load(), "word %d", i)
+	}
+}

@@ -130,6 +130,9 @@ type Engine struct {
 	// prefault maps a new table's pages in the background (see
 	// startPrefault), or is nil once done or stopped.
 	prefault *tableClear
+	// refault: Clear stopped an unfinished prefault, which finishClear
+	// starts again once the table is empty.
+	refault bool
 }
 
 // params are search switches whose zero value is the production setting;
@@ -195,6 +198,7 @@ func (e *Engine) SetOptions(opts Options) {
 	if e.tt == nil || opts.HashMiB != e.opts.HashMiB {
 		e.abandonClear() // the old table is dropped: no need to finish clearing it
 		e.stopPrefault()
+		e.refault = false
 		e.tt = newTable(opts.HashMiB)
 		e.ttUsed = false
 		e.prefault = startPrefault(e.tt)
@@ -233,7 +237,7 @@ func (e *Engine) Clear() {
 	e.tt.gen.Store(0)
 	if e.ttUsed {
 		e.ttUsed = false
-		e.stopPrefault() // the clear writes the same words
+		e.refault = e.stopPrefault() // the clear writes the same words
 		e.clearing = startClear(e.tt)
 	}
 }
