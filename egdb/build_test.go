@@ -34,7 +34,7 @@ func TestBuildVerifySmall(t *testing.T) {
 		}
 		src, _ := buildMem(t, v, pieces)
 		for _, m := range Materials(v, pieces) {
-			n, bad, err := verifySlice(context.Background(), src, v, m, 2, 5)
+			n, _, bad, err := verifySlice(context.Background(), src, v, m, 2, 5)
 			require.NoError(t, err)
 			assert.Empty(t, bad, "%s %s", v, m)
 			assert.NotZero(t, n)
@@ -118,13 +118,14 @@ func TestVerifyFindsWrongValues(t *testing.T) {
 			}
 		}
 		assert.NotZero(t, captures, "%s: capture positions in the memo", c.m.Flip())
-		n, bad, err := verifySlice(context.Background(), src, engine.Russian, c.m, 2, 5)
+		n, _, bad, err := verifySlice(context.Background(), src, engine.Russian, c.m, 2, 5)
 		require.NoError(t, err)
 		require.Empty(t, bad, "%s untouched", c.m)
 		require.NotZero(t, n)
-		n2, bad, err := verifySlice(context.Background(), alteredSource{src, c.m, at, c.to}, engine.Russian, c.m, 2, 5)
+		n2, wrong, bad, err := verifySlice(context.Background(), alteredSource{src, c.m, at, c.to}, engine.Russian, c.m, 2, 5)
 		require.NoError(t, err)
 		assert.Equal(t, n, n2)
+		assert.Equal(t, uint64(1), wrong)
 		require.Len(t, bad, 1, "%s", c.m)
 		assert.Equal(t, at, bad[0].Index)
 		assert.Contains(t, bad[0].Stored, map[uint8]string{codeDTMDraw: "draw", codeLoss: "loss"}[c.to])

@@ -170,7 +170,7 @@ func TestInternationalThreeKingsAgainstOne(t *testing.T) {
 	assert.NotZero(t, n["W to move, diagonal three: win"])
 	t.Logf("international 3 kings against 1: %v, longest win %d plies", n, longest)
 	for k := range ps.ms {
-		checked, bad, err := verifySlice(context.Background(), src, engine.International, ps.ms[k], 2, 5)
+		checked, _, bad, err := verifySlice(context.Background(), src, engine.International, ps.ms[k], 2, 5)
 		require.NoError(t, err)
 		assert.Empty(t, bad)
 		assert.NotZero(t, checked)
@@ -377,7 +377,7 @@ func TestEmbeddedConsistent(t *testing.T) {
 	for _, v := range engine.AllVariants() {
 		require.GreaterOrEqual(t, db.Pieces(v), 3, "%s", v)
 		for _, m := range Materials(v, min(pieces, db.Pieces(v))) {
-			n, bad, err := verifySlice(context.Background(), db, v, m, 2, 5)
+			n, _, bad, err := verifySlice(context.Background(), db, v, m, 2, 5)
 			require.NoError(t, err)
 			assert.Empty(t, bad, "%s %s", v, m)
 			assert.NotZero(t, n)

@@ -44,6 +44,7 @@ type VerifyResult struct {
 	Variant    engine.VariantID
 	Material   Material
 	Checked    uint64     // stored entries checked (no capture pending)
+	Wrong      uint64     // entries that disagree, all of them
 	Mismatches []Mismatch // the first ones found (at most the limit given)
 }
 
@@ -67,14 +68,14 @@ func (db *DB) Verify(ctx context.Context, v engine.VariantID, threads, limit int
 		if !db.slots[v][m.code()].present() || (len(want) > 0 && !want[m]) {
 			continue
 		}
-		n, bad, err := verifySlice(ctx, db, v, m, threads, limit)
+		n, wrong, bad, err := verifySlice(ctx, db, v, m, threads, limit)
 		if err != nil {
 			if e := db.Errors(); len(e) > 0 {
 				return fmt.Errorf("%w (%v)", err, e[len(e)-1])
 			}
 			return err
 		}
-		fn(VerifyResult{Variant: v, Material: m, Checked: n, Mismatches: bad})
+		fn(VerifyResult{Variant: v, Material: m, Checked: n, Wrong: wrong, Mismatches: bad})
 	}
 	return ctx.Err()
 }

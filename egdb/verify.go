@@ -30,9 +30,9 @@ func (m Mismatch) String() string {
 // verifySlice checks every stored entry of slice m of v in src: its value
 // (and distance in a distance slice) must be the best over its moves, each
 // successor looked up with captures resolved; a position without moves is
-// a loss in 0. It returns the number of entries checked and the first
-// mismatches (at most limit).
-func verifySlice(ctx context.Context, src source, v engine.VariantID, m Material, threads, limit int) (uint64, []Mismatch, error) {
+// a loss in 0. It returns the number of entries checked, the number that
+// disagree, and the first of those (at most limit).
+func verifySlice(ctx context.Context, src source, v engine.VariantID, m Material, threads, limit int) (checked, wrong uint64, first []Mismatch, err error) {
 	g, _ := geomOf(v)
 	s := newSlice(m, g)
 	// A quiet move keeps the material: its successor, White to move after
@@ -40,9 +40,9 @@ func verifySlice(ctx context.Context, src source, v engine.VariantID, m Material
 	// are reached from many positions of m. Each is resolved once.
 	memo, err := newCaptureMemo(ctx, src, v, m.Flip(), threads)
 	if err != nil {
-		return 0, nil, err
+		return 0, 0, nil, err
 	}
-	var checked atomic.Uint64
+	var nChecked, nWrong atomic.Uint64
 	var mu sync.Mutex
 	var bad []Mismatch
 	var firstErr error
@@ -69,8 +69,9 @@ func verifySlice(ctx context.Context, src source, v engine.VariantID, m Material
 			if !ok {
 				return fail(fmt.Errorf("slice %s of %s: a successor's slice is not available", m, v))
 			}
-			checked.Add(1)
+			nChecked.Add(1)
 			if sv != bv || (dtm && sv != Draw && sd != bd) {
+				nWrong.Add(1)
 				mu.Lock()
 				if len(bad) < limit {
 					p.Key = p.ComputeKey()
@@ -82,7 +83,7 @@ func verifySlice(ctx context.Context, src source, v engine.VariantID, m Material
 			return true
 		}
 	})
-	return checked.Load(), bad, firstErr
+	return nChecked.Load(), nWrong.Load(), bad, firstErr
 }
 
 // bestMove is the one-ply search: the best value over p's moves (p has

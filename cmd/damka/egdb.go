@@ -288,15 +288,16 @@ white kings, black men, black kings), to split a long verify or resume one.`,
 					return badInput("--slices: slice %s of %s is not in %s", m, v, where)
 				}
 			}
-			bad, slices := 0, 0
+			var bad uint64
+			slices := 0
 			w := cmd.OutOrStdout()
 			err = db.Verify(cmdContext(cmd), v, threads, limit, ms, func(r egdb.VerifyResult) {
 				slices++
-				fmt.Fprintf(w, "slice=%s checked=%d mismatches=%d\n", r.Material, r.Checked, len(r.Mismatches))
+				fmt.Fprintf(w, "slice=%s checked=%d mismatches=%d\n", r.Material, r.Checked, r.Wrong)
 				for _, m := range r.Mismatches {
 					fmt.Fprintln(w, "  "+m.String())
 				}
-				bad += len(r.Mismatches)
+				bad += r.Wrong
 			})
 			if err != nil {
 				return err

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,6 +47,28 @@ func TestEGDBBuildProbeVerifyStats(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "slice=0201 kind=dtm positions=14880 ")
 	assert.Contains(t, out, "variant=english slices=")
+
+	// A wrong value in a sound file (the checksum made to fit): verify
+	// counts it whatever --limit prints.
+	wrong := t.TempDir()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		require.NoError(t, err)
+		if e.Name() == "english-0201.egdb" {
+			b[len(b)/2] ^= 1
+			binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], crc32.MakeTable(crc32.Castagnoli)))
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(wrong, e.Name()), b, 0o644))
+	}
+	for _, limit := range []string{"0", "5"} {
+		out, errs, code = runCLI("egdb", "verify", "--variant", "english", "--slices", "0201", "--limit", limit, wrong)
+		assert.Equal(t, 1, code, errs)
+		assert.Contains(t, out, "slice=0201 checked=12864 mismatches=1\n", "--limit %s", limit)
+		assert.Equal(t, limit != "0", strings.Contains(out, "  slice 0201 index "), "--limit %s: the mismatch listed", limit)
+		assert.Contains(t, out, "variant=english slices=1 mismatches=1\n")
+	}
 
 	// A damaged file: verify and stats fail naming it.
 	name := filepath.Join(dir, "english-0201.egdb")
