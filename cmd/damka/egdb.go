@@ -303,7 +303,14 @@ white kings, black men, black kings), to split a long verify or resume one.`,
 				return err
 			}
 			fmt.Fprintf(w, "variant=%s slices=%d mismatches=%d\n", v, slices, bad)
-			if bad > 0 || slices == 0 {
+			if slices == 0 {
+				where := "the embedded set"
+				if len(args) > 0 {
+					where = args[0]
+				}
+				return badInput("no slice of %s in %s", v, where)
+			}
+			if bad > 0 {
 				return exitStatus(1)
 			}
 			return nil

@@ -113,6 +113,7 @@ func TestEGDBBadInput(t *testing.T) {
 		{[]string{"egdb", "probe", "--variant", "english", "--fen", "W:WK29:BK4", "--egdb", filepath.Join(dir, "nowhere")}, "nowhere"},
 		{[]string{"egdb", "verify", "--variant", "english", "--threads", "0", dir}, "--threads 0 out of range"},
 		{[]string{"egdb", "verify", "--variant", "english", filepath.Join(dir, "nowhere")}, "nowhere"},
+		{[]string{"egdb", "verify", "--variant", "english", dir}, "no slice of english in " + dir},
 		{[]string{"egdb", "verify", "--variant", "english", "--slices", "0201,09x1"}, `--slices: material "09x1": digit 2 is not 0..7`},
 		{[]string{"egdb", "verify", "--variant", "english", "--slices", "0302"}, "--slices: slice 0302 of english is not in the embedded set"},
 		{[]string{"egdb", "stats", "--variant", "english", filepath.Join(dir, "nowhere")}, "nowhere"},
