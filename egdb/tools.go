@@ -65,7 +65,7 @@ func (db *DB) Verify(ctx context.Context, v engine.VariantID, threads, limit int
 		want[m] = true
 	}
 	for _, m := range Materials(v, MaxPieces) {
-		if !db.slots[v][m.code()].present() || (len(want) > 0 && !want[m]) {
+		if !db.Has(v, m) || (len(want) > 0 && !want[m]) {
 			continue
 		}
 		n, wrong, bad, err := verifySlice(ctx, db, v, m, threads, limit)

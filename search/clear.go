@@ -45,7 +45,7 @@ type tableClear struct {
 // afterwards, beside the search.
 func startClear(t *table) *tableClear {
 	if len(t.words)*8 <= syncClearBytes {
-		clear(t.words)
+		clearMapped(t.words)
 		return nil
 	}
 	return startParts(t.words, runtime.GOMAXPROCS(0), func(part []uint64Word, _ *atomic.Bool) { clearMapped(part) }, testClearGate)

@@ -17,25 +17,31 @@ const mincoreChunk = 1024
 // Where mincore fails (or the words do not start on a page), it writes
 // them all.
 func clearMapped(words []uint64Word) {
-	const page = 4096
-	if len(words) == 0 || uintptr(unsafe.Pointer(&words[0]))%page != 0 || syscall.Getpagesize() != page {
+	if len(words) == 0 || uintptr(unsafe.Pointer(&words[0]))%(pageWords*8) != 0 || syscall.Getpagesize() != pageWords*8 {
 		clear(words)
 		return
 	}
 	var vec [mincoreChunk]byte
-	per := page / 8 // words a page
-	for lo := 0; lo < len(words); lo += mincoreChunk * per {
-		hi := min(lo+mincoreChunk*per, len(words))
-		n := (hi - lo + per - 1) / per
-		_, _, errno := syscall.Syscall(syscall.SYS_MINCORE, uintptr(unsafe.Pointer(&words[lo])), uintptr((hi-lo)*8), uintptr(unsafe.Pointer(&vec[0])))
-		if errno != 0 {
+	for lo := 0; lo < len(words); lo += mincoreChunk * pageWords {
+		hi := min(lo+mincoreChunk*pageWords, len(words))
+		if mincore(words[lo:hi], vec[:]) != nil {
 			clear(words[lo:])
 			return
 		}
-		for k := range n {
+		for k := 0; lo+k*pageWords < hi; k++ {
 			if vec[k]&1 != 0 {
-				clear(words[lo+k*per : min(lo+(k+1)*per, hi)])
+				clear(words[lo+k*pageWords : min(lo+(k+1)*pageWords, hi)])
 			}
 		}
 	}
+}
+
+// mincore sets vec[k] bit 0 when the k-th memory page of words (which
+// start on a page) is mapped; vec needs a byte a page.
+func mincore(words []uint64Word, vec []byte) error {
+	_, _, errno := syscall.Syscall(syscall.SYS_MINCORE, uintptr(unsafe.Pointer(&words[0])), uintptr(len(words)*8), uintptr(unsafe.Pointer(&vec[0])))
+	if errno != 0 {
+		return errno
+	}
+	return nil
 }

@@ -21,12 +21,9 @@ import (
 func residentPages(t *testing.T, words []uint64Word) (resident, total int) {
 	t.Helper()
 	page := os.Getpagesize()
-	base := unsafe.Pointer(&words[0])
-	require.Zero(t, uintptr(base)%uintptr(page), "the table starts on a page")
-	n := len(words) * 8
-	vec := make([]byte, (n+page-1)/page)
-	_, _, errno := syscall.Syscall(syscall.SYS_MINCORE, uintptr(base), uintptr(n), uintptr(unsafe.Pointer(&vec[0])))
-	require.Zero(t, errno, "mincore")
+	require.Zero(t, uintptr(unsafe.Pointer(&words[0]))%uintptr(page), "the table starts on a page")
+	vec := make([]byte, (len(words)*8+page-1)/page)
+	require.NoError(t, mincore(words, vec))
 	for _, v := range vec {
 		if v&1 != 0 {
 			resident++

@@ -97,14 +97,6 @@ func (w *worker) probeEGDB(p *engine.Position, d engine.DrawState, key uint64, p
 	return s, true
 }
 
-// materialKey packs the numbers of white men, white kings, black men and
-// black kings of p into one word (8 bits each).
-func materialKey(p *engine.Position) uint32 {
-	w, b := p.Pieces[engine.White], p.Pieces[engine.Black]
-	return uint32(bits.OnesCount64(w&^p.Kings)) | uint32(bits.OnesCount64(w&p.Kings))<<8 |
-		uint32(bits.OnesCount64(b&^p.Kings))<<16 | uint32(bits.OnesCount64(b&p.Kings))<<24
-}
-
 // filterRootEGDB keeps the root moves whose table value is the best one
 // (a win the draw rules cannot take away, else a draw or a value the rules
 // may change, else a loss), in their order: the search then chooses among

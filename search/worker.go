@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"damka/egdb"
 	"damka/engine"
 	"damka/eval"
 )
@@ -61,7 +62,7 @@ type worker struct {
 	// sees repetitions, instead of taking the first move that keeps the
 	// value (search/egdb.go).
 	egdbRoot     bool
-	rootMaterial uint32
+	rootMaterial egdb.Material
 	// rootTable is the root's table value where the draw rules cannot
 	// change it (egdb.Decided): 1 win, 0 draw, -1 loss; 2 otherwise. The
 	// reported score says it (tableRootScore).
@@ -110,7 +111,7 @@ func (w *worker) prepare(pos *engine.Position, history []uint64, l Limits, tm ti
 	w.egdbPieces = egdbPieces(w.e.opts.EGDB, pos.V)
 	w.egdbRoot = w.egdbPieces > 0 && bits.OnesCount64(pos.Pieces[0]|pos.Pieces[1]) <= w.egdbPieces &&
 		(pos.Pieces[0]|pos.Pieces[1])&^pos.Kings != 0
-	w.rootMaterial = materialKey(pos)
+	w.rootMaterial = egdb.MaterialOf(pos)
 	w.rootTable = 2
 	if w.egdbRoot {
 		w.rootTable = rootTableValue(w.e.opts.EGDB, pos, l.Draw)
@@ -468,7 +469,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	// A node of the root's material under a table root is searched, not
 	// probed (egdbRoot); a table hit stored earlier (depth MaxDepth) does
 	// not cut it off either.
-	searchTable := w.egdbRoot && materialKey(p) == w.rootMaterial
+	searchTable := w.egdbRoot && egdb.MaterialOf(p) == w.rootMaterial
 	if hit && !pvNode && e.depth >= depth && !(searchTable && e.depth >= MaxDepth) {
 		s := ttValue(e.score, ply)
 		if e.bound == boundExact || e.bound == boundLower && s >= beta || e.bound == boundUpper && s <= alpha {

@@ -279,12 +279,12 @@ white kings, black men, black kings), to split a long verify or resume one.`,
 				return err
 			}
 			defer db.Close()
+			where := "the embedded set"
+			if db.Dir() != "" {
+				where = db.Dir()
+			}
 			for _, m := range ms {
 				if !db.Has(v, m) {
-					where := "the embedded set"
-					if db.Dir() != "" {
-						where = db.Dir()
-					}
 					return badInput("--slices: slice %s of %s is not in %s", m, v, where)
 				}
 			}
@@ -304,10 +304,6 @@ white kings, black men, black kings), to split a long verify or resume one.`,
 			}
 			fmt.Fprintf(w, "variant=%s slices=%d mismatches=%d\n", v, slices, bad)
 			if slices == 0 {
-				where := "the embedded set"
-				if len(args) > 0 {
-					where = args[0]
-				}
 				return badInput("no slice of %s in %s", v, where)
 			}
 			if bad > 0 {
