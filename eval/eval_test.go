@@ -211,3 +211,34 @@ func TestEveryVariantHasWeights(t *testing.T) {
 		assert.Equal(t, bits.OnesCount64(g.board)/2, bits.OnesCount64(g.half[engine.White]), "%s halves", v)
 	}
 }
+
+// TestSetTwoDenseFeatures checks the dense features of feature set 2: the
+// move (opposition) by the system rule, and the king squares.
+func TestSetTwoDenseFeatures(t *testing.T) {
+	dense := func(v engine.VariantID, fen string) [NumDense]int16 {
+		var f Features
+		p := mustFEN(t, v, fen)
+		ExtractFeatures(&p, &f)
+		return f.Dense
+	}
+	for _, c := range []struct {
+		fen  string
+		move int16 // White's minus Black's: +1 White has the move
+	}{
+		{"W:WK29:BK1", 1},         // White to move, 1 piece (29) on White's system: odd, White has it
+		{"W:WK28:BK1", -1},        // none on White's system: Black has it
+		{"B:WK29:BK1", -1},        // Black to move, 1 piece (1) on Black's system: Black has it
+		{"B:WK29:BK5", 1},         // 5 and 29 are White's system: none on Black's, White has it
+		{"W:W22,29:B1,10", -1},    // men count too: 22 and 29 on White's system, even
+		{"W:WK29,K30:BK1", 0},     // unequal material: nobody
+		{"W:W29,30,31:B1,2,3", 1}, // three each, all three of White's on its system
+	} {
+		assert.Equal(t, c.move, dense(engine.English, c.fen)[DenseMove], c.fen)
+	}
+	d := dense(engine.English, "W:WK5,K14,K29:BK3,K12")
+	assert.EqualValues(t, 2-1, d[DenseKingEdge], "kings on files a and h: 5, 29 against 12")
+	assert.EqualValues(t, 1, d[DenseKingCentre], "14 is central")
+	assert.EqualValues(t, 1, d[DenseKingCorner], "5 is a double-corner square (1, 5, 28, 32), 3 is not")
+	assert.Equal(t, "move", DenseName(DenseMove))
+	assert.Equal(t, "king-corner", DenseName(DenseKingCorner))
+}

@@ -36,6 +36,10 @@ type geometry struct {
 	longDiag uint64    // the long diagonal a1-h8 (8x8) or 46-5 (10x10)
 	double   uint64    // the two diagonals next to the double corners
 	corner2  [2]uint64 // the double-corner pairs (8x8: 1,5 and 28,32)
+	// system[c]: the rows an even number of rows from colour c's back
+	// rank (8x8 White: squares 5-8, 13-16, 21-24, 29-32), whose pieces
+	// tell who has the move (opposition).
+	system [2]uint64
 }
 
 // geoms holds each variant's geometry, indexed by VariantID. They are built
@@ -95,6 +99,11 @@ func initGeometry(g *geometry, v engine.VariantID) {
 		}
 		if col == 0 || col == n-1 {
 			g.edge |= 1 << b
+		}
+		if (n-1-row)%2 == 0 {
+			g.system[engine.White] |= 1 << b
+		} else {
+			g.system[engine.Black] |= 1 << b
 		}
 		if (row == n/2-1 || row == n/2) && col >= 2 && col <= n-3 {
 			g.centre |= 1 << b

@@ -21,7 +21,7 @@ import (
 
 // FeatureSet is the version of the feature layout below; a weights file
 // records the version it was trained for and is refused by another.
-const FeatureSet = 1
+const FeatureSet = 2
 
 // PatternSize is the number of weights of one region's table: 3^8.
 const PatternSize = 6561
@@ -41,12 +41,22 @@ const (
 	DenseKingDiag        // kings on the long diagonal
 	DenseTrade           // when ahead in pieces: the pieces traded off (2*men at start - pieces)
 	DenseToMove          // 1 for the side to move
+	// Feature set 2:
+	DenseMove       // 1 for the side that has the move (opposition) when both have as many pieces
+	DenseKingEdge   // kings on the edge files
+	DenseKingCentre // kings on the central squares
+	DenseKingCorner // kings on the double-corner squares
 	NumDense
 )
 
+// NumDenseV1 is the dense features of feature set 1 (the first NumDenseV1
+// of this set): a set-1 weights file reads with the others at 0.
+const NumDenseV1 = 12
+
 // denseNames name the dense features for files and reports.
 var denseNames = [NumDense]string{"men", "kings", "man-mobility", "king-mobility", "blocked", "runaway",
-	"runaway-steps", "tempo", "balance", "king-long-diagonal", "trade", "to-move"}
+	"runaway-steps", "tempo", "balance", "king-long-diagonal", "trade", "to-move",
+	"move", "king-edge", "king-centre", "king-corner"}
 
 // DenseName returns the name of dense feature f ("men", "kings", ...).
 func DenseName(f int) string { return denseNames[f] }
@@ -208,6 +218,15 @@ func denseCounts(p *engine.Position, g *geometry, s *[2]side, d *[2][NumDense]in
 	}
 	empty := g.board &^ (p.Pieces[0] | p.Pieces[1])
 	pieces := s[0].nMen + s[0].nKings + s[1].nMen + s[1].nKings
+	// The move: with as many pieces on each side, the side to move has it
+	// when an odd number of pieces stand on its system.
+	if s[0].nMen+s[0].nKings == s[1].nMen+s[1].nKings {
+		stm := p.Side
+		if bits.OnesCount64((p.Pieces[0]|p.Pieces[1])&g.system[stm])&1 == 0 {
+			stm ^= 1
+		}
+		d[stm][DenseMove] = 1
+	}
 	for c := engine.White; c <= engine.Black; c++ {
 		me, op := &s[c], &s[c^1]
 		dc := &d[c]
@@ -252,6 +271,9 @@ func denseCounts(p *engine.Position, g *geometry, s *[2]side, d *[2][NumDense]in
 			}
 		}
 		if me.kings != 0 {
+			dc[DenseKingEdge] = bits.OnesCount64(me.kings & g.edge)
+			dc[DenseKingCentre] = bits.OnesCount64(me.kings & g.centre)
+			dc[DenseKingCorner] = bits.OnesCount64(me.kings & (g.corner2[0] | g.corner2[1]))
 			dc[DenseKingMob] = g.kingMoves(me.kings, empty, g.flying)
 			if g.flying {
 				dc[DenseKingDiag] = bits.OnesCount64(me.kings & g.longDiag)

@@ -6,7 +6,7 @@
 //	magic        8 bytes  "DMKEVAL1"
 //	version      uint16   1
 //	variant      uint8    engine.VariantID
-//	feature set  uint8    FeatureSet
+//	feature set  uint8    FeatureSet (2; a set-1 file, NumDenseV1 dense features, still reads)
 //	dense        uint16   NumDense
 //	regions      uint16   Regions(variant)
 //	pattern size uint32   PatternSize
@@ -188,13 +188,19 @@ func ParseWeights(data []byte, want engine.VariantID) (*Weights, error) {
 	if v != want {
 		return nil, fmt.Errorf("weights file is for %v, not %v", v, want)
 	}
-	if fs := data[11]; fs != FeatureSet {
-		return nil, fmt.Errorf("weights file feature set %d, this damka reads %d", fs, FeatureSet)
+	fs := data[11]
+	wantDense := NumDense
+	switch fs {
+	case FeatureSet:
+	case 1:
+		wantDense = NumDenseV1 // set 2 added dense features: they read as 0
+	default:
+		return nil, fmt.Errorf("weights file feature set %d, this damka reads 1 and %d", fs, FeatureSet)
 	}
 	nd, nr, ps := int(le.Uint16(data[12:])), int(le.Uint16(data[14:])), int(le.Uint32(data[16:]))
-	if nd != NumDense || nr != Regions(v) || ps != PatternSize {
-		return nil, fmt.Errorf("weights file has %d dense features, %d regions of %d: want %d, %d, %d",
-			nd, nr, ps, NumDense, Regions(v), PatternSize)
+	if nd != wantDense || nr != Regions(v) || ps != PatternSize {
+		return nil, fmt.Errorf("weights file (feature set %d) has %d dense features, %d regions of %d: want %d, %d, %d",
+			fs, nd, nr, ps, wantDense, Regions(v), PatternSize)
 	}
 	nl := int(le.Uint32(data[20:]))
 	want4 := head + nl + 4*(nd+nr*ps) + 4
@@ -210,7 +216,7 @@ func ParseWeights(data []byte, want engine.VariantID) (*Weights, error) {
 	}
 	w := &Weights{V: v, Note: string(note), Pattern: make([][2]int16, nr*ps)}
 	at := head + nl
-	for i := range w.Dense {
+	for i := range nd {
 		w.Dense[i] = [2]int16{int16(le.Uint16(data[at:])), int16(le.Uint16(data[at+2:]))}
 		at += 4
 	}

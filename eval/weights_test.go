@@ -69,11 +69,23 @@ func TestWeightsRoundTrip(t *testing.T) {
 		assert.Equal(t, w, got)
 		assert.Equal(t, "damka train --variant "+v.String()+" --data x.dkg", got.Title())
 	}
-	// The embedded files read back as they are written.
+	// The embedded files read back as they are written; a feature-set-1
+	// file reads with the set-2 dense features at 0 and is written as set 2
+	// with the same weights.
 	for _, v := range engine.AllVariants() {
 		data, err := embedded.ReadFile("weights/" + v.String() + ".dkw")
 		require.NoError(t, err)
-		assert.Equal(t, data, fileOf(t, Default(v)), v.String())
+		if data[11] == FeatureSet {
+			assert.Equal(t, data, fileOf(t, Default(v)), v.String())
+			continue
+		}
+		require.EqualValues(t, 1, data[11], v.String())
+		for k := NumDenseV1; k < NumDense; k++ {
+			assert.Equal(t, [2]int16{}, Default(v).Dense[k], v.String())
+		}
+		again, err := ParseWeights(fileOf(t, Default(v)), v)
+		require.NoError(t, err, v.String())
+		assert.Equal(t, Default(v), again, v.String())
 	}
 	assert.Equal(t, "(no note)", (&Weights{}).Title())
 	assert.Equal(t, "a", (&Weights{Note: " a \nb"}).Title())
@@ -124,9 +136,11 @@ func TestWeightsHeaderErrors(t *testing.T) {
 		{"variant", b, engine.Russian, "weights file is for english, not russian"},
 		{"variant", b, engine.International, "weights file is for english, not international"},
 		{"unknown variant", change(10, 9), engine.English, "weights file variant 9 unknown"},
-		{"feature set", change(11, FeatureSet+1), engine.English, "feature set 2, this damka reads 1"},
-		{"dense count", change(12, NumDense+1), engine.English, "13 dense features, 15 regions of 6561: want 12, 15, 6561"},
-		{"regions", change(14, 28), engine.English, "12 dense features, 28 regions of 6561"},
+		{"feature set", change(11, FeatureSet+1), engine.English, "feature set 3, this damka reads 1 and 2"},
+		{"feature set 0", change(11, 0), engine.English, "feature set 0, this damka reads 1 and 2"},
+		{"dense count", change(12, NumDense+1), engine.English, "(feature set 2) has 17 dense features, 15 regions of 6561: want 16, 15, 6561"},
+		{"set 1 with set 2's dense count", change(11, 1), engine.English, "(feature set 1) has 16 dense features, 15 regions of 6561: want 12, 15, 6561"},
+		{"regions", change(14, 28), engine.English, "16 dense features, 28 regions of 6561"},
 		{"pattern size", change(16, 0), engine.English, "regions of 6400"},
 	} {
 		_, err := ParseWeights(c.data, c.want)

@@ -3,6 +3,7 @@ package learn
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -307,5 +308,5 @@ func TestTrainFixed(t *testing.T) {
 	assert.Equal(t, init.Dense[eval.DenseMen], res.Weights.Dense[eval.DenseMen])
 	assert.NotEqual(t, init.Dense[eval.DenseManMob], res.Weights.Dense[eval.DenseManMob])
 	_, err = Train(context.Background(), d, Options{Epochs: 1, Init: init, Fixed: []int{eval.NumDense}})
-	assert.ErrorContains(t, err, "fixed dense feature 12 out of range")
+	assert.ErrorContains(t, err, fmt.Sprintf("fixed dense feature %d out of range 0..%d", eval.NumDense, eval.NumDense-1))
 }
