@@ -48,7 +48,7 @@ func startClear(t *table) *tableClear {
 		clearMapped(t.words)
 		return nil
 	}
-	return startParts(t.words, runtime.GOMAXPROCS(0), func(part []uint64Word, _ *atomic.Bool) { clearMapped(part) }, testClearGate)
+	return startParts(t, runtime.GOMAXPROCS(0), func(part []uint64Word, _ *atomic.Bool) { clearMapped(part) }, testClearGate)
 }
 
 // startPrefault makes the kernel map every memory page of the new table t
@@ -61,7 +61,7 @@ func startClear(t *table) *tableClear {
 // never changes a word). A clear or a resize stops it first
 // (Engine.stopPrefault).
 func startPrefault(t *table) *tableClear {
-	return startParts(t.words, 1, touchWords, nil)
+	return startParts(t, 1, touchWords, nil)
 }
 
 // prefaultWait is how long SetOptions waits for a new table's prefault
@@ -103,11 +103,13 @@ func touchWords(words []uint64Word, abort *atomic.Bool) {
 	}
 }
 
-// startParts runs fn over words in clearStep pieces on up to procs
+// startParts runs fn over t's words in clearStep pieces on up to procs
 // goroutines; fn is given the run's abort flag, which is also checked
 // between pieces. The run is done when they all are and gate, if not nil,
-// is closed (tests).
-func startParts(words []uint64Word, procs int, fn func([]uint64Word, *atomic.Bool), gate chan struct{}) *tableClear {
+// is closed (tests). It keeps t alive until then: an abandoned run may
+// still write words that t's finalizer would unmap.
+func startParts(t *table, procs int, fn func([]uint64Word, *atomic.Bool), gate chan struct{}) *tableClear {
+	words := t.words
 	c := &tableClear{done: make(chan struct{})}
 	n := max(1, min(procs, len(words)/clearStep))
 	per := (len(words) + n - 1) / n
@@ -126,6 +128,7 @@ func startParts(words []uint64Word, procs int, fn func([]uint64Word, *atomic.Boo
 	}
 	go func() {
 		wg.Wait()
+		runtime.KeepAlive(t)
 		if gate != nil {
 			<-gate
 		}

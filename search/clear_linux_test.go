@@ -5,6 +5,7 @@ package search
 import (
 	"context"
 	"os"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -44,6 +45,7 @@ func TestTableStaysMapped(t *testing.T) {
 
 	begin := time.Now()
 	e := New(Options{Threads: 1, HashMiB: 8})
+	defer runtime.KeepAlive(e) // the test reads e.tt's words after its last use of e
 	waited := time.Since(begin)
 	select {
 	case <-e.prefault.done:
@@ -78,6 +80,7 @@ func TestClearSkipsUnmappedPages(t *testing.T) {
 	defer func() { syncClearBytes = saved }()
 
 	e := New(Options{Threads: 1, HashMiB: 8})
+	defer runtime.KeepAlive(e) // the test reads e.tt's words after its last use of e
 	<-e.prefault.done
 	w := e.tt.words
 	half := len(w) / 2

@@ -4,6 +4,7 @@ package search
 
 import (
 	"math/bits"
+	"runtime"
 	"sync/atomic"
 	"unsafe"
 
@@ -46,6 +47,9 @@ type table struct {
 	words    []uint64Word
 	nBuckets uint64
 	gen      atomic.Uint32 // current generation, 6 bits used
+	// mem is the memory mapping words lie in (mapWords), unmapped when the
+	// table is collected; nil when words are on the Go heap.
+	mem []byte
 }
 
 // uint64Word is one table word.
@@ -83,7 +87,8 @@ func newTable(mib int) *table {
 	return t
 }
 
-// resize reallocates the table to about mib MiB, emptying it.
+// resize allocates the table's words for about mib MiB, empty. It is
+// called once, by newTable.
 func (t *table) resize(mib int) {
 	if mib < 1 {
 		mib = 1
@@ -95,7 +100,11 @@ func (t *table) resize(mib int) {
 	t.nBuckets = n
 	// Over-allocate by one huge page and start the table on a huge-page
 	// boundary, so that huge pages can back all of it.
-	raw := make([]uint64Word, n*ttWays*2+hugePage/8)
+	raw, mem := mapWords(int(n*ttWays*2 + hugePage/8))
+	if mem != nil {
+		t.mem = mem
+		runtime.SetFinalizer(t, (*table).unmap)
+	}
 	off := (hugePage - uintptr(unsafe.Pointer(&raw[0]))%hugePage) % hugePage / 8
 	t.words = raw[off : off+uintptr(n*ttWays*2)]
 	if useHugePages {

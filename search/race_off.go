@@ -1,0 +1,6 @@
+//go:build !race
+
+package search
+
+// raceBuild: built with the race detector.
+const raceBuild = false
