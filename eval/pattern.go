@@ -20,7 +20,8 @@ import (
 )
 
 // FeatureSet is the version of the feature layout below; a weights file
-// records the version it was trained for and is refused by another.
+// records the version it was trained for. Set 2 appended dense features to
+// set 1, so a set-1 file still reads (ParseWeights); any other is refused.
 const FeatureSet = 2
 
 // PatternSize is the number of weights of one region's table: 3^8.
@@ -51,7 +52,7 @@ const (
 
 // NumDenseV1 is the dense features of feature set 1 (the first NumDenseV1
 // of this set): a set-1 weights file reads with the others at 0.
-const NumDenseV1 = 12
+const NumDenseV1 = DenseToMove + 1
 
 // denseNames name the dense features for files and reports.
 var denseNames = [NumDense]string{"men", "kings", "man-mobility", "king-mobility", "blocked", "runaway",

@@ -30,7 +30,7 @@ func adviseHugePages(words []uint64Word) {
 // 4 GiB on a machine with slow page faults (set-param hash=4096 after a
 // smaller table had been freed).
 func mapWords(n int) ([]uint64Word, []byte) {
-	if raceBuild || n == 0 {
+	if raceEnabled {
 		return make([]uint64Word, n), nil
 	}
 	mem, err := syscall.Mmap(-1, 0, n*8, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
