@@ -156,6 +156,8 @@ func TestMatchFeature(t *testing.T) {
 			b.params.noSingleExt = true
 		case "probcut":
 			b.params.noProbCut = true
+		case "shots":
+			a.params.shots = true
 		default:
 			t.Fatalf("unknown feature %q", feature)
 		}

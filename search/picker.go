@@ -152,6 +152,7 @@ type selectivity struct {
 	probCutDepth  int                          // ProbCut from this depth on
 	singleExt     bool                         // extend single-reply positions
 	threatExt     bool                         // extend quiet leaves where the opponent threatens a capture
+	shots         bool                         // quiesce tries the quiet moves that give the opponent a capture
 }
 
 // configure sets s from the switches p for a search of variant v.
@@ -166,6 +167,7 @@ func (s *selectivity) configure(p *params, v engine.VariantID) {
 	}
 	s.singleExt = !p.noSingleExt
 	s.threatExt = p.threatExt
+	s.shots = p.shots
 	for pv := range s.lmr {
 		for d := range s.lmr[pv] {
 			for i := range s.lmr[pv][d] {

@@ -1,7 +1,8 @@
 // Package search is damka's game-tree search: iterative deepening over a
 // principal variation alpha-beta search with aspiration windows, a
-// capture-resolving quiescence search, a transposition table shared by all
-// threads and Lazy SMP. It knows nothing of the Hub or DXP protocols: they
+// capture-resolving quiescence search (with shots as an experiment switch,
+// off: worker.go tryShots), a transposition table shared by all threads and
+// Lazy SMP. It knows nothing of the Hub or DXP protocols: they
 // choose each move through Start (book, then search; see Job), which runs
 // in the background and is steered by Job.Stop and Job.PonderHit, and they
 // size the engine within the limits declared here (MaxThreads, MaxHashMiB,
@@ -144,6 +145,7 @@ type params struct {
 	lmrMore     bool // stronger late move reductions
 	noSingleExt bool // no extension of single-reply positions
 	noProbCut   bool // no ProbCut
+	shots       bool // the quiescence search tries shots (tryShots)
 }
 
 // New returns an engine with the given options (Threads and HashMiB below

@@ -452,14 +452,14 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	}
 	if depth <= 0 {
 		if !w.sel.threatExt || ply >= 2*w.rootDepth || p.HasCapture() {
-			return w.quiesce(alpha, beta, ply)
+			return w.quiesce(alpha, beta, ply, w.sel.shots)
 		}
 		// A quiet position where the opponent threatens a capture: look
 		// one ply further instead of trusting the static score.
 		q := *p
 		q.Side ^= 1
 		if !q.HasCapture() {
-			return w.quiesce(alpha, beta, ply)
+			return w.quiesce(alpha, beta, ply, w.sel.shots)
 		}
 		depth = 1
 	}
@@ -609,7 +609,13 @@ func (w *worker) rewardQuiet(ply, depth int, m engine.Move, i int) {
 
 // quiesce resolves captures: a side that can capture must, so a position
 // with a capture pending is searched further and never scored statically.
-func (w *worker) quiesce(alpha, beta, ply int) int {
+// In a quiet position whose static score is at most alpha but within
+// shotMargin of it, and while shots is set, the side to move also tries
+// its shots: the quiet moves that give the opponent a capture (a
+// sacrifice that may win more back, the combination draughts is made of),
+// each resolved by quiesce without further shots. A shot that lifts the
+// score above alpha is taken; otherwise the static score stands.
+func (w *worker) quiesce(alpha, beta, ply int, shots bool) int {
 	st := &w.stack[ply]
 	st.pvLen = 0
 	w.nodes++
@@ -627,7 +633,11 @@ func (w *worker) quiesce(alpha, beta, ply int) int {
 		if !eval.CanMove(p) {
 			return -Mate + ply
 		}
-		return w.evaluate(p)
+		stand := w.evaluate(p)
+		if !shots || stand > alpha || stand < alpha-shotMargin || ply >= MaxPly-2 {
+			return stand
+		}
+		return w.tryShots(alpha, beta, ply, stand)
 	}
 	p.GenerateCaptures(&st.moves)
 	n := st.moves.N
@@ -638,7 +648,63 @@ func (w *worker) quiesce(alpha, beta, ply int) int {
 		m := st.pick(i)
 		child.pos = p.Play(m)
 		child.draw = engine.DrawState{}
-		s := -w.quiesce(-beta, -alpha, ply+1)
+		s := -w.quiesce(-beta, -alpha, ply+1, shots)
+		if s > best {
+			best = s
+			if s > alpha {
+				alpha = s
+				st.pv[0] = m
+				st.pvLen = 1 + copy(st.pv[1:], child.pv[:child.pvLen])
+				if s >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// everyCaptureAnswered reports whether after each of the opponent's
+// captures in q (the position after a shot, the opponent to move) the
+// side that played the shot can capture in turn. A shot that one of the
+// captures leaves unanswered loses its man for nothing, as far as the
+// quiescence search can tell, so tryShots does not search it. l is
+// scratch for q's captures.
+func (w *worker) everyCaptureAnswered(q *engine.Position, l *engine.MoveList) bool {
+	q.GenerateCaptures(l)
+	for i := 0; i < l.N; i++ {
+		r := q.Play(l.Moves[i])
+		if !r.HasCapture() {
+			return false
+		}
+	}
+	return true
+}
+
+// shotMargin is how far (centi-men) below alpha a quiet position's static
+// score may be for quiesce to look for shots.
+const shotMargin = 150
+
+// tryShots searches the shots of the quiet position at ply (see quiesce),
+// whose static score stand is at most alpha; it returns the best of stand
+// and the shots' scores.
+func (w *worker) tryShots(alpha, beta, ply, stand int) int {
+	st := &w.stack[ply]
+	p := &st.pos
+	p.Generate(&st.moves)
+	best := stand
+	child := &w.stack[ply+1]
+	for i := 0; i < st.moves.N; i++ {
+		m := st.moves.Moves[i]
+		if p.Kings&(1<<m.From) != 0 {
+			continue // a shot is a man's sacrifice
+		}
+		child.pos = p.Play(m)
+		if !child.pos.HasCapture() || !w.everyCaptureAnswered(&child.pos, &child.moves) {
+			continue
+		}
+		child.draw = engine.DrawState{}
+		s := -w.quiesce(-beta, -alpha, ply+1, false)
 		if s > best {
 			best = s
 			if s > alpha {
