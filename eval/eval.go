@@ -64,8 +64,12 @@ func (w *Weights) Evaluate(p *engine.Position) int {
 		mg += x * int(w.Dense[k][0])
 		eg += x * int(w.Dense[k][1])
 	}
-	own := compact(v, s[engine.White].men)
-	opp := compact(v, s[engine.Black].men)
+	own, opp := s[engine.White].men, s[engine.Black].men
+	if w.Set >= kingPatternsFrom {
+		own |= s[engine.White].kings
+		opp |= s[engine.Black].kings
+	}
+	own, opp = compact(v, own), compact(v, opp)
 	var pm, pe int
 	if pg.rowLen == 4 {
 		pm, pe = patterns8x8(w.board, own, opp)

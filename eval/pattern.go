@@ -4,8 +4,9 @@
 //
 //   - patterns: every 4x4 region of the board (8 playable squares: 2 per row
 //     over 4 rows) read as a base-3 number, each square empty (0), the
-//     viewer's man (1) or the opponent's man (2), square 1 of the region
-//     lowest; kings are not part of the patterns;
+//     viewer's piece (1) or the opponent's piece (2), square 1 of the region
+//     lowest; a king counts as a piece of its colour (feature set 3; sets 1
+//     and 2 read kings as empty squares);
 //   - dense terms: counts such as men, kings, mobility and runaway men.
 //
 // Every feature has a middlegame and an endgame weight, blended by the men
@@ -20,9 +21,15 @@ import (
 )
 
 // FeatureSet is the version of the feature layout below; a weights file
-// records the version it was trained for. Set 2 appended dense features to
-// set 1, so a set-1 file still reads (ParseWeights); any other is refused.
-const FeatureSet = 2
+// records the version it was trained for, and is evaluated with that
+// layout (Weights.Set). Set 2 appended dense features to set 1 (a set-1
+// file reads with them at 0); set 3 reads kings into the patterns as pieces
+// of their colour, where sets 1 and 2 read them as empty squares. Any other
+// set is refused (ParseWeights).
+const FeatureSet = 3
+
+// kingPatternsFrom is the first feature set whose patterns hold kings.
+const kingPatternsFrom = 3
 
 // PatternSize is the number of weights of one region's table: 3^8.
 const PatternSize = 6561
@@ -183,15 +190,19 @@ type Features struct {
 // MaxRegions bounds Regions over the variants (28, on 10x10).
 const MaxRegions = 28
 
-// ExtractFeatures fills f with p's features. It allocates nothing.
-func ExtractFeatures(p *engine.Position, f *Features) {
+// ExtractFeatures fills f with p's features in the layout of FeatureSet,
+// the one damka train fits. It allocates nothing.
+func ExtractFeatures(p *engine.Position, f *Features) { extractFeatures(p, f, FeatureSet) }
+
+// extractFeatures is ExtractFeatures in the layout of feature set set.
+func extractFeatures(p *engine.Position, f *Features, set uint8) {
 	v := p.V
 	pg := &patternGeoms[v]
 	g := geomOf(v)
 	f.Regions = pg.regions
 	var men [2]uint64
 	for c := range 2 {
-		men[c] = compact(v, p.Pieces[c]&^p.Kings)
+		men[c] = compact(v, patternPieces(p, engine.Color(c), set))
 	}
 	wOwn, wOpp := men[engine.White], men[engine.Black]
 	bOwn, bOpp := turn(men[engine.Black], pg.squares), turn(men[engine.White], pg.squares)
@@ -206,6 +217,16 @@ func ExtractFeatures(p *engine.Position, f *Features) {
 	f.Men = g.men
 	f.MenLeft = s[0].nMen + s[1].nMen
 	f.Scale = endgameScale(p, g, &s)
+}
+
+// patternPieces returns colour c's pieces that the patterns of feature
+// set set read (internal bitboard): all of them from set 3 on, else its
+// men.
+func patternPieces(p *engine.Position, c engine.Color, set uint8) uint64 {
+	if set >= kingPatternsFrom {
+		return p.Pieces[c]
+	}
+	return p.Pieces[c] &^ p.Kings
 }
 
 // denseCounts fills s with each side's pieces and d with each side's

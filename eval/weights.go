@@ -6,7 +6,7 @@
 //	magic        8 bytes  "DMKEVAL1"
 //	version      uint16   1
 //	variant      uint8    engine.VariantID
-//	feature set  uint8    FeatureSet (2; a set-1 file, NumDenseV1 dense features, still reads)
+//	feature set  uint8    FeatureSet (3), or 2 (kings out of the patterns), or 1 (also NumDenseV1 dense features)
 //	dense        uint16   NumDense
 //	regions      uint16   Regions(variant)
 //	pattern size uint32   PatternSize
@@ -45,7 +45,11 @@ const maxWeightsNote = 1 << 20
 
 // Weights are one variant's learned evaluation weights.
 type Weights struct {
-	V       engine.VariantID
+	V engine.VariantID
+	// Set is the feature set the weights were trained for and are
+	// evaluated with: FeatureSet, or 2 for a file of set 1 or 2 (the
+	// patterns without kings; set 1's extra dense weights are 0).
+	Set     uint8
 	Dense   [NumDense][2]int16 // per dense feature: middlegame and endgame weight
 	Pattern [][2]int16         // Regions(V)*PatternSize entries: region*PatternSize + index
 	Note    string             // how they were made (the training command and data)
@@ -109,7 +113,7 @@ func (w *Weights) Prepare() {
 // dense weights of the hand-set prior (priorDense): the starting point of
 // training.
 func NewWeights(v engine.VariantID) *Weights {
-	w := &Weights{V: v, Pattern: make([][2]int16, Regions(v)*PatternSize), Dense: priorDense(v)}
+	w := &Weights{V: v, Set: FeatureSet, Pattern: make([][2]int16, Regions(v)*PatternSize), Dense: priorDense(v)}
 	w.Prepare()
 	return w
 }
@@ -147,7 +151,11 @@ func (w *Weights) MarshalBinary() ([]byte, error) {
 	b = append(b, WeightsMagic...)
 	le := binary.LittleEndian
 	b = le.AppendUint16(b, weightsVersion)
-	b = append(b, byte(w.V), FeatureSet)
+	set := w.Set
+	if set != 2 && set != FeatureSet {
+		return nil, fmt.Errorf("weights: feature set %d, want 2 or %d", set, FeatureSet)
+	}
+	b = append(b, byte(w.V), set)
 	b = le.AppendUint16(b, NumDense)
 	b = le.AppendUint16(b, uint16(n))
 	b = le.AppendUint32(b, PatternSize)
@@ -190,12 +198,14 @@ func ParseWeights(data []byte, want engine.VariantID) (*Weights, error) {
 	}
 	fs := data[11]
 	wantDense := NumDense
+	set := fs
 	switch fs {
-	case FeatureSet:
+	case FeatureSet, 2:
 	case 1:
 		wantDense = NumDenseV1 // set 2 added dense features: they read as 0
+		set = 2
 	default:
-		return nil, fmt.Errorf("weights file feature set %d, this damka reads 1 and %d", fs, FeatureSet)
+		return nil, fmt.Errorf("weights file feature set %d, this damka reads 1 to %d", fs, FeatureSet)
 	}
 	nd, nr, ps := int(le.Uint16(data[12:])), int(le.Uint16(data[14:])), int(le.Uint32(data[16:]))
 	if nd != wantDense || nr != Regions(v) || ps != PatternSize {
@@ -214,7 +224,7 @@ func ParseWeights(data []byte, want engine.VariantID) (*Weights, error) {
 	if !utf8.Valid(note) {
 		return nil, errors.New("weights file note is not UTF-8")
 	}
-	w := &Weights{V: v, Note: string(note), Pattern: make([][2]int16, nr*ps)}
+	w := &Weights{V: v, Set: set, Note: string(note), Pattern: make([][2]int16, nr*ps)}
 	at := head + nl
 	for i := range nd {
 		w.Dense[i] = [2]int16{int16(le.Uint16(data[at:])), int16(le.Uint16(data[at+2:]))}

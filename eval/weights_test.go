@@ -71,15 +71,16 @@ func TestWeightsRoundTrip(t *testing.T) {
 	}
 	// The embedded files read back as they are written; a feature-set-1
 	// file reads with the set-2 dense features at 0 and is written as set 2
-	// with the same weights.
+	// with the same weights (kings still out of the patterns).
 	for _, v := range engine.AllVariants() {
 		data, err := embedded.ReadFile("weights/" + v.String() + ".dkw")
 		require.NoError(t, err)
-		if data[11] == FeatureSet {
+		if data[11] != 1 {
+			assert.Equal(t, data[11], Default(v).Set, v.String())
 			assert.Equal(t, data, fileOf(t, Default(v)), v.String())
 			continue
 		}
-		require.EqualValues(t, 1, data[11], v.String())
+		assert.EqualValues(t, 2, Default(v).Set, v.String())
 		for k := NumDenseV1; k < NumDense; k++ {
 			assert.Equal(t, [2]int16{}, Default(v).Dense[k], v.String())
 		}
@@ -136,9 +137,10 @@ func TestWeightsHeaderErrors(t *testing.T) {
 		{"variant", b, engine.Russian, "weights file is for english, not russian"},
 		{"variant", b, engine.International, "weights file is for english, not international"},
 		{"unknown variant", change(10, 9), engine.English, "weights file variant 9 unknown"},
-		{"feature set", change(11, FeatureSet+1), engine.English, "feature set 3, this damka reads 1 and 2"},
-		{"feature set 0", change(11, 0), engine.English, "feature set 0, this damka reads 1 and 2"},
-		{"dense count", change(12, NumDense+1), engine.English, "(feature set 2) has 17 dense features, 15 regions of 6561: want 16, 15, 6561"},
+		{"feature set", change(11, FeatureSet+1), engine.English, "feature set 4, this damka reads 1 to 3"},
+		{"feature set 0", change(11, 0), engine.English, "feature set 0, this damka reads 1 to 3"},
+		{"dense count", change(12, NumDense+1), engine.English, "(feature set 3) has 17 dense features, 15 regions of 6561: want 16, 15, 6561"},
+		{"set 2 with another dense count", resum(append(append([]byte(nil), change(11, 2)[:12]...), append([]byte{NumDense + 1}, b[13:]...)...)), engine.English, "(feature set 2) has 17 dense features"},
 		{"set 1 with set 2's dense count", change(11, 1), engine.English, "(feature set 1) has 16 dense features, 15 regions of 6561: want 12, 15, 6561"},
 		{"regions", change(14, 28), engine.English, "16 dense features, 28 regions of 6561"},
 		{"pattern size", change(16, 0), engine.English, "regions of 6400"},
@@ -252,7 +254,7 @@ func TestLoadWeightsErrorsNameTheFile(t *testing.T) {
 // the endgame rules make (Scale 0).
 func recompute(w *Weights, p *engine.Position) (score int, ok bool) {
 	var f Features
-	ExtractFeatures(p, &f)
+	extractFeatures(p, &f, w.Set)
 	if f.Scale == 0 {
 		return 0, false
 	}
@@ -322,4 +324,43 @@ func TestFeaturesAndEvaluateDoNotAllocate(t *testing.T) {
 		})
 		assert.Zero(t, allocs, v.String())
 	}
+}
+
+// TestSetThreeKingsInPatterns: feature set 3 reads kings into the patterns
+// as pieces of their colour, sets 1 and 2 as empty squares. The same
+// weights evaluated as set 2 and as set 3 agree on every position without
+// kings and differ on positions with them; the features follow the set.
+func TestSetThreeKingsInPatterns(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		w3 := randomWeights(v, 5)
+		require.EqualValues(t, FeatureSet, w3.Set)
+		w2 := *w3
+		w2.Set = 2
+		same, differ, kings := 0, 0, 0
+		for _, p := range randomPositions(v, 40, uint64(v)+70) {
+			var f2, f3 Features
+			extractFeatures(&p, &f2, 2)
+			extractFeatures(&p, &f3, 3)
+			if p.Kings == 0 {
+				require.Equal(t, f2, f3, p.FEN())
+				require.Equal(t, w2.Evaluate(&p), w3.Evaluate(&p), p.FEN())
+				same++
+				continue
+			}
+			kings++
+			if f2.White != f3.White && w2.Evaluate(&p) != w3.Evaluate(&p) {
+				differ++
+			}
+		}
+		assert.Greater(t, same, 100, v.String())
+		assert.Greater(t, differ, kings/2, "%v: %d of %d positions with kings", v, differ, kings)
+	}
+	// A king of each colour on 1 and 32: the region of squares 1,2,5,6,9,10,13,14
+	// (region 0) reads the king on 1 as White's piece in set 3, empty in set 2.
+	p := mustFEN(t, engine.English, "W:W22,K1:B11,K32")
+	var f Features
+	extractFeatures(&p, &f, 2)
+	idx2 := f.White[0]
+	ExtractFeatures(&p, &f)
+	assert.Equal(t, idx2+1, f.White[0], "square 1 (digit 1): empty in set 2, White's piece in set 3")
 }
