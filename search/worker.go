@@ -649,19 +649,28 @@ func (w *worker) quiesce(alpha, beta, ply int, shots bool) int {
 		child.pos = p.Play(m)
 		child.draw = engine.DrawState{}
 		s := -w.quiesce(-beta, -alpha, ply+1, shots)
-		if s > best {
-			best = s
-			if s > alpha {
-				alpha = s
-				st.pv[0] = m
-				st.pvLen = 1 + copy(st.pv[1:], child.pv[:child.pvLen])
-				if s >= beta {
-					break
-				}
-			}
+		if st.raise(m, s, child, &best, &alpha, beta) {
+			break
 		}
 	}
 	return best
+}
+
+// raise takes s, the score of move m at st's node (child: the node after
+// m), into the node's best score and alpha, and m and child's PV into
+// st's PV when s is above alpha. It reports a cutoff: s >= beta.
+func (st *plyState) raise(m engine.Move, s int, child *plyState, best, alpha *int, beta int) bool {
+	if s <= *best {
+		return false
+	}
+	*best = s
+	if s <= *alpha {
+		return false
+	}
+	*alpha = s
+	st.pv[0] = m
+	st.pvLen = 1 + copy(st.pv[1:], child.pv[:child.pvLen])
+	return s >= beta
 }
 
 // everyCaptureAnswered reports whether after each of the opponent's
@@ -705,16 +714,8 @@ func (w *worker) tryShots(alpha, beta, ply, stand int) int {
 		}
 		child.draw = engine.DrawState{}
 		s := -w.quiesce(-beta, -alpha, ply+1, false)
-		if s > best {
-			best = s
-			if s > alpha {
-				alpha = s
-				st.pv[0] = m
-				st.pvLen = 1 + copy(st.pv[1:], child.pv[:child.pvLen])
-				if s >= beta {
-					break
-				}
-			}
+		if st.raise(m, s, child, &best, &alpha, beta) {
+			break
 		}
 	}
 	return best
