@@ -363,4 +363,14 @@ func TestSetThreeKingsInPatterns(t *testing.T) {
 	idx2 := f.White[0]
 	ExtractFeatures(&p, &f)
 	assert.Equal(t, idx2+1, f.White[0], "square 1 (digit 1): empty in set 2, White's piece in set 3")
+	// Weights are written with their own set; a set this damka does not
+	// evaluate is refused rather than written under another number.
+	w := randomWeights(engine.English, 6)
+	w.Set = 2
+	got, err := ParseWeights(fileOf(t, w), engine.English)
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, got.Set)
+	w.Set = 1
+	_, err = w.MarshalBinary()
+	assert.EqualError(t, err, "weights: feature set 1, want 2 or 3")
 }
