@@ -64,12 +64,8 @@ func (w *Weights) Evaluate(p *engine.Position) int {
 		mg += x * int(w.Dense[k][0])
 		eg += x * int(w.Dense[k][1])
 	}
-	own, opp := s[engine.White].men, s[engine.Black].men
-	if w.Set >= kingPatternsFrom {
-		own |= s[engine.White].kings
-		opp |= s[engine.Black].kings
-	}
-	own, opp = compact(v, own), compact(v, opp)
+	own := compact(v, patternPieces(p, engine.White, w.Set))
+	opp := compact(v, patternPieces(p, engine.Black, w.Set))
 	var pm, pe int
 	if pg.rowLen == 4 {
 		pm, pe = patterns8x8(w.board, own, opp)

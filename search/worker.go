@@ -679,7 +679,7 @@ func (st *plyState) raise(m engine.Move, s int, child *plyState, best, alpha *in
 // captures leaves unanswered loses its man for nothing, as far as the
 // quiescence search can tell, so tryShots does not search it. l is
 // scratch for q's captures.
-func (w *worker) everyCaptureAnswered(q *engine.Position, l *engine.MoveList) bool {
+func everyCaptureAnswered(q *engine.Position, l *engine.MoveList) bool {
 	q.GenerateCaptures(l)
 	for i := 0; i < l.N; i++ {
 		r := q.Play(l.Moves[i])
@@ -709,7 +709,7 @@ func (w *worker) tryShots(alpha, beta, ply, stand int) int {
 			continue // a shot is a man's sacrifice
 		}
 		child.pos = p.Play(m)
-		if !child.pos.HasCapture() || !w.everyCaptureAnswered(&child.pos, &child.moves) {
+		if !child.pos.HasCapture() || !everyCaptureAnswered(&child.pos, &child.moves) {
 			continue
 		}
 		child.draw = engine.DrawState{}
