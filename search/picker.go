@@ -178,10 +178,11 @@ func (s *selectivity) configure(p *params, v engine.VariantID) {
 }
 
 // probCutVariant are the variants whose search uses ProbCut: those where
-// self-play accepted it. English and international are left out until
-// they are tried (there it delays solve-suite shots: an English one from
-// depth 8 to 10, two deep international king shots past depth 12).
-var probCutVariant = [engine.NumVariants]bool{engine.Russian: true, engine.Brazilian: true, engine.English: false, engine.International: false}
+// self-play accepted it (Russian and Brazilian at commits 48dc3cc and
+// 1678075, English in session 10). International is left out until it is
+// tried (there it delays two deep king shots of the solve suite past depth
+// 12).
+var probCutVariant = [engine.NumVariants]bool{engine.Russian: true, engine.Brazilian: true, engine.English: true, engine.International: false}
 
 // ProbCut at non-PV nodes of depth probCutDepth and more:
 // a search probCutReduction plies shallower that fails high against beta
