@@ -179,9 +179,9 @@ func (s *selectivity) configure(p *params, v engine.VariantID) {
 
 // probCutVariant are the variants whose search uses ProbCut: those where
 // self-play accepted it (Russian and Brazilian at commits 48dc3cc and
-// 1678075, English in session 10). International is left out until it is
-// tried (there it delays two deep king shots of the solve suite past depth
-// 12).
+// 1678075, English at fed3194). International lost with it in self-play
+// (session 10: 70 games, -65 +- 54 Elo, stopped) and it delays two deep
+// king shots of its solve suite past depth 12, so it stays off there.
 var probCutVariant = [engine.NumVariants]bool{engine.Russian: true, engine.Brazilian: true, engine.English: true, engine.International: false}
 
 // ProbCut at non-PV nodes of depth probCutDepth and more:

@@ -102,12 +102,10 @@ func TestReductionTable(t *testing.T) {
 // first positions.
 func TestProbCut(t *testing.T) {
 	var s selectivity
-	s.configure(&params{}, engine.Russian)
-	assert.Equal(t, probCutDepth, s.probCutDepth)
-	s.configure(&params{}, engine.Brazilian)
-	assert.Equal(t, probCutDepth, s.probCutDepth)
-	s.configure(&params{}, engine.English)
-	assert.Equal(t, probCutDepth, s.probCutDepth)
+	for _, v := range []engine.VariantID{engine.Russian, engine.Brazilian, engine.English} {
+		s.configure(&params{}, v)
+		assert.Equal(t, probCutDepth, s.probCutDepth, "%v: on", v)
+	}
 	s.configure(&params{}, engine.International)
 	assert.Equal(t, MaxPly, s.probCutDepth, "international: off")
 	s.configure(&params{noProbCut: true}, engine.Russian)
