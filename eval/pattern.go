@@ -5,8 +5,11 @@
 //   - patterns: every 4x4 region of the board (8 playable squares: 2 per row
 //     over 4 rows) read as a base-3 number, each square empty (0), the
 //     viewer's piece (1) or the opponent's piece (2), square 1 of the region
-//     lowest; a king counts as a piece of its colour (feature set 3; sets 1
-//     and 2 read kings as empty squares);
+//     lowest; a king counts as a piece of its colour (feature set 3 on;
+//     sets 1 and 2 read kings as empty squares). From feature set 4 on
+//     there are also row bands, 8 squares of two adjacent rows read the
+//     same way: on 8x8 the whole width (7 bands, where a region sees half
+//     of it), on 10x10 the left or right 4 squares of each row (18 bands);
 //   - dense terms: counts such as men, kings, mobility and runaway men.
 //
 // Every feature has a middlegame and an endgame weight, blended by the men
@@ -24,12 +27,16 @@ import (
 // records the version it was trained for, and is evaluated with that
 // layout (Weights.Set). Set 2 appended dense features to set 1 (a set-1
 // file reads with them at 0); set 3 reads kings into the patterns as pieces
-// of their colour, where sets 1 and 2 read them as empty squares. Any other
-// set is refused (ParseWeights).
-const FeatureSet = 3
+// of their colour, where sets 1 and 2 read them as empty squares; set 4
+// adds the row bands as regions after the 4x4 ones. Any other set is
+// refused (ParseWeights).
+const FeatureSet = 4
 
 // kingPatternsFrom is the first feature set whose patterns hold kings.
 const kingPatternsFrom = 3
+
+// bandPatternsFrom is the first feature set with the 8x8 row bands.
+const bandPatternsFrom = 4
 
 // PatternSize is the number of weights of one region's table: 3^8.
 const PatternSize = 6561
@@ -77,13 +84,24 @@ const WeightShift = 4
 type patternGeom struct {
 	rowLen  int  // playable squares per row (4 or 5)
 	rows    int  // rows (8 or 10)
-	regions int  // (rows-3) * (rowLen-1)
+	regions int  // 4x4 regions: (rows-3) * (rowLen-1)
+	bands   int  // row bands of feature set 4: rows-1 on 8x8, 2*(rows-1) on 10x10
 	squares uint // 32 or 50
 }
 
-// Regions returns the number of pattern regions of variant v's board (15
-// on 8x8, 28 on 10x10).
-func Regions(v engine.VariantID) int { return patternGeoms[v].regions }
+// Regions returns the number of pattern regions of variant v's board in
+// FeatureSet: 15 4x4 regions and 7 row bands on 8x8 (22), 28 4x4 regions
+// and 18 row bands on 10x10 (46).
+func Regions(v engine.VariantID) int { return regionsOf(v, FeatureSet) }
+
+// regionsOf is Regions for feature set set: sets before 4 have no bands.
+func regionsOf(v engine.VariantID, set uint8) int {
+	pg := &patternGeoms[v]
+	if set >= bandPatternsFrom {
+		return pg.regions + pg.bands
+	}
+	return pg.regions
+}
 
 var patternGeoms = makePatternGeoms()
 
@@ -93,6 +111,7 @@ func makePatternGeoms() (pg [engine.NumVariants]patternGeom) {
 		k := r.RowLen
 		g := patternGeom{rowLen: k, rows: r.BoardSize, squares: uint(r.Squares)}
 		g.regions = (g.rows - 3) * (k - 1)
+		g.bands = (g.rows - 1) * (k - 3) // 8x8: one band a row pair; 10x10: two
 		pg[v] = g
 	}
 	return pg
@@ -158,9 +177,26 @@ func index10x10(own, opp uint64, r0, j uint) int {
 	return int(base3[uint8(x)]) + int(base3x2[uint8(x>>32)])
 }
 
-// regionIndexes fills idx with the index of every region, in region order,
-// for the viewer's men own and the opponent's opp.
-func (g *patternGeom) regionIndexes(own, opp uint64, idx *[MaxRegions]uint16) {
+// indexBand returns the base-3 index of the 8x8 row band of rows r and
+// r+1 (squares 4r+1 to 4r+8) for the viewer's pieces own and the
+// opponent's opp (square sets).
+func indexBand(own, opp uint64, r uint) int {
+	return int(base3[uint8(own>>(4*r))]) + int(base3x2[uint8(opp>>(4*r))])
+}
+
+// indexBand10x10 returns the base-3 index of the 10x10 row band of rows r
+// and r+1, squares j to j+3 of each (j 0 or 1), for the viewer's pieces
+// own and the opponent's opp (square sets).
+func indexBand10x10(own, opp uint64, r, j uint) int {
+	sh := 5*r + j
+	x, y := own>>sh, opp>>sh
+	return int(base3[uint8(x&0xF|x>>1&0xF0)]) + int(base3x2[uint8(y&0xF|y>>1&0xF0)])
+}
+
+// regionIndexes fills idx with the index of every region of feature set
+// set, in region order (the 4x4 regions, then the row bands), for the
+// viewer's pieces own and the opponent's opp.
+func (g *patternGeom) regionIndexes(own, opp uint64, set uint8, idx *[MaxRegions]uint16) {
 	i := 0
 	for r0 := uint(0); r0 <= uint(g.rows-4); r0++ {
 		for j := uint(0); j < uint(g.rowLen-1); j++ {
@@ -169,6 +205,20 @@ func (g *patternGeom) regionIndexes(own, opp uint64, idx *[MaxRegions]uint16) {
 			} else {
 				idx[i] = uint16(index10x10(own, opp, r0, j))
 			}
+			i++
+		}
+	}
+	if set < bandPatternsFrom {
+		return
+	}
+	for r := uint(0); r < uint(g.rows-1); r++ {
+		if g.rowLen == 4 {
+			idx[i] = uint16(indexBand(own, opp, r))
+			i++
+			continue
+		}
+		for j := uint(0); j < 2; j++ {
+			idx[i] = uint16(indexBand10x10(own, opp, r, j))
 			i++
 		}
 	}
@@ -187,8 +237,8 @@ type Features struct {
 	Scale        int                // the endgame rules' divisor of the score (1, 2) or 0: not a linear score
 }
 
-// MaxRegions bounds Regions over the variants (28, on 10x10).
-const MaxRegions = 28
+// MaxRegions bounds Regions over the variants (46, on 10x10).
+const MaxRegions = 46
 
 // ExtractFeatures fills f with p's features in the layout of FeatureSet,
 // the one damka train fits. It allocates nothing.
@@ -199,15 +249,15 @@ func extractFeatures(p *engine.Position, f *Features, set uint8) {
 	v := p.V
 	pg := &patternGeoms[v]
 	g := geomOf(v)
-	f.Regions = pg.regions
+	f.Regions = regionsOf(v, set)
 	var men [2]uint64
 	for c := range 2 {
 		men[c] = compact(v, patternPieces(p, engine.Color(c), set))
 	}
 	wOwn, wOpp := men[engine.White], men[engine.Black]
 	bOwn, bOpp := turn(men[engine.Black], pg.squares), turn(men[engine.White], pg.squares)
-	pg.regionIndexes(wOwn, wOpp, &f.White)
-	pg.regionIndexes(bOwn, bOpp, &f.Black)
+	pg.regionIndexes(wOwn, wOpp, set, &f.White)
+	pg.regionIndexes(bOwn, bOpp, set, &f.Black)
 	var d [2][NumDense]int
 	var s [2]side
 	denseCounts(p, g, &s, &d)

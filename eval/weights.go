@@ -6,17 +6,19 @@
 //	magic        8 bytes  "DMKEVAL1"
 //	version      uint16   1
 //	variant      uint8    engine.VariantID
-//	feature set  uint8    FeatureSet (3), or 2 (kings out of the patterns), or 1 (also NumDenseV1 dense features)
+//	feature set  uint8    FeatureSet (4), or 3 (no row bands), 2 (also kings out of the patterns), or 1 (also NumDenseV1 dense features)
 //	dense        uint16   NumDense
-//	regions      uint16   Regions(variant)
+//	regions      uint16   Regions(variant) in that set: 22 (set 4) or 15 on 8x8, 46 (set 4) or 28 on 10x10
 //	pattern size uint32   PatternSize
 //	note length  uint32, then the note (UTF-8): the training command and data
 //	dense        NumDense x (middlegame int16, endgame int16)
 //	patterns     regions x PatternSize x (middlegame int16, endgame int16)
 //	checksum     uint32   CRC-32 (IEEE) of everything before it
 //
-// Weights are in 1/16 of a centi-man (WeightShift). Region i is the region
-// at top row i / (rowLen-1) and left square i mod (rowLen-1) (pattern.go).
+// Weights are in 1/16 of a centi-man (WeightShift). Region i < R = (rows-3)
+// * (rowLen-1) is the 4x4 region at top row i / (rowLen-1) and left square
+// i mod (rowLen-1); region R+r is the row band of rows r and r+1
+// (pattern.go).
 
 package eval
 
@@ -47,11 +49,12 @@ const maxWeightsNote = 1 << 20
 type Weights struct {
 	V engine.VariantID
 	// Set is the feature set the weights were trained for and are
-	// evaluated with: FeatureSet, or 2 for a file of set 1 or 2 (the
-	// patterns without kings; set 1's extra dense weights are 0).
+	// evaluated with: FeatureSet, 3 (no row bands), or 2 for a file of
+	// set 1 or 2 (the patterns without kings; set 1's extra dense weights
+	// are 0).
 	Set     uint8
 	Dense   [NumDense][2]int16 // per dense feature: middlegame and endgame weight
-	Pattern [][2]int16         // Regions(V)*PatternSize entries: region*PatternSize + index
+	Pattern [][2]int16         // (regions of V in Set)*PatternSize entries: region*PatternSize + index
 	Note    string             // how they were made (the training command and data)
 
 	// board is what Evaluate reads (Prepare): per region and White's view
@@ -89,7 +92,7 @@ var regionPerm = func() (t [PatternSize]uint16) {
 // combined value does not fit 16 bits are saturated.
 func (w *Weights) Prepare() {
 	pg := &patternGeoms[w.V]
-	n := pg.regions
+	n := len(w.Pattern) / PatternSize
 	if len(w.board) != n*PatternSize {
 		w.board = make([][2]int16, n*PatternSize)
 	}
@@ -97,6 +100,9 @@ func (w *Weights) Prepare() {
 	for r := range n {
 		r0, j := r/per, r%per
 		rot := (pg.rows-4-r0)*per + (per - 1 - j)
+		if r >= pg.regions { // a row band: band b turned is band bands-1-b
+			rot = pg.regions + pg.bands - 1 - (r - pg.regions)
+		}
 		own := w.Pattern[r*PatternSize : (r+1)*PatternSize]
 		other := w.Pattern[rot*PatternSize : (rot+1)*PatternSize]
 		dst := w.board[r*PatternSize : (r+1)*PatternSize]
@@ -143,18 +149,19 @@ func priorDense(v engine.VariantID) (d [NumDense][2]int16) {
 
 // MarshalBinary returns w in the weights file format.
 func (w *Weights) MarshalBinary() ([]byte, error) {
-	n := Regions(w.V)
+	set := w.Set
+	if set < 2 || set > FeatureSet {
+		return nil, fmt.Errorf("weights: feature set %d, want 2 to %d", set, FeatureSet)
+	}
+	n := regionsOf(w.V, set)
 	if len(w.Pattern) != n*PatternSize {
-		return nil, fmt.Errorf("weights: %d pattern entries, want %d for %v", len(w.Pattern), n*PatternSize, w.V)
+		return nil, fmt.Errorf("weights: %d pattern entries, want %d for %v in feature set %d",
+			len(w.Pattern), n*PatternSize, w.V, set)
 	}
 	b := make([]byte, 0, 32+len(w.Note)+4*(NumDense+n*PatternSize)+4)
 	b = append(b, WeightsMagic...)
 	le := binary.LittleEndian
 	b = le.AppendUint16(b, weightsVersion)
-	set := w.Set
-	if set != 2 && set != FeatureSet {
-		return nil, fmt.Errorf("weights: feature set %d, want 2 or %d", set, FeatureSet)
-	}
 	b = append(b, byte(w.V), set)
 	b = le.AppendUint16(b, NumDense)
 	b = le.AppendUint16(b, uint16(n))
@@ -200,7 +207,7 @@ func ParseWeights(data []byte, want engine.VariantID) (*Weights, error) {
 	wantDense := NumDense
 	set := fs
 	switch fs {
-	case FeatureSet, 2:
+	case FeatureSet, 3, 2:
 	case 1:
 		wantDense = NumDenseV1 // set 2 added dense features: they read as 0
 		set = 2
@@ -208,9 +215,9 @@ func ParseWeights(data []byte, want engine.VariantID) (*Weights, error) {
 		return nil, fmt.Errorf("weights file feature set %d, this damka reads 1 to %d", fs, FeatureSet)
 	}
 	nd, nr, ps := int(le.Uint16(data[12:])), int(le.Uint16(data[14:])), int(le.Uint32(data[16:]))
-	if nd != wantDense || nr != Regions(v) || ps != PatternSize {
+	if nd != wantDense || nr != regionsOf(v, set) || ps != PatternSize {
 		return nil, fmt.Errorf("weights file (feature set %d) has %d dense features, %d regions of %d: want %d, %d, %d",
-			fs, nd, nr, ps, wantDense, Regions(v), PatternSize)
+			fs, nd, nr, ps, wantDense, regionsOf(v, set), PatternSize)
 	}
 	nl := int(le.Uint32(data[20:]))
 	want4 := head + nl + 4*(nd+nr*ps) + 4

@@ -137,12 +137,13 @@ func TestWeightsHeaderErrors(t *testing.T) {
 		{"variant", b, engine.Russian, "weights file is for english, not russian"},
 		{"variant", b, engine.International, "weights file is for english, not international"},
 		{"unknown variant", change(10, 9), engine.English, "weights file variant 9 unknown"},
-		{"feature set", change(11, FeatureSet+1), engine.English, "feature set 4, this damka reads 1 to 3"},
-		{"feature set 0", change(11, 0), engine.English, "feature set 0, this damka reads 1 to 3"},
-		{"dense count", change(12, NumDense+1), engine.English, "(feature set 3) has 17 dense features, 15 regions of 6561: want 16, 15, 6561"},
+		{"feature set", change(11, FeatureSet+1), engine.English, "feature set 5, this damka reads 1 to 4"},
+		{"feature set 0", change(11, 0), engine.English, "feature set 0, this damka reads 1 to 4"},
+		{"dense count", change(12, NumDense+1), engine.English, "(feature set 4) has 17 dense features, 22 regions of 6561: want 16, 22, 6561"},
+		{"set 3 with set 4's regions", change(11, 3), engine.English, "(feature set 3) has 16 dense features, 22 regions of 6561: want 16, 15, 6561"},
 		{"set 2 with another dense count", resum(append(append([]byte(nil), change(11, 2)[:12]...), append([]byte{NumDense + 1}, b[13:]...)...)), engine.English, "(feature set 2) has 17 dense features"},
-		{"set 1 with set 2's dense count", change(11, 1), engine.English, "(feature set 1) has 16 dense features, 15 regions of 6561: want 12, 15, 6561"},
-		{"regions", change(14, 28), engine.English, "16 dense features, 28 regions of 6561"},
+		{"set 1 with set 2's dense count", change(11, 1), engine.English, "(feature set 1) has 16 dense features, 22 regions of 6561: want 12, 15, 6561"},
+		{"regions", change(14, 15), engine.English, "16 dense features, 15 regions of 6561: want 16, 22"},
 		{"pattern size", change(16, 0), engine.English, "regions of 6400"},
 	} {
 		_, err := ParseWeights(c.data, c.want)
@@ -163,7 +164,7 @@ func TestWeightsHeaderErrors(t *testing.T) {
 	// Weights with the wrong number of pattern entries are not written.
 	w.Pattern = w.Pattern[:10]
 	_, err = w.MarshalBinary()
-	assert.ErrorContains(t, err, "10 pattern entries, want 98415")
+	assert.ErrorContains(t, err, "10 pattern entries, want 144342 for russian in feature set 4")
 	assert.Error(t, w.Save(filepath.Join(t.TempDir(), "x.dkw")))
 }
 
@@ -365,12 +366,89 @@ func TestSetThreeKingsInPatterns(t *testing.T) {
 	assert.Equal(t, idx2+1, f.White[0], "square 1 (digit 1): empty in set 2, White's piece in set 3")
 	// Weights are written with their own set; a set this damka does not
 	// evaluate is refused rather than written under another number.
+	// Sets 2 and 3 have no row bands.
 	w := randomWeights(engine.English, 6)
 	w.Set = 2
+	_, err := w.MarshalBinary()
+	assert.EqualError(t, err, "weights: 144342 pattern entries, want 98415 for english in feature set 2")
+	w.Pattern = w.Pattern[:15*PatternSize]
 	got, err := ParseWeights(fileOf(t, w), engine.English)
 	require.NoError(t, err)
 	assert.EqualValues(t, 2, got.Set)
 	w.Set = 1
 	_, err = w.MarshalBinary()
-	assert.EqualError(t, err, "weights: feature set 1, want 2 or 3")
+	assert.EqualError(t, err, "weights: feature set 1, want 2 to 4")
+}
+
+// TestSetFourRowBands: feature set 4 adds row bands after the 4x4
+// regions (7 on 8x8 after 15, 18 on 10x10 after 28), each band read from
+// its viewer's side; set 3 weights still load and evaluate without them.
+func TestSetFourRowBands(t *testing.T) {
+	assert.Equal(t, 22, Regions(engine.English))
+	assert.Equal(t, 15, regionsOf(engine.English, 3))
+	assert.Equal(t, 46, Regions(engine.International))
+	assert.Equal(t, 28, regionsOf(engine.International, 3))
+
+	// The start position, from either side's view (square 1 of a view is
+	// on the far side): bands 0 and 1 hold only the opponent's men (digit
+	// 2 on all 8 squares: 6560), band 2 the opponent's third row on its
+	// low 4 squares (2*40), band 3 nothing, band 4 the viewer's third row
+	// on its high 4 (81*40), bands 5 and 6 only the viewer's men (3280).
+	p := mustFEN(t, engine.English, "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12")
+	var f Features
+	ExtractFeatures(&p, &f)
+	require.Equal(t, 22, f.Regions)
+	for _, idx := range [][MaxRegions]uint16{f.White, f.Black} {
+		assert.Equal(t, []uint16{6560, 6560, 80, 0, 3240, 3280, 3280}, idx[15:22])
+	}
+	extractFeatures(&p, &f, 3)
+	assert.Equal(t, 15, f.Regions)
+	// On 10x10 the bands of rows r and r+1 come in pairs, the left 4
+	// squares of each row (j = 0) and the right 4 (j = 1); the start
+	// position reads the same in both.
+	pi := engine.StartPosition(engine.International)
+	ExtractFeatures(&pi, &f)
+	require.Equal(t, 46, f.Regions)
+	for _, idx := range [][MaxRegions]uint16{f.White, f.Black} {
+		assert.Equal(t, []uint16{6560, 6560, 6560, 6560, 6560, 6560, 80, 80, 0, 0, 3240, 3240, 3280, 3280, 3280, 3280, 3280, 3280}, idx[28:46])
+	}
+	// White men on 41 and 46, the first squares of rows 8 and 9: White's
+	// left band of those rows reads them as its digits 0 and 4; its right
+	// band (squares 2 to 5 of each row) sees neither.
+	pi = mustFEN(t, engine.International, "W:W41,46:B5")
+	ExtractFeatures(&pi, &f)
+	assert.EqualValues(t, 1+81, f.White[28+16], "left band of rows 8 and 9")
+	assert.EqualValues(t, 0, f.White[28+17], "right band of rows 8 and 9")
+
+	// A band weight changes the score of positions whose band reads its
+	// index, from both sides: White's band 6 (its two back rows) full of
+	// its men scores the weight for White, Black's the same for Black, so
+	// the start position is level.
+	w := NewWeights(engine.English)
+	base := w.Evaluate(&p)
+	w.Pattern[(15+6)*PatternSize+3280] = [2]int16{16 * 50, 16 * 50}
+	w.Prepare()
+	assert.Equal(t, base, w.Evaluate(&p))
+	q := mustFEN(t, engine.English, "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,13")
+	q2 := mustFEN(t, engine.English, "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,13")
+	w0 := NewWeights(engine.English)
+	// q keeps Black's back rows full (the band weight counts for Black and
+	// White alike: level); q2 empties square 8: only White's band 6 scores.
+	assert.Equal(t, w0.Evaluate(&q), w.Evaluate(&q))
+	assert.Equal(t, w0.Evaluate(&q2)+50, w.Evaluate(&q2))
+
+	// Set 3 weights (15 regions) read back and score without bands.
+	w3 := randomWeights(engine.English, 8)
+	w3.Set = 3
+	w3.Pattern = w3.Pattern[:15*PatternSize]
+	w3.Prepare()
+	got, err := ParseWeights(fileOf(t, w3), engine.English)
+	require.NoError(t, err)
+	assert.EqualValues(t, 3, got.Set)
+	for _, p := range randomPositions(engine.English, 5, 3) {
+		want, ok := recompute(w3, &p)
+		if ok {
+			require.Equal(t, want, got.Evaluate(&p), p.FEN())
+		}
+	}
 }

@@ -257,7 +257,12 @@ func TestTrainStopped(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, res.Best.Epoch)
 	assert.Equal(t, init.Dense, res.Weights.Dense)
-	assert.True(t, assert.ObjectsAreEqual(init.Pattern, res.Weights.Pattern), "a stopped run changed the weights")
+	// The embedded Russian file is of an older set (no row bands): its
+	// regions come back as they were, the bands of the current set at 0.
+	n := len(init.Pattern)
+	require.Len(t, res.Weights.Pattern, eval.Regions(engine.Russian)*eval.PatternSize)
+	assert.True(t, assert.ObjectsAreEqual(init.Pattern, res.Weights.Pattern[:n]), "a stopped run changed the weights")
+	assert.Equal(t, make([][2]int16, len(res.Weights.Pattern)-n), res.Weights.Pattern[n:])
 }
 
 func TestTrainBadInput(t *testing.T) {
