@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
@@ -176,6 +177,32 @@ func BenchmarkEvaluate(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkEvaluateFeatureSet compares the evaluation of set-3 weights
+// (4x4 regions only) with set-4 weights (with the row bands) on the same
+// positions: the cost of the bands.
+func BenchmarkEvaluateFeatureSet(b *testing.B) {
+	for _, v := range []engine.VariantID{engine.English, engine.International} {
+		ps := randomPositions(v, 10, 3)
+		w4 := NewWeights(v)
+		w3 := NewWeights(v)
+		w3.Set = 3
+		w3.Pattern = w3.Pattern[:regionsOf(v, 3)*PatternSize]
+		w3.Prepare()
+		for _, w := range []*Weights{w3, w4} {
+			b.Run(fmt.Sprintf("%v/set%d", v, w.Set), func(b *testing.B) {
+				i := 0
+				for b.Loop() {
+					w.Evaluate(&ps[i])
+					i++
+					if i == len(ps) {
+						i = 0
+					}
+				}
+			})
+		}
 	}
 }
 
