@@ -35,7 +35,7 @@ const FeatureSet = 4
 // kingPatternsFrom is the first feature set whose patterns hold kings.
 const kingPatternsFrom = 3
 
-// bandPatternsFrom is the first feature set with the 8x8 row bands.
+// bandPatternsFrom is the first feature set with row bands (both boards).
 const bandPatternsFrom = 4
 
 // PatternSize is the number of weights of one region's table: 3^8.

@@ -257,8 +257,9 @@ func TestTrainStopped(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, res.Best.Epoch)
 	assert.Equal(t, init.Dense, res.Weights.Dense)
-	// The embedded Russian file is of an older set (no row bands): its
-	// regions come back as they were, the bands of the current set at 0.
+	// The init's regions come back as they were; when it is of an older
+	// set than the trainer's (the embedded Russian file is of set 1, without
+	// row bands), the regions it lacks come back as 0.
 	n := len(init.Pattern)
 	require.Len(t, res.Weights.Pattern, eval.Regions(engine.Russian)*eval.PatternSize)
 	assert.True(t, assert.ObjectsAreEqual(init.Pattern, res.Weights.Pattern[:n]), "a stopped run changed the weights")
