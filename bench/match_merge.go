@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"damka/engine"
@@ -20,6 +21,11 @@ type MergeSummary struct {
 	// fault Termination; Terminations counts every game by Termination.
 	Faults       [2]map[string]int
 	Terminations map[string]int
+	// Cut lists the games whose movetext holds fewer or more plies than
+	// their PlyCount tag says (a file copied while its match was still
+	// writing it, or edited by hand), one line each naming the game. They are
+	// counted with their Result tag, which Run writes before the moves.
+	Cut []string
 }
 
 // ReadMatchPDN reads every game of a PDN stream (the default variant
@@ -127,6 +133,11 @@ func MergeGames(games []*engine.PDNGame, a string) (MergeSummary, error) {
 			pair = p + "|" + g.Tag("Opening")
 		}
 		outcomes = append(outcomes, Outcome{Pair: pair, Score: score})
+		if pc := g.Tag("PlyCount"); pc != "" {
+			if n, err := strconv.Atoi(pc); err != nil || n != len(g.Moves) {
+				ms.Cut = append(ms.Cut, fmt.Sprintf("%s: PlyCount %q but %d plies in the movetext", where, pc, len(g.Moves)))
+			}
+		}
 		term := g.Tag("Termination")
 		ms.Terminations[term]++
 		if isFault(term) && res != engine.Draw {

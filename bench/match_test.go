@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -385,4 +386,40 @@ func TestMergeRefusesMixedVariants(t *testing.T) {
 	assert.ErrorContains(t, err, "game 3 (line 15, Round \"1.2.1\"): a russian game, game 1 is english")
 	_, err = MergeGames(nil, "A")
 	assert.EqualError(t, err, "merge: no games")
+}
+
+// A game whose movetext holds fewer plies than its PlyCount tag (a file
+// copied while its match was still writing) is counted with its Result tag
+// and named in Cut; whole games and games without the tag are not.
+func TestMergeNamesCutGames(t *testing.T) {
+	pdn := `[Round "1.1.1"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+[GameType "21"]
+[Opening "x"]
+[PlyCount "2"]
+1. 11-15 23-19 1-0
+
+[Round "1.1.2"]
+[White "B"]
+[Black "A"]
+[Result "1-0"]
+[GameType "21"]
+[Opening "x"]
+[PlyCount "3"]
+1. 11-15 23-19
+`
+	games, err := ReadMatchPDN(strings.NewReader(pdn), engine.English)
+	require.NoError(t, err)
+	require.Len(t, games, 2)
+	ms, err := MergeGames(games, "")
+	require.NoError(t, err)
+	assert.Equal(t, 2, ms.Stats.Games)
+	assert.Equal(t, 0, ms.Stats.Draws, "the cut game counts by its Result tag, not as unfinished")
+	assert.Equal(t, []string{`game 2 (line 10, Round "1.1.2"): PlyCount "3" but 2 plies in the movetext`}, ms.Cut)
+	games[1].Tags = slices.DeleteFunc(games[1].Tags, func(tg engine.Tag) bool { return tg.Name == "PlyCount" })
+	ms, err = MergeGames(games, "")
+	require.NoError(t, err)
+	assert.Empty(t, ms.Cut)
 }

@@ -577,6 +577,9 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 			if err != nil {
 				return badInput("%v", err)
 			}
+			for _, c := range ms.Cut {
+				logger.Warn().Str("game", c).Msg("merge: the game's movetext is cut off or edited; counted with its Result tag")
+			}
 			out := cmd.OutOrStdout()
 			if t != nil {
 				lo, hi := t.Bounds()
