@@ -4,6 +4,8 @@
 package main
 
 import (
+	"bufio"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -562,14 +564,9 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 			}
 			var games []*engine.PDNGame
 			for _, name := range args {
-				fh, err := os.Open(name)
+				gs, err := readMergeFile(name, v)
 				if err != nil {
-					return badInput("%v", err)
-				}
-				gs, err := bench.ReadMatchPDN(fh, v)
-				fh.Close()
-				if err != nil {
-					return badInput("%s: %v", name, err)
+					return err
 				}
 				games = append(games, gs...)
 			}
@@ -594,6 +591,34 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 	cmd.Flags().StringVar(&a, "a", "", "engine A's name (default: White of the first game R.P.1)")
 	cmd.Flags().StringVar(&sprt, "sprt", "", "also compute the SPRT LLR: elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized]")
 	return cmd
+}
+
+// readMergeFile reads the games of one PDN file for match merge; a
+// gzip-compressed file (as the committed SPRT games in learn/sprt) is read
+// through gzip. Errors are bad input naming the file.
+func readMergeFile(name string, v engine.VariantID) ([]*engine.PDNGame, error) {
+	fh, err := os.Open(name)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	defer fh.Close()
+	br := bufio.NewReader(fh)
+	var r io.Reader = br
+	where := name
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		where = name + " (gzip)"
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, badInput("%s: %v", where, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	gs, err := bench.ReadMatchPDN(r, v)
+	if err != nil {
+		return nil, badInput("%s: %v", where, err)
+	}
+	return gs, nil
 }
 
 // writeTimeUse prints each engine's median answer to go and, under a

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,6 +80,26 @@ func TestMatchCommand(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	mlines := strings.Split(strings.TrimSpace(mout), "\n")
 	assert.Equal(t, last, mlines[len(mlines)-1], "merge recomputes the run's numbers")
+
+	// The same games gzip-compressed (as learn/sprt keeps them) merge the same;
+	// a cut-off gzip file is bad input naming the file.
+	raw, err := os.ReadFile(pdn)
+	require.NoError(t, err)
+	var zbuf bytes.Buffer
+	zw := gzip.NewWriter(&zbuf)
+	_, err = zw.Write(raw)
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	gz := filepath.Join(dir, "m.pdn.gz")
+	require.NoError(t, os.WriteFile(gz, zbuf.Bytes(), 0o644))
+	zout, errs, code := runCLI("match", "merge", gz, "--variant", "english", "--sprt", "elo0=0,elo1=5")
+	require.Equal(t, 0, code, errs)
+	assert.Equal(t, mout, zout)
+	cut := filepath.Join(dir, "cut.pdn.gz")
+	require.NoError(t, os.WriteFile(cut, zbuf.Bytes()[:zbuf.Len()/2], 0o644))
+	_, errs, code = runCLI("match", "merge", cut, "--variant", "english")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errs, cut+" (gzip): ")
 
 	cout, _, code := runCLI("pdn", "check", pdn)
 	assert.Equal(t, 0, code)
