@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math/rand/v2"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -308,6 +309,7 @@ func TestOptionLimits(t *testing.T) {
 // early once aborted.
 func TestTouchWords(t *testing.T) {
 	tt := newTable(1)
+	defer runtime.KeepAlive(tt) // w is tt's mapping: a collected tt unmaps it (its finalizer)
 	w := tt.words
 	for i := range w {
 		if i%3 == 0 {
