@@ -6,8 +6,6 @@
 package learn
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -15,7 +13,6 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -23,6 +20,7 @@ import (
 	"damka/egdb"
 	"damka/engine"
 	"damka/eval"
+	"damka/internal/gzfile"
 )
 
 // Sample is one training position: its features and what it should score.
@@ -159,22 +157,12 @@ func (d *Data) ReadFiles(paths ...string) error {
 }
 
 func (d *Data) readFile(path string) error {
-	f, err := os.Open(path)
+	f, err := gzfile.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
-	var r io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	return d.ReadGames(r, path)
+	return d.ReadGames(f, path)
 }
 
 // Options configure Train.

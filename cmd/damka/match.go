@@ -4,8 +4,6 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -28,6 +26,7 @@ import (
 	"damka/bench"
 	"damka/egdb"
 	"damka/engine"
+	"damka/internal/gzfile"
 	"damka/openings"
 	"damka/search"
 )
@@ -597,24 +596,16 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 // gzip-compressed file (as the committed SPRT games in learn/sprt) is read
 // through gzip. Errors are bad input naming the file.
 func readMergeFile(name string, v engine.VariantID) ([]*engine.PDNGame, error) {
-	fh, err := os.Open(name)
+	f, err := gzfile.Open(name)
 	if err != nil {
 		return nil, badInput("%v", err)
 	}
-	defer fh.Close()
-	br := bufio.NewReader(fh)
-	var r io.Reader = br
+	defer f.Close()
 	where := name
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	if f.Gzip {
 		where = name + " (gzip)"
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, badInput("%s: %v", where, err)
-		}
-		defer zr.Close()
-		r = zr
 	}
-	gs, err := bench.ReadMatchPDN(r, v)
+	gs, err := bench.ReadMatchPDN(f, v)
 	if err != nil {
 		return nil, badInput("%s: %v", where, err)
 	}

@@ -19,6 +19,7 @@ const module = "damka"
 var layer = map[string]int{
 	"damka/engine":                   0,
 	"damka/version":                  0, // build information, imports nothing of damka
+	"damka/internal/gzfile":          0, // files read plain or gzip-compressed (learn, match merge); imports nothing of damka
 	"damka/eval":                     1,
 	"damka/book":                     1,
 	"damka/egdb":                     1, // the endgame databases, when they come
