@@ -253,6 +253,20 @@ func TestCorruptBooks(t *testing.T) {
 	assert.Contains(t, err.Error(), path)
 	_, err = book.ReadFile(filepath.Join(t.TempDir(), "none.book"), engine.English)
 	assert.ErrorIs(t, err, os.ErrNotExist)
+
+	// A sound file: ReadFileAny takes it whatever its variant, ReadFile
+	// only for its own, naming the file otherwise.
+	good := filepath.Join(t.TempDir(), "good.book")
+	require.NoError(t, os.WriteFile(good, data, 0o644))
+	b, err := book.ReadFileAny(good)
+	require.NoError(t, err)
+	assert.Equal(t, engine.English, b.Variant())
+	_, err = book.ReadFile(good, engine.Russian)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), good)
+	assert.Contains(t, err.Error(), "a english book, not russian")
+	_, err = book.ReadFileAny(path)
+	assert.ErrorIs(t, err, book.ErrFormat)
 }
 
 func TestNoBookPlaysOn(t *testing.T) {

@@ -403,11 +403,26 @@ func LoadVariant(data []byte, v engine.VariantID) (*Book, error) {
 // ReadFile loads the book file at path, which must be of variant v. Errors
 // name the file.
 func ReadFile(path string, v engine.VariantID) (*Book, error) {
+	b, err := ReadFileAny(path)
+	if err == nil && b.v != v {
+		err = fmt.Errorf("%s: book: a %s book, not %s", path, b.v, v)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// ReadFileAny loads the book file at path, of whatever variant (the
+// Book's Variant says which): the Hub parameter book-file, which the GUI
+// may set before the variant. Errors name the file: a missing or
+// unreadable file, or any format fault of Load (ErrFormat).
+func ReadFileAny(path string) (*Book, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("book: %w", err)
 	}
-	b, err := LoadVariant(data, v)
+	b, err := Load(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

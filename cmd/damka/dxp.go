@@ -46,6 +46,7 @@ type dxpOptions struct {
 	takeback            bool
 	book                bool
 	bookMargin          int
+	bookFile            string
 	sessions            int
 	ackTimeout, timeout time.Duration
 	peerTimeout         time.Duration
@@ -102,8 +103,9 @@ message sent and received.`,
 	registerEGDBFlag(cmd, &o.egdb)
 	f.StringVar(&o.pdn, "pdn", "", "append every game to this PDN file as soon as it ends")
 	f.StringVar(&o.name, "name", dxp.DefaultName, "name sent to the peer (at most 32 characters)")
-	f.BoolVar(&o.book, "book", true, "play from the embedded opening book")
+	f.BoolVar(&o.book, "book", true, "play from the opening book: the embedded one or --book-file")
 	f.IntVar(&o.bookMargin, "book-margin", search.DefaultBookMargin, "book variety: moves within this many centi-men of the best")
+	registerBookFile(cmd, &o.bookFile)
 	f.BoolVar(&o.takeback, "takeback", false, "accept BACKREQ (play against a human); refused by default")
 	f.IntVar(&o.sessions, "sessions", 0, "listening follower: stop after this many connections (0: until interrupted)")
 	f.DurationVar(&o.ackTimeout, "ack-timeout", dxp.DefaultAckTimeout, "how long to wait for GAMEACC and GAMEEND acknowledgements")
@@ -216,6 +218,10 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 	if err != nil {
 		return err
 	}
+	fileBook, err := loadBookFile(o.bookFile, v)
+	if err != nil {
+		return err
+	}
 	tables, err := searchEGDB(o.egdb)
 	if err != nil {
 		return err
@@ -242,7 +248,9 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 	if o.messageGap == 0 {
 		cfg.MessageGap = -1 // no gap
 	}
-	if o.book {
+	if o.book && fileBook != nil {
+		cfg.Book, cfg.BookMargin = fileBook, o.bookMargin
+	} else if o.book {
 		b, err := book.Default(v)
 		if err != nil {
 			logger.Warn().Err(err).Msg("dxp: playing without a book")

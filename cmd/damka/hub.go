@@ -13,6 +13,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"damka/book"
 	"damka/engine"
 	"damka/eval"
 	"damka/protocol/hub"
@@ -34,7 +35,9 @@ type engineFlags struct {
 	hashMiB    int
 	book       bool
 	bookMargin int
-	overhead   int // --move-overhead, milliseconds
+	bookFile   string
+	bookB      *book.Book // --book-file's book (check reads it), nil for the embedded ones
+	overhead   int        // --move-overhead, milliseconds
 	evalFile   string
 	eval       *eval.Weights // --eval-file's weights (check reads them), nil for the embedded ones
 	egdb       string        // --egdb
@@ -45,14 +48,16 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.variant, "variant", "russian", "initial variant: russian, english (american), brazilian, international (without it, a 51-character Hub position selects international until the GUI sets the variant)")
 	fl.IntVar(&f.threads, "threads", search.DefaultThreads, "search threads (Hub parameter threads)")
 	fl.IntVar(&f.hashMiB, "hash", search.DefaultHashMiB, "transposition table in MiB (Hub parameter hash)")
-	fl.BoolVar(&f.book, "book", true, "play from the embedded opening book (Hub parameter book)")
+	fl.BoolVar(&f.book, "book", true, "play from the opening book: the embedded one or --book-file (Hub parameter book)")
 	fl.IntVar(&f.bookMargin, "book-margin", search.DefaultBookMargin, "book variety in centi-men (Hub parameter book-margin)")
+	registerBookFile(cmd, &f.bookFile)
 	registerMoveOverhead(cmd, &f.overhead)
 	registerEvalFile(cmd, &f.evalFile)
 	registerEGDBFlag(cmd, &f.egdb)
 }
 
-// check validates the flags, reads --eval-file and returns the variant.
+// check validates the flags, reads --eval-file and --book-file and returns
+// the variant.
 func (f *engineFlags) check() (engine.VariantID, error) {
 	v, err := parseVariantFlag(f.variant)
 	if err != nil {
@@ -71,6 +76,9 @@ func (f *engineFlags) check() (engine.VariantID, error) {
 		return 0, err
 	}
 	if f.eval, err = loadEvalFile(f.evalFile, v); err != nil {
+		return 0, err
+	}
+	if f.bookB, err = loadBookFile(f.bookFile, v); err != nil {
 		return 0, err
 	}
 	return v, nil
@@ -123,6 +131,8 @@ func runHub(ctx context.Context, in io.Reader, out io.Writer, v engine.VariantID
 		// A margin of 0 is a valid setting (only the best book moves);
 		// Config treats 0 as "default", so pass at least 1 centi-man.
 		BookMargin:   max(ef.bookMargin, 1),
+		BookFile:     ef.bookFile,
+		Book:         ef.bookB,
 		MoveOverhead: overhead,
 		EvalFile:     ef.evalFile,
 		Eval:         ef.eval,

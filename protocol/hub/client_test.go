@@ -50,12 +50,13 @@ func TestClientHandshake(t *testing.T) {
 	id, params, err := c.Handshake(ctx, Setting{"variant", "english"}, Setting{"hash", "8"})
 	require.NoError(t, err)
 	assert.Equal(t, Identity{Name: "damka", Version: "test", Author: "the damka authors"}, id)
-	require.Len(t, params, 9)
+	require.Len(t, params, 10)
 	assert.Equal(t, Param{Name: "variant", Value: "russian", Type: "enum",
 		Values: []string{"russian", "english", "brazilian", "international"}}, params[0])
 	assert.Equal(t, Param{Name: "threads", Value: "1", Type: "int", Min: "1", Max: "256"}, params[1])
-	assert.Equal(t, Param{Name: "eval-file", Value: "", Type: "string"}, params[7])
-	assert.Equal(t, Param{Name: "egdb-path", Value: "", Type: "string"}, params[8])
+	assert.Equal(t, Param{Name: "eval-file", Value: "", Type: "string"}, params[8])
+	assert.Equal(t, Param{Name: "egdb-path", Value: "", Type: "string"}, params[9])
+	assert.Equal(t, Param{Name: "book-file", Value: "", Type: "string"}, params[5])
 
 	// The settings took effect.
 	_, params, err = c.Hello(ctx)

@@ -156,7 +156,7 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 	job := search.Start(ctx, s.searcher, search.Request{
 		Game:   s.game,
 		Limits: limits,
-		Book:   search.BookOptions{Use: s.book, Margin: s.bookMargin, Rand: s.rng},
+		Book:   search.BookOptions{Use: s.book, Book: s.gameBook(), Margin: s.bookMargin, Rand: s.rng},
 		Report: func(info search.Info) { s.out.send(infoLine(&pos, info)) },
 	})
 	for {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"damka/book"
 	"damka/egdb"
 	"damka/engine"
 	"damka/eval"
@@ -145,6 +146,13 @@ func (s *session) declareParams() []param {
 			},
 		},
 		{
+			// An opening book file (book.ReadFileAny) used in games of its
+			// variant; empty: the embedded books.
+			name: "book-file", typ: "string",
+			get: func(s *session) string { return s.bookFile },
+			set: (*session).setBookFile,
+		},
+		{
 			// Tells the GUI whether to send go ponder; damka accepts go
 			// ponder either way.
 			name: "ponder", typ: "bool",
@@ -223,6 +231,23 @@ func openEGDB(path string, log zerolog.Logger) (search.EGDB, error) {
 	}
 	db.SetErrorHandler(func(err error) { log.Error().Err(err).Msg("endgame table") })
 	return db, nil
+}
+
+// setBookFile loads the book-file parameter's file. A file that does not
+// load is an error after which the embedded books are used; a book of
+// another variant than the session's is reported when a search starts
+// (reportBook), as the GUI may set the variant after it.
+func (s *session) setBookFile(v string) error {
+	var b *book.Book
+	if v != "" {
+		var err error
+		if b, err = book.ReadFileAny(v); err != nil {
+			s.bookFile, s.bookB = "", nil
+			return resetError{err, "playing with the embedded book"}
+		}
+	}
+	s.bookFile, s.bookB = v, b
+	return nil
 }
 
 // setEvalFile loads the eval-file parameter's file. A file that does not

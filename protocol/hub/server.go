@@ -17,6 +17,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"damka/book"
 	"damka/engine"
 	"damka/eval"
 	"damka/search"
@@ -59,6 +60,16 @@ type Config struct {
 	NoBook     bool
 	BookMargin int
 	BookSeed   uint64
+
+	// BookFile is book-file's default: an opening book file (as damka
+	// book build writes it, book.ReadFileAny) used in games of its
+	// variant instead of the embedded book; empty means the embedded
+	// books. Book, if not nil, is BookFile's book already read by the
+	// caller; else the session reads BookFile, and a file that does not
+	// load is answered with an error line at init (or the first go) and
+	// the embedded book is used.
+	BookFile string
+	Book     *book.Book
 
 	// MoveOverhead is move-overhead's default: the time kept back from
 	// every move time and clock for the round trip (search.Limits
@@ -198,6 +209,14 @@ type session struct {
 	evalW     *eval.Weights
 	evalErr   error
 	evalShown evalInUse
+	// bookFile is the book-file parameter ("": the embedded books),
+	// bookB its book (of any variant; nil for none), bookErr why
+	// Config.BookFile did not load (reported at the first search), and
+	// bookShown the book last reported in use (reportBook).
+	bookFile  string
+	bookB     *book.Book
+	bookErr   error
+	bookShown bookInUse
 	// egdbPath is the egdb-path parameter, egdb its tables (nil: none).
 	egdbPath string
 	egdb     search.EGDB
@@ -246,6 +265,14 @@ func newSession(cfg Config, out io.Writer) *session {
 	s.params = s.declareParams()
 	if err := s.setEGDBPath(cfg.EGDB); err != nil {
 		s.log.Error().Err(err).Str("egdb", cfg.EGDB).Msg("endgame tables")
+	}
+	if cfg.BookFile != "" {
+		s.bookFile, s.bookB = cfg.BookFile, cfg.Book
+		if s.bookB == nil {
+			if s.bookB, s.bookErr = book.ReadFileAny(cfg.BookFile); s.bookErr != nil {
+				s.bookFile = ""
+			}
+		}
 	}
 	if cfg.EvalFile != "" {
 		s.evalFile, s.evalW = cfg.EvalFile, cfg.Eval
@@ -486,10 +513,52 @@ func (s *session) reportEval() {
 	}
 }
 
+// bookInUse is what reportBook last reported: the variant and the
+// book-file book then set.
+type bookInUse struct {
+	v   engine.VariantID
+	set *book.Book
+}
+
+// gameBook is the book of the current variant's go think and go ponder:
+// the book-file book when it is of the session's variant, else nil (the
+// embedded book, search.BookOptions).
+func (s *session) gameBook() *book.Book {
+	if s.bookB != nil && s.bookB.Variant() == s.variant {
+		return s.bookB
+	}
+	return nil
+}
+
+// reportBook answers an error line when Config.BookFile did not load or
+// the book-file book is of another variant than the session's (the
+// embedded book is then used), once per change, and logs the book in use.
+func (s *session) reportBook() {
+	if s.bookErr != nil {
+		s.errorf("book-file: %v (playing with the embedded book)", s.bookErr)
+		s.bookErr = nil
+	}
+	now := bookInUse{v: s.variant, set: s.bookB}
+	if now == s.bookShown {
+		return
+	}
+	s.bookShown = now
+	from := "embedded"
+	if s.gameBook() != nil {
+		from = s.bookFile
+	}
+	s.log.Info().Str("variant", s.variant.String()).Str("book", from).Msg("hub: opening book")
+	if s.bookB != nil && s.bookB.Variant() != s.variant {
+		s.errorf("book-file %s is a %v book, not %v: %v plays with the embedded book",
+			s.bookFile, s.bookB.Variant(), s.variant, s.variant)
+	}
+}
+
 // ensureSearcher makes the searcher on first use and applies the current
 // options to it.
 func (s *session) ensureSearcher() {
 	s.reportEval()
+	s.reportBook()
 	if s.searcher == nil {
 		mk := s.cfg.NewSearcher
 		if mk == nil {

@@ -62,6 +62,7 @@ var transcripts = []struct{ name, script string }{
 < param name=hash value=8 type=int min=1 max=16384
 < param name=book value=true type=bool
 < param name=book-margin value=25 type=int min=0 max=1000
+< param name=book-file value="" type=string
 < param name=ponder value=true type=bool
 < param name=move-overhead value=10 type=int min=0 max=10000
 < param name=eval-file value="" type=string
@@ -310,7 +311,7 @@ var transcripts = []struct{ name, script string }{
 `},
 	{"set-param errors keep the old values", `
 > set-param name=nosuch value=1
-< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, book-margin, ponder, move-overhead, eval-file, egdb-path)"
+< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, book-margin, book-file, ponder, move-overhead, eval-file, egdb-path)"
 > set-param name=hash value=abc
 < error message="set-param hash: value 'abc' is not an integer (want 1..16384) (kept 4)"
 > set-param name=hash value=0
@@ -339,7 +340,7 @@ var transcripts = []struct{ name, script string }{
 > Set-Param name=hash value=8
 < error message="bad command"
 > set-param name=Hash value=8
-< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, book-margin, ponder, move-overhead, eval-file, egdb-path)"
+< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, book-margin, book-file, ponder, move-overhead, eval-file, egdb-path)"
 > hub` + helloRussian + `
 `},
 	{"level errors keep the old limits", `

@@ -291,6 +291,7 @@ const helloRussian = `
 < param name=hash value=4 type=int min=1 max=16384
 < param name=book value=false type=bool
 < param name=book-margin value=10 type=int min=0 max=1000
+< param name=book-file value="" type=string
 < param name=ponder value=false type=bool
 < param name=move-overhead value=10 type=int min=0 max=10000
 < param name=eval-file value="" type=string
