@@ -404,11 +404,11 @@ func LoadVariant(data []byte, v engine.VariantID) (*Book, error) {
 // name the file.
 func ReadFile(path string, v engine.VariantID) (*Book, error) {
 	b, err := ReadFileAny(path)
-	if err == nil && b.v != v {
-		err = fmt.Errorf("%s: book: a %s book, not %s", path, b.v, v)
-	}
 	if err != nil {
 		return nil, err
+	}
+	if b.v != v {
+		return nil, fmt.Errorf("%s: book: a %s book, not %s", path, b.v, v)
 	}
 	return b, nil
 }

@@ -248,13 +248,14 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 	if o.messageGap == 0 {
 		cfg.MessageGap = -1 // no gap
 	}
-	if o.book && fileBook != nil {
-		cfg.Book, cfg.BookMargin = fileBook, o.bookMargin
-	} else if o.book {
-		b, err := book.Default(v)
-		if err != nil {
-			logger.Warn().Err(err).Msg("dxp: playing without a book")
-		} else {
+	if o.book {
+		b := fileBook
+		if b == nil {
+			if b, err = book.Default(v); err != nil {
+				logger.Warn().Err(err).Msg("dxp: playing without a book")
+			}
+		}
+		if b != nil {
 			cfg.Book, cfg.BookMargin = b, o.bookMargin
 		}
 	}
