@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -53,15 +54,49 @@ func flagError(err error) error {
 
 // globalFlags are the flags every subcommand shares.
 type globalFlags struct {
-	logLevel string
-	logFile  string
+	logLevel   string
+	logFile    string
+	cpuProfile string
 }
 
 var (
 	gflags  globalFlags
 	logger  = zerolog.New(os.Stderr).With().Timestamp().Logger()
 	logSink io.Closer
+	// profSink is the --cpu-profile file while the profile is written.
+	profSink *os.File
 )
+
+// startProfile starts the CPU profile of --cpu-profile (nothing when it is
+// empty); stopProfile ends it when the command returns. The profile is in
+// pprof's format: go tool pprof reads it, and the build uses
+// cmd/damka/default.pgo for profile-guided optimisation.
+func startProfile() error {
+	if gflags.cpuProfile == "" {
+		return nil
+	}
+	f, err := os.Create(gflags.cpuProfile)
+	if err != nil {
+		return badInput("cannot create --cpu-profile: %v", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--cpu-profile: %v", err)
+	}
+	profSink = f
+	return nil
+}
+
+func stopProfile() {
+	if profSink == nil {
+		return
+	}
+	pprof.StopCPUProfile()
+	if err := profSink.Close(); err != nil {
+		logger.Error().Err(err).Str("file", gflags.cpuProfile).Msg("cpu profile")
+	}
+	profSink = nil
+}
 
 // setupLogging points the logger at stderr or --log-file at --log-level.
 func setupLogging() error {
@@ -92,11 +127,15 @@ func newRootCmd() *cobra.Command {
 		RunE:          runDefault,
 		Version:       version,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			return setupLogging()
+			if err := setupLogging(); err != nil {
+				return err
+			}
+			return startProfile()
 		},
 	}
 	root.PersistentFlags().StringVar(&gflags.logLevel, "log-level", "warn", "log level: trace, debug, info, warn, error")
 	root.PersistentFlags().StringVar(&gflags.logFile, "log-file", "", "write logs to this file instead of stderr")
+	root.PersistentFlags().StringVar(&gflags.cpuProfile, "cpu-profile", "", "write a CPU profile of the command to this file (pprof format)")
 	root.SetVersionTemplate("damka {{.Version}}\n")
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",
@@ -122,6 +161,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.Execute()
+	stopProfile()
 	if logSink != nil {
 		logSink.Close()
 		logSink = nil

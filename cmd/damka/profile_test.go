@@ -1,0 +1,36 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCPUProfileFlag: --cpu-profile writes a pprof profile (gzip data) of
+// the command; a file that cannot be created is bad input (status 2) and
+// the command does not run.
+func TestCPUProfileFlag(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bench.pprof")
+	out, errs, code := runCLI("--cpu-profile", path, "bench", "--depth", "6")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "nodes=")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Greater(t, len(data), 2)
+	assert.Equal(t, []byte{0x1f, 0x8b}, data[:2], "pprof profiles are gzip-compressed protocol buffers")
+
+	// The profile stops with the command: a second command can profile again.
+	again := filepath.Join(dir, "perft.pprof")
+	_, errs, code = runCLI("--cpu-profile", again, "perft", "--variant", "english", "--depth", "4")
+	require.Equal(t, 0, code, errs)
+	assert.FileExists(t, again)
+
+	out, errs, code = runCLI("--cpu-profile", filepath.Join(dir, "missing", "x.pprof"), "perft", "--variant", "english", "--depth", "4")
+	assert.Equal(t, exitBadInput, code)
+	assert.Empty(t, out, "the command does not run")
+	assert.Contains(t, errs, "cannot create --cpu-profile: open "+filepath.Join(dir, "missing", "x.pprof"))
+}
