@@ -59,7 +59,7 @@ func TestAdjudicateEGDB(t *testing.T) {
 	res, _ = adjudicateEGDB(db, q, engine.DrawState{Reversible: 61})
 	assert.Equal(t, engine.Ongoing, res)
 	// Too many pieces, or no database.
-	res, _ = adjudicateEGDB(db, englishFEN(t, "B:W21,22,23:B10,11"), engine.DrawState{})
+	res, _ = adjudicateEGDB(db, englishFEN(t, "B:W21,22,23:B9,10,11"), engine.DrawState{})
 	assert.Equal(t, engine.Ongoing, res)
 	res, _ = adjudicateEGDB(nil, p, engine.DrawState{})
 	assert.Equal(t, engine.Ongoing, res)

@@ -47,9 +47,19 @@ func sliceValues(t *testing.T, db *DB, v engine.VariantID, m Material) map[Value
 
 func TestEnglishKingEndings(t *testing.T) {
 	db := Default()
-	require.GreaterOrEqual(t, db.Pieces(engine.English), 4, "the embedded set has the English 4-piece slices")
+	require.Equal(t, 5, db.Pieces(engine.English), "the embedded set has the English 5-piece slices")
+	require.Equal(t, 4, db.Pieces(engine.Russian))
+	require.Equal(t, 4, db.Pieces(engine.Brazilian))
+	require.Equal(t, 3, db.Pieces(engine.International))
+	// Three kings against two win (by exchanges), whoever is to move.
+	v, d := probeFEN(t, db, engine.English, "W:WK29,K30,K31:BK1,K3")
+	assert.Equal(t, Win, v)
+	assert.Equal(t, 55, d)
+	v, d = probeFEN(t, db, engine.English, "B:WK29,K30,K31:BK1,K3")
+	assert.Equal(t, Loss, v)
+	assert.Equal(t, 54, d)
 	// Two kings against one win, whoever is to move.
-	v, d := probeFEN(t, db, engine.English, "W:WK29,K30:BK4")
+	v, d = probeFEN(t, db, engine.English, "W:WK29,K30:BK4")
 	assert.Equal(t, Win, v)
 	assert.Equal(t, 1, d%2, "a win is an odd number of plies")
 	v, d = probeFEN(t, db, engine.English, "B:WK29,K30:BK4")
@@ -373,10 +383,9 @@ func TestEmbeddedConsistent(t *testing.T) {
 		t.Skip("verifies the whole embedded set (TestBuildVerifySmall checks the 3-piece slices)")
 	}
 	db := Default()
-	pieces := 4
 	for _, v := range engine.AllVariants() {
 		require.GreaterOrEqual(t, db.Pieces(v), 3, "%s", v)
-		for _, m := range Materials(v, min(pieces, db.Pieces(v))) {
+		for _, m := range Materials(v, db.Pieces(v)) {
 			n, _, bad, err := verifySlice(context.Background(), db, v, m, 2, 5)
 			require.NoError(t, err)
 			assert.Empty(t, bad, "%s %s", v, m)
@@ -456,12 +465,12 @@ func FuzzParseFile(f *testing.F) {
 // build command makes, byte for byte.
 func TestEmbeddedRebuilds(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the English 4-piece set (seconds)")
+		t.Skip("builds the English 5-piece set (one to three minutes)")
 	}
 	dir := t.TempDir()
-	_, err := Build(context.Background(), BuildOptions{Variant: engine.English, Pieces: 4, Dir: dir, Threads: 2})
+	_, err := Build(context.Background(), BuildOptions{Variant: engine.English, Pieces: 5, Dir: dir, Threads: 2})
 	require.NoError(t, err)
-	for _, m := range Materials(engine.English, 4) {
+	for _, m := range Materials(engine.English, 5) {
 		name := FileName(engine.English, m)
 		want, err := embedded.ReadFile(embeddedDir + "/" + name)
 		require.NoError(t, err)
@@ -553,7 +562,8 @@ func TestVerifyOnly(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []Material{{WM: 1, BK: 1}, {WK: 2, BK: 1}}, got)
 	assert.True(t, db.Has(engine.English, Material{WK: 2, BK: 1}))
-	assert.False(t, db.Has(engine.English, Material{WK: 3, BK: 2}))
-	err = db.Verify(context.Background(), engine.English, 1, 5, []Material{{WK: 3, BK: 2}}, func(VerifyResult) { t.Error("called") })
-	assert.ErrorContains(t, err, "slice 0302 of english is not in the database")
+	assert.True(t, db.Has(engine.English, Material{WK: 3, BK: 2}))
+	assert.False(t, db.Has(engine.English, Material{WK: 3, BK: 3}))
+	err = db.Verify(context.Background(), engine.English, 1, 5, []Material{{WK: 3, BK: 3}}, func(VerifyResult) { t.Error("called") })
+	assert.ErrorContains(t, err, "slice 0303 of english is not in the database")
 }

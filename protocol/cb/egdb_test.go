@@ -52,15 +52,15 @@ func TestDBPathCommands(t *testing.T) {
 	e := New(Config{Variant: engine.English, HasVariant: true})
 	mustCommand(t, e, "get dbpath", "")
 	mustCommand(t, e, "get max_dbpieces", strconv.Itoa(egdb.Default().Pieces(engine.English)))
-	assert.Equal(t, 4, egdb.Default().Pieces(engine.English), "the embedded 8x8 set")
+	assert.Equal(t, 5, egdb.Default().Pieces(engine.English), "the embedded English set")
 	dir := t.TempDir()
 	mustCommand(t, e, "set dbpath "+dir, dir)
 	mustCommand(t, e, "get dbpath", dir)
 	mustCommand(t, e, "set dbpath "+dir, dir) // the same again: kept
-	mustCommand(t, e, "get max_dbpieces", "4")
+	mustCommand(t, e, "get max_dbpieces", "5")
 	mustCommand(t, e, "set max_dbpieces 3", "3")
 	mustCommand(t, e, "get max_dbpieces", "3")
-	mustCommand(t, e, "set max_dbpieces 7", "4") // at most what the tables hold
+	mustCommand(t, e, "set max_dbpieces 7", "5") // at most what the tables hold
 	mustCommand(t, e, "set dbpath off", "off")
 	mustCommand(t, e, "get max_dbpieces", "0")
 
@@ -70,7 +70,7 @@ func TestDBPathCommands(t *testing.T) {
 	assert.Contains(t, reply, "set dbpath "+missing+": endgame tables: open "+missing)
 	assert.Contains(t, reply, "(playing with the embedded endgame tables)")
 	mustCommand(t, e, "get dbpath", "")
-	mustCommand(t, e, "get max_dbpieces", "4")
+	mustCommand(t, e, "get max_dbpieces", "5")
 	file := filepath.Join(dir, "f")
 	require.NoError(t, os.WriteFile(file, nil, 0o644))
 	_, ok = e.Command("set dbpath " + file)
@@ -79,7 +79,7 @@ func TestDBPathCommands(t *testing.T) {
 		_, ok := e.Command(bad)
 		assert.False(t, ok, bad)
 	}
-	mustCommand(t, e, "get max_dbpieces", "4")
+	mustCommand(t, e, "get max_dbpieces", "5")
 }
 
 // TestGetMoveUsesDB: the search of getmove probes the tables of dbpath
@@ -128,7 +128,7 @@ func TestGetMoveUsesDB(t *testing.T) {
 	assert.Equal(t, ResultUnknown, ret)
 	assert.NotRegexp(t, dbWin, score)
 
-	mustCommand(t, e, "set max_dbpieces 7", "4")
+	mustCommand(t, e, "set max_dbpieces 7", "5")
 	mustCommand(t, e, "set dbpath off", "off")
 	ret, score = think()
 	assert.Nil(t, spy.options().EGDB)
