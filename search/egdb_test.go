@@ -132,9 +132,9 @@ func TestEGDBSearchDoesNotAllocate(t *testing.T) {
 }
 
 // TestEGDBAgreesWithSearch: on random positions of the embedded 8x8
-// slices (English up to 5 pieces, the others up to 4), wherever a search without tables proves a
-// result (a mate score), the table agrees, and a stored distance is not
-// longer than the mate the search found.
+// slices (English up to 5 pieces, the others up to 4), wherever a search
+// without tables proves a result (a mate score), the table agrees, and a
+// stored distance is not longer than the mate the search found.
 func TestEGDBAgreesWithSearch(t *testing.T) {
 	n := 600
 	if !testing.Short() {
