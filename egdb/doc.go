@@ -109,8 +109,8 @@
 // # Probing
 //
 // A DB (Open) is a directory of files over the set embedded in the binary
-// (English slices up to 5 pieces, Russian and Brazilian up to 4,
-// international up to 3). A slice's
+// (English slices up to 5 pieces, Russian, Brazilian and international
+// up to 4). A slice's
 // file is mapped (read, where mapping is not available) and checked
 // completely on its first probe (header, length, checksum, every block),
 // then shared by all threads; a missing or corrupt file is reported once,

@@ -50,7 +50,7 @@ func TestEnglishKingEndings(t *testing.T) {
 	require.Equal(t, 5, db.Pieces(engine.English), "the embedded set has the English 5-piece slices")
 	require.Equal(t, 4, db.Pieces(engine.Russian))
 	require.Equal(t, 4, db.Pieces(engine.Brazilian))
-	require.Equal(t, 3, db.Pieces(engine.International))
+	require.Equal(t, 4, db.Pieces(engine.International))
 	// Three kings against two win (by exchanges), whoever is to move.
 	v, d := probeFEN(t, db, engine.English, "W:WK29,K30,K31:BK1,K3")
 	assert.Equal(t, Win, v)
@@ -152,39 +152,25 @@ func TestRussianThreeKingsAgainstOne(t *testing.T) {
 }
 
 func TestInternationalThreeKingsAgainstOne(t *testing.T) {
-	if testing.Short() {
-		t.Skip("solves a 1.8 M position pair (about 10 s)")
-	}
-	// The 4-piece kings slices are not embedded: solve 3 kings against 1
-	// (and its flip) over a fresh 3-piece set.
-	src, _ := buildMem(t, engine.International, 3)
-	m := Material{WK: 3, BK: 1}
-	ps := newPairSolver(src, engine.International, m, 2)
-	require.NoError(t, ps.solve(context.Background(), func(uint64) {}))
-	for k, pm := range ps.ms {
-		codes, err := ps.codes(k)
-		require.NoError(t, err)
-		src.tables[pm.code()] = codes
-	}
-	// Long diagonal: 46-41-37-32-28-23-19-14-10-5.
+	db := Default()
+	// Long diagonal: 46-41-37-32-28-23-19-14-10-5. The lone king on it
+	// holds the draw.
 	for _, fen := range []string{"W:WK1,K2,K3:BK46", "B:WK1,K2,K3:BK46", "W:WK47,K48,K49:BK5", "B:WK11,K25,K36:BK28"} {
-		p, err := engine.ParseFEN(engine.International, fen)
-		require.NoError(t, err)
-		v, _, _, ok := lookup(src, &p)
-		require.True(t, ok)
+		v, _ := probeFEN(t, db, engine.International, fen)
 		assert.Equal(t, Draw, v, fen)
 	}
-	n, longest := threeKingsCounts(t, src, engine.International)
+	// Off it and caught in the corner, it is lost, whoever is to move.
+	v, d := probeFEN(t, db, engine.International, "W:WK6,K7,K8:BK50")
+	assert.Equal(t, Win, v)
+	assert.Equal(t, 3, d)
+	v, d = probeFEN(t, db, engine.International, "B:WK6,K7,K8:BK50")
+	assert.Equal(t, Loss, v)
+	assert.Equal(t, 6, d)
+	n, longest := threeKingsCounts(t, db, engine.International)
 	assert.Zero(t, n["B to move, diagonal lone: loss"], "%v", n)
 	assert.NotZero(t, n["B to move, diagonal lone: draw"])
 	assert.NotZero(t, n["W to move, diagonal three: win"])
 	t.Logf("international 3 kings against 1: %v, longest win %d plies", n, longest)
-	for k := range ps.ms {
-		checked, _, bad, err := verifySlice(context.Background(), src, engine.International, ps.ms[k], 2, 5)
-		require.NoError(t, err)
-		assert.Empty(t, bad)
-		assert.NotZero(t, checked)
-	}
 }
 
 func TestIndexRoundTrip(t *testing.T) {
@@ -461,22 +447,27 @@ func FuzzParseFile(f *testing.F) {
 	})
 }
 
-// TestEmbeddedRebuilds: the embedded English files are what the README's
-// build command makes, byte for byte.
+// TestEmbeddedRebuilds: the embedded English and international files are
+// what the README's build commands make, byte for byte.
 func TestEmbeddedRebuilds(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the English 5-piece set (one to three minutes)")
+		t.Skip("builds the English 5-piece and international 4-piece sets (one to three minutes)")
 	}
-	dir := t.TempDir()
-	_, err := Build(context.Background(), BuildOptions{Variant: engine.English, Pieces: 5, Dir: dir, Threads: 2})
-	require.NoError(t, err)
-	for _, m := range Materials(engine.English, 5) {
-		name := FileName(engine.English, m)
-		want, err := embedded.ReadFile(embeddedDir + "/" + name)
+	for _, set := range []struct {
+		v      engine.VariantID
+		pieces int
+	}{{engine.English, 5}, {engine.International, 4}} {
+		dir := t.TempDir()
+		_, err := Build(context.Background(), BuildOptions{Variant: set.v, Pieces: set.pieces, Dir: dir, Threads: 2})
 		require.NoError(t, err)
-		got, err := os.ReadFile(filepath.Join(dir, name))
-		require.NoError(t, err)
-		assert.True(t, bytes.Equal(want, got), name)
+		for _, m := range Materials(set.v, set.pieces) {
+			name := FileName(set.v, m)
+			want, err := embedded.ReadFile(embeddedDir + "/" + name)
+			require.NoError(t, err)
+			got, err := os.ReadFile(filepath.Join(dir, name))
+			require.NoError(t, err)
+			assert.True(t, bytes.Equal(want, got), name)
+		}
 	}
 }
 
