@@ -158,6 +158,8 @@ func TestMatchFeature(t *testing.T) {
 			b.params.noProbCut = true
 		case "shots":
 			a.params.shots = true
+		case "iir":
+			b.params.noIIR = true
 		default:
 			t.Fatalf("unknown feature %q", feature)
 		}

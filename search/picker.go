@@ -150,6 +150,7 @@ type selectivity struct {
 	lmr           [2][lmrDepths][lmrMoves]int8 // [pvNode][depth][move number] plies of late move reduction
 	futilityDepth int                          // futility pruning of quiet moves at depths 1..futilityDepth
 	probCutDepth  int                          // ProbCut from this depth on
+	iirDepth      int                          // internal iterative reduction from this depth on
 	singleExt     bool                         // extend single-reply positions
 	threatExt     bool                         // extend quiet leaves where the opponent threatens a capture
 	shots         bool                         // quiesce tries the quiet moves that give the opponent a capture
@@ -164,6 +165,10 @@ func (s *selectivity) configure(p *params, v engine.VariantID) {
 	s.probCutDepth = probCutDepth
 	if p.noProbCut || int(v) >= len(probCutVariant) || !probCutVariant[v] {
 		s.probCutDepth = MaxPly
+	}
+	s.iirDepth = iirDepth
+	if p.noIIR || int(v) >= len(iirVariant) || !iirVariant[v] {
+		s.iirDepth = MaxPly
 	}
 	s.singleExt = !p.noSingleExt
 	s.threatExt = p.threatExt
@@ -192,6 +197,19 @@ const (
 	probCutMargin    = 100
 	probCutReduction = 4
 )
+
+// Internal iterative reduction: a node of depth iirDepth or more (below
+// the root) whose position the transposition table does not hold, and so
+// has no table move to try first, is searched one ply shallower. Such a
+// node is either new to the search, where its move order is a guess and a
+// full-depth search is mostly wasted, or was pushed out of the table; the
+// next iteration finds the move the reduced search stored.
+const iirDepth = 5
+
+// iirVariant are the variants whose search uses internal iterative
+// reduction: international, where self-play accepted it (session 15, see
+// the commit). The 8x8 variants are not yet measured with it.
+var iirVariant = [engine.NumVariants]bool{engine.International: true}
 
 // lmrFormula is the late move reduction of the i-th move tried (0-based)
 // at depth, for quiet moves ordered by history alone.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -111,44 +113,105 @@ func TestProbCut(t *testing.T) {
 	s.configure(&params{noProbCut: true}, engine.Russian)
 	assert.Equal(t, MaxPly, s.probCutDepth)
 
-	// The suite lives in package bench (which imports search); its first
-	// lines are read here directly: `FEN ; bm MOVE ; ...`.
-	data, err := os.ReadFile(filepath.Join("..", "bench", "testdata", "solve_russian.epd"))
+	shots := readSuite(t, engine.Russian, 6, MaxPly)
+	nWith, nWithout, solved, _ := solveWithAndWithout(t, shots, params{noProbCut: true})
+	assert.Less(t, nWith, nWithout)
+	assert.Equal(t, len(shots), solved, "every shot found with ProbCut")
+}
+
+// foundAt reads the depth a suite line's shot was found at.
+var foundAt = regexp.MustCompile(`found at depth (\d+)`)
+
+// suiteShot is one line of a solve suite: a position and its best move.
+type suiteShot struct {
+	pos  engine.Position
+	best string
+}
+
+// readSuite reads the first n lines (all if n is 0) of variant v's solve
+// suite whose comment says the shot was found at depth maxFound or less
+// (lines without it count as found at depth 0). The suites live in package
+// bench (which imports search); their lines are read here directly: `FEN ;
+// bm MOVE ; ... ; c0 "... found at depth N ..."`.
+func readSuite(t *testing.T, v engine.VariantID, n, maxFound int) []suiteShot {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "bench", "testdata", "solve_"+v.String()+".epd"))
 	require.NoError(t, err)
-	type shot struct {
-		pos  engine.Position
-		best string
-	}
-	var shots []shot
+	var shots []suiteShot
 	for _, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
+		if m := foundAt.FindStringSubmatch(line); m != nil {
+			if d, _ := strconv.Atoi(m[1]); d > maxFound {
+				continue
+			}
+		}
 		fields := strings.Split(line, ";")
-		p, err := engine.ParseFEN(engine.Russian, strings.TrimSpace(fields[0]))
+		p, err := engine.ParseFEN(v, strings.TrimSpace(fields[0]))
 		require.NoError(t, err, line)
 		bm := strings.Fields(strings.TrimPrefix(strings.TrimSpace(fields[1]), "bm "))
 		require.Len(t, bm, 1, line)
-		shots = append(shots, shot{p, bm[0]})
-		if len(shots) == 6 {
+		shots = append(shots, suiteShot{p, bm[0]})
+		if len(shots) == n {
 			break
 		}
 	}
+	require.NotEmpty(t, shots)
+	return shots
+}
+
+// TestIIR checks that internal iterative reduction is on in international
+// only, that it prunes (fewer nodes to the same depth over the
+// international suite) and that the reduced search still finds at depth
+// 10 every shot of that suite found at depth 8 or less (the solve suite's
+// -short margin of two plies; one shot found at depth 9 needs 11 here).
+func TestIIR(t *testing.T) {
+	var s selectivity
+	s.configure(&params{}, engine.International)
+	assert.Equal(t, iirDepth, s.iirDepth, "international: on")
+	for _, v := range []engine.VariantID{engine.Russian, engine.Brazilian, engine.English} {
+		s.configure(&params{}, v)
+		assert.Equal(t, MaxPly, s.iirDepth, "%v: off", v)
+	}
+	s.configure(&params{noIIR: true}, engine.International)
+	assert.Equal(t, MaxPly, s.iirDepth)
+
+	shots := readSuite(t, engine.International, 0, 8)
+	nWith, nWithout, solved, solvedWithout := solveWithAndWithout(t, shots, params{noIIR: true})
+	assert.Less(t, nWith, nWithout)
+	assert.GreaterOrEqual(t, solved, solvedWithout-1, "IIR loses at most one shot at depth 10")
+	assert.GreaterOrEqual(t, solved, len(shots)-2)
+	t.Logf("international suite at depth 10: %d of %d shots found with IIR, %d without", solved, len(shots), solvedWithout)
+	t.Logf("nodes to depth 10 over the international suite: %d with IIR, %d without", nWith, nWithout)
+}
+
+// solveWithAndWithout searches each shot to depth 10 with the production
+// search and with the switches off, each from a cleared table, and returns
+// the two node totals and the shots each found.
+func solveWithAndWithout(t *testing.T, shots []suiteShot, off params) (nWith, nWithout uint64, solved, solvedWithout int) {
+	t.Helper()
 	with := New(Options{Threads: 1, HashMiB: 4})
 	without := New(Options{Threads: 1, HashMiB: 4})
-	without.params.noProbCut = true
-	var nWith, nWithout uint64
+	without.params = off
 	for _, sh := range shots {
 		want, err := sh.pos.ParseMove(sh.best)
 		require.NoError(t, err)
 		r := with.Search(context.Background(), sh.pos, nil, Limits{Depth: 10}, nil)
-		assert.Equal(t, want, r.Move, "%s: bm %s", sh.pos.FEN(), sh.best)
+		if r.Move == want {
+			solved++
+		} else {
+			t.Logf("%s: bm %s, found %s", sh.pos.FEN(), sh.best, sh.pos.FormatMove(r.Move, engine.FormatFull))
+		}
 		nWith += r.Nodes
 		r = without.Search(context.Background(), sh.pos, nil, Limits{Depth: 10}, nil)
+		if r.Move == want {
+			solvedWithout++
+		}
 		nWithout += r.Nodes
 		with.Clear()
 		without.Clear()
 	}
-	assert.Less(t, nWith, nWithout)
+	return nWith, nWithout, solved, solvedWithout
 }

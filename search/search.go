@@ -146,6 +146,7 @@ type params struct {
 	noSingleExt bool // no extension of single-reply positions
 	noProbCut   bool // no ProbCut
 	shots       bool // the quiescence search tries shots (tryShots)
+	noIIR       bool // no internal iterative reduction
 }
 
 // New returns an engine with the given options (Threads and HashMiB below
