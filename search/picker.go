@@ -207,8 +207,9 @@ const (
 const iirDepth = 5
 
 // iirVariant are the variants whose search uses internal iterative
-// reduction: international, where self-play accepted it (session 15, see
-// the commit). The 8x8 variants are not yet measured with it.
+// reduction: international, where self-play measured +7.1 +- 13.0 Elo
+// over 1276 games (session 15, LLR 0.75: not yet accepted; see the
+// commit). The 8x8 variants are not yet measured with it.
 var iirVariant = [engine.NumVariants]bool{engine.International: true}
 
 // lmrFormula is the late move reduction of the i-th move tried (0-based)

@@ -476,13 +476,14 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 			return s
 		}
 	}
-	if !hit && depth >= w.sel.iirDepth && ply > 0 {
-		depth-- // internal iterative reduction (see iirDepth)
-	}
 	if ply > 0 && w.egdbPieces > 0 && !searchTable {
 		if s, ok := w.probeEGDB(p, st.draw, key, ply); ok {
 			return s
 		}
+	}
+
+	if !hit && depth >= w.sel.iirDepth && ply > 0 {
+		depth-- // internal iterative reduction (see iirDepth)
 	}
 
 	if !pvNode && ply > 0 && depth >= w.sel.probCutDepth && beta > -MateBound && beta < MateBound-probCutMargin {
