@@ -118,8 +118,15 @@ func (w *Weights) Prepare() {
 // NewWeights returns weights for v with every pattern weight 0 and the
 // dense weights of the hand-set prior (priorDense): the starting point of
 // training.
-func NewWeights(v engine.VariantID) *Weights {
-	w := &Weights{V: v, Set: FeatureSet, Pattern: make([][2]int16, Regions(v)*PatternSize), Dense: priorDense(v)}
+func NewWeights(v engine.VariantID) *Weights { return NewWeightsSet(v, FeatureSet) }
+
+// NewWeightsSet is NewWeights in feature set set (Trainable: 3 or
+// FeatureSet; another set gives FeatureSet's layout).
+func NewWeightsSet(v engine.VariantID, set uint8) *Weights {
+	if !Trainable(set) {
+		set = FeatureSet
+	}
+	w := &Weights{V: v, Set: set, Pattern: make([][2]int16, regionsOf(v, set)*PatternSize), Dense: priorDense(v)}
 	w.Prepare()
 	return w
 }

@@ -64,6 +64,17 @@ type Data struct {
 	// Exact counts the samples labelled by EGDB, and Corrected those of
 	// them whose game had another result.
 	Exact, Corrected int
+	// Set is the feature set the samples are read in and Train fits
+	// (eval.Trainable; 0: eval.FeatureSet). Set it before reading.
+	Set uint8
+}
+
+// set returns the feature set of d's samples.
+func (d *Data) set() uint8 {
+	if eval.Trainable(d.Set) {
+		return d.Set
+	}
+	return eval.FeatureSet
 }
 
 // ReadGames reads every game of the game file r (named name in errors) into
@@ -79,6 +90,7 @@ func (d *Data) ReadGames(r io.Reader, name string) error {
 		return fmt.Errorf("%s: %v games, not %v", name, gr.Variant(), d.V)
 	}
 	var f eval.Features
+	set := d.set()
 	tablePieces := 0
 	if d.EGDB != nil {
 		tablePieces = d.EGDB.Pieces(d.V)
@@ -104,7 +116,7 @@ func (d *Data) ReadGames(r io.Reader, name string) error {
 		var ds engine.DrawState
 		for i, m := range rec.Moves {
 			if sc := rec.Scores[i]; sc != engine.NoScore && !p.HasCapture() {
-				eval.ExtractFeatures(&p, &f)
+				eval.ExtractFeaturesSet(&p, &f, set)
 				if f.Scale != 0 {
 					s := newSample(&f)
 					s.Result, s.Game = res, uint32(d.Games)
@@ -210,21 +222,24 @@ const chunks = 8
 // model is the trainer's float copy of the weights, in centi-men.
 type model struct {
 	v       engine.VariantID
+	set     uint8 // feature set (Data.Set)
 	regions int
 	men     int // men a side at the start
 	w       []float64
 }
 
-// newModel returns the float model of the weights w.
-func newModel(w *eval.Weights) *model {
-	m := &model{v: w.V, regions: eval.Regions(w.V), men: w.V.Rules().Board.Info().Men}
+// newModel returns the float model of the weights w in feature set set:
+// the regions the two sets share (the 4x4 ones come first in both) start
+// from w's, the others from 0.
+func newModel(w *eval.Weights, set uint8) *model {
+	m := &model{v: w.V, set: set, regions: eval.RegionsOf(w.V, set), men: w.V.Rules().Board.Info().Men}
 	m.w = make([]float64, 2*eval.NumDense+2*m.regions*eval.PatternSize)
 	for f := range eval.NumDense {
 		for k := range 2 {
 			m.w[2*f+k] = float64(w.Dense[f][k]) / (1 << eval.WeightShift)
 		}
 	}
-	for i, pw := range w.Pattern {
+	for i, pw := range w.Pattern[:min(len(w.Pattern), m.regions*eval.PatternSize)] {
 		for k := range 2 {
 			m.w[2*eval.NumDense+2*i+k] = float64(pw[k]) / (1 << eval.WeightShift)
 		}
@@ -359,7 +374,7 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 	if init.V != d.V {
 		return nil, fmt.Errorf("train: initial weights are %v, the data %v", init.V, d.V)
 	}
-	m := newModel(init)
+	m := newModel(init, d.set())
 
 	var train, val []int32
 	targets := make([]float32, len(d.Samples))
@@ -494,7 +509,7 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 
 // weights rounds the model to an eval.Weights.
 func (m *model) weights() *eval.Weights {
-	w := eval.NewWeights(m.v)
+	w := eval.NewWeightsSet(m.v, m.set)
 	q := func(x float64) int16 {
 		return int16(max(min(math.Round(x*(1<<eval.WeightShift)), math.MaxInt16), -math.MaxInt16))
 	}

@@ -84,23 +84,29 @@ func TestFitScale(t *testing.T) {
 // model of some weights scores what eval scores with the same weights, up
 // to rounding.
 func TestModelMatchesEval(t *testing.T) {
-	for _, v := range []engine.VariantID{engine.Russian, engine.International} {
-		t.Run(v.String(), func(t *testing.T) {
-			// Weights with every pattern entry set: the embedded ones, with
-			// random noise so that no entry is zero.
+	for _, c := range []struct {
+		v   engine.VariantID
+		set uint8
+	}{{engine.Russian, eval.FeatureSet}, {engine.International, eval.FeatureSet}, {engine.International, 3}, {engine.English, 3}} {
+		v, set := c.v, c.set
+		t.Run(fmt.Sprintf("%v/set%d", v, set), func(t *testing.T) {
+			// Weights with every pattern entry set: random, so that no
+			// entry is zero.
 			rng := rand.New(rand.NewPCG(3, uint64(v)))
-			w := eval.NewWeights(v)
+			w := eval.NewWeightsSet(v, set)
+			require.Equal(t, set, w.Set)
+			require.Len(t, w.Pattern, eval.RegionsOf(v, set)*eval.PatternSize)
 			for i := range w.Pattern {
 				w.Pattern[i] = [2]int16{int16(rng.IntN(801) - 400), int16(rng.IntN(801) - 400)}
 			}
 			w.Prepare()
-			m := newModel(w)
+			m := newModel(w, set)
 			f, err := os.Open(selfPlayFile(t, v))
 			require.NoError(t, err)
 			defer f.Close()
 			gr, err := engine.NewGameReader(f)
 			require.NoError(t, err)
-			d := &Data{V: v}
+			d := &Data{V: v, Set: set}
 			var feats eval.Features
 			checked, halved := 0, 0
 			for {
@@ -112,7 +118,7 @@ func TestModelMatchesEval(t *testing.T) {
 				p := rec.Start
 				for i, mv := range rec.Moves {
 					if rec.Scores[i] != engine.NoScore && !p.HasCapture() {
-						eval.ExtractFeatures(&p, &feats)
+						eval.ExtractFeaturesSet(&p, &feats, set)
 						if feats.Scale != 0 {
 							s := newSample(&feats)
 							sc, _, _ := m.score(&s)
@@ -229,6 +235,45 @@ func TestTrainLowersValidationLoss(t *testing.T) {
 			assert.Equal(t, res.Weights.Pattern, w.Pattern)
 		})
 	}
+}
+
+// TestTrainFeatureSet: Data.Set 3 trains weights of feature set 3 (the
+// 4x4 regions alone) that a weights file carries as set 3, and weights of
+// another set given as the start keep the regions the two sets share.
+func TestTrainFeatureSet(t *testing.T) {
+	v := engine.International
+	d := &Data{V: v, Set: 3}
+	require.NoError(t, d.ReadFiles(selfPlayFile(t, v)))
+	res, err := Train(context.Background(), d, Options{Epochs: 1, Lambda: 0.5, Validate: 4, Seed: 1, Threads: 2, Init: eval.NewWeightsSet(v, 3)})
+	require.NoError(t, err)
+	assert.Equal(t, uint8(3), res.Weights.Set)
+	assert.Len(t, res.Weights.Pattern, eval.RegionsOf(v, 3)*eval.PatternSize)
+	b, err := res.Weights.MarshalBinary()
+	require.NoError(t, err)
+	w, err := eval.ParseWeights(b, v)
+	require.NoError(t, err)
+	assert.Equal(t, uint8(3), w.Set)
+	assert.Equal(t, res.Weights.Pattern, w.Pattern)
+
+	// A set-4 start (4x4 regions, then row bands), zero epochs: the set-3
+	// result is its 4x4 regions.
+	init := eval.NewWeights(v)
+	rng := rand.New(rand.NewPCG(9, 9))
+	for i := range init.Pattern {
+		init.Pattern[i] = [2]int16{int16(rng.IntN(801) - 400), int16(rng.IntN(801) - 400)}
+	}
+	init.Prepare()
+	res, err = Train(context.Background(), d, Options{Epochs: 0, Lambda: 0.5, Validate: 4, Threads: 1, Init: init})
+	require.NoError(t, err)
+	assert.Equal(t, init.Pattern[:len(res.Weights.Pattern)], res.Weights.Pattern)
+
+	// Set 0 (unset) is eval.FeatureSet.
+	d4 := &Data{V: v}
+	require.NoError(t, d4.ReadFiles(selfPlayFile(t, v)))
+	res, err = Train(context.Background(), d4, Options{Epochs: 0, Lambda: 0.5, Validate: 4, Threads: 1, Init: eval.NewWeightsSet(v, 3)})
+	require.NoError(t, err)
+	assert.Equal(t, uint8(eval.FeatureSet), res.Weights.Set)
+	assert.Len(t, res.Weights.Pattern, eval.Regions(v)*eval.PatternSize)
 }
 
 func TestTrainThreadsIdentical(t *testing.T) {

@@ -61,6 +61,18 @@ func TestLearnPipeline(t *testing.T) {
 	lw, err := eval.LoadWeights(labelled, engine.Russian)
 	require.NoError(t, err)
 	assert.Contains(t, lw.Note, " --egdb '' ", "the note should record --egdb")
+	assert.Equal(t, uint8(eval.FeatureSet), lw.Set)
+
+	// --feature-set 3: a file of the 4x4 regions alone.
+	set3 := filepath.Join(dir, "russian-set3.dkw")
+	_, stderr, code = runCLI("train", "--variant", "russian", "--data", games, "--out", set3, "--epochs", "1",
+		"--validate", "3", "--threads", "2", "--from-prior", "--feature-set", "3")
+	require.Equal(t, 0, code, stderr)
+	w3, err := eval.LoadWeights(set3, engine.Russian)
+	require.NoError(t, err)
+	assert.Equal(t, uint8(3), w3.Set)
+	assert.Len(t, w3.Pattern, eval.RegionsOf(engine.Russian, 3)*eval.PatternSize)
+	assert.Contains(t, w3.Note, " --feature-set 3 ")
 
 	w, err := eval.LoadWeights(weights, engine.Russian)
 	require.NoError(t, err)
@@ -170,6 +182,8 @@ func TestLearnCommandsBadInput(t *testing.T) {
 
 		{[]string{"train", "--out", out}, "--data is required"},
 		{[]string{"train", "--data", english}, "--out is required"},
+		{[]string{"train", "--variant", "english", "--data", english, "--out", out, "--feature-set", "2"}, "--feature-set 2: want 3 or 4"},
+		{[]string{"train", "--variant", "english", "--data", english, "--out", out, "--feature-set", "5"}, "--feature-set 5: want 3 or 4"},
 		{[]string{"train", "--variant", "russian", "--data", english, "--out", out}, "--data: " + english + ": english games, not russian"},
 		{[]string{"train", "--variant", "english", "--data", damaged, "--out", out},
 			fmt.Sprintf("--data: %s: record at byte %d: checksum mismatch", damaged, first)},

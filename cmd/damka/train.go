@@ -28,6 +28,7 @@ func newTrainCmd() *cobra.Command {
 		o                      learn.Options
 		fromPrior              bool
 		fixed                  []string
+		featureSet             uint8
 	)
 	cmd := &cobra.Command{
 		Use:   "train",
@@ -50,7 +51,10 @@ after every epoch, L2 --l2 on the pattern weights. Deterministic for a
 --seed, whatever --threads is.
 
 Training starts from the embedded weights of the variant, from --init, or
-from a material-only prior with --from-prior.
+from a material-only prior with --from-prior. --feature-set chooses the
+layout fitted: 4 (the default) has the 4x4 regions and the row bands, 3
+the 4x4 regions alone (cheaper to evaluate); the starting weights' shared
+regions carry over, the others start at 0.
 
 --egdb labels the positions the endgame tables hold with their exact values
 (win 1, draw 0.5, loss 0 for White), not their games' results, and trains
@@ -91,6 +95,8 @@ none.`,
 				return badInput("--validate %d: want at least 2 (every N-th game is held out)", o.Validate)
 			case fromPrior && initFile != "":
 				return badInput("give one of --init and --from-prior, not both")
+			case !eval.Trainable(featureSet):
+				return badInput("--feature-set %d: want 3 or %d", featureSet, eval.FeatureSet)
 			}
 			if err := checkOutputPath(out); err != nil {
 				return err
@@ -119,11 +125,11 @@ none.`,
 				}
 				o.Init = w
 			case fromPrior:
-				o.Init = eval.NewWeights(v)
+				o.Init = eval.NewWeightsSet(v, featureSet)
 			default:
 				o.Init = eval.Default(v)
 			}
-			d := &learn.Data{V: v}
+			d := &learn.Data{V: v, Set: featureSet}
 			switch egdbDir {
 			case "off":
 			case "":
@@ -174,6 +180,7 @@ none.`,
 	f.StringVar(&out, "out", "", "weights file to write (required)")
 	f.StringVar(&initFile, "init", "", "start from this weights file instead of the embedded weights")
 	f.BoolVar(&fromPrior, "from-prior", false, "start from a material-only prior instead of the embedded weights")
+	f.Uint8Var(&featureSet, "feature-set", eval.FeatureSet, "feature set to fit: 4 (4x4 regions and row bands) or 3 (4x4 regions alone)")
 	f.StringSliceVar(&fixed, "fix", nil, "dense features whose weights keep their initial values (comma separated: king-mobility, ...)")
 	f.IntVar(&o.Epochs, "epochs", 16, "passes over the training positions")
 	f.IntVar(&o.Batch, "batch", 16384, "positions per Adam step")
