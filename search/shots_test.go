@@ -8,13 +8,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/eval"
 )
 
 // TestQuiescenceFindsShots: positions where a one-ply search sees a shot
 // (a sacrifice that wins back more) only through the quiescence search's
 // shots (the experiment switch params.shots). With them, the one-ply search
 // plays the move and scores what a depth-9 search does; without them it
-// misses both.
+// misses both. The searches evaluate with the material-and-mobility prior
+// (eval.NewWeights), so that the test follows the shot's material, not a
+// learned file's view of the position it leads to.
 func TestQuiescenceFindsShots(t *testing.T) {
 	for _, c := range []struct {
 		v        engine.VariantID
@@ -30,16 +33,17 @@ func TestQuiescenceFindsShots(t *testing.T) {
 		p := mustFEN(t, c.v, c.fen)
 		shot, err := p.ParseMove(c.shot)
 		require.NoError(t, err)
-		deep := New(Options{Threads: 1, HashMiB: 8}).Search(context.Background(), p, nil, Limits{Depth: 9}, nil)
+		prior := eval.NewWeights(c.v)
+		deep := New(Options{Threads: 1, HashMiB: 8, Eval: prior}).Search(context.Background(), p, nil, Limits{Depth: 9}, nil)
 		assert.Equal(t, shot, deep.Move, "%s: depth 9", c.fen)
 
-		with := New(Options{Threads: 1, HashMiB: 1})
+		with := New(Options{Threads: 1, HashMiB: 1, Eval: prior})
 		with.params.shots = true
 		r := with.Search(context.Background(), p, nil, Limits{Depth: 1}, nil)
 		assert.Equal(t, shot, r.Move, "%s: depth 1 with shots", c.fen)
 		assert.True(t, r.Score >= c.min && r.Score <= c.max, "%s: depth 1 with shots scores %d", c.fen, r.Score)
 
-		without := New(Options{Threads: 1, HashMiB: 1})
+		without := New(Options{Threads: 1, HashMiB: 1, Eval: prior})
 		r = without.Search(context.Background(), p, nil, Limits{Depth: 1}, nil)
 		assert.NotEqual(t, shot, r.Move, "%s: depth 1 without shots", c.fen)
 		assert.Less(t, r.Score, c.min, "%s: depth 1 without shots", c.fen)
