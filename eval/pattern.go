@@ -244,21 +244,16 @@ const MaxRegions = 46
 // the one damka train fits by default. It allocates nothing.
 func ExtractFeatures(p *engine.Position, f *Features) { extractFeatures(p, f, FeatureSet) }
 
-// ExtractFeaturesSet is ExtractFeatures in the layout of feature set set,
-// one of TrainableSets (others read as FeatureSet).
-func ExtractFeaturesSet(p *engine.Position, f *Features, set uint8) {
-	if !Trainable(set) {
-		set = FeatureSet
-	}
-	extractFeatures(p, f, set)
-}
+// ExtractFeaturesSet is ExtractFeatures in the layout of feature set set
+// (a Trainable set; the caller checks).
+func ExtractFeaturesSet(p *engine.Position, f *Features, set uint8) { extractFeatures(p, f, set) }
 
 // Trainable reports whether damka train can fit weights of feature set
 // set: 3 (the 4x4 regions with kings) to FeatureSet.
 func Trainable(set uint8) bool { return set >= kingPatternsFrom && set <= FeatureSet }
 
-// RegionsOf is Regions for feature set set (one of the Trainable sets): 15
-// or 28 regions without the row bands of set 4.
+// RegionsOf is Regions for feature set set (a Trainable set): set 3 has
+// the 4x4 regions alone, 15 on 8x8 and 28 on 10x10.
 func RegionsOf(v engine.VariantID, set uint8) int { return regionsOf(v, set) }
 
 // extractFeatures is ExtractFeatures in the layout of feature set set.

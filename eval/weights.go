@@ -120,12 +120,9 @@ func (w *Weights) Prepare() {
 // training.
 func NewWeights(v engine.VariantID) *Weights { return NewWeightsSet(v, FeatureSet) }
 
-// NewWeightsSet is NewWeights in feature set set (Trainable: 3 or
-// FeatureSet; another set gives FeatureSet's layout).
+// NewWeightsSet is NewWeights in feature set set (a Trainable set; the
+// caller checks).
 func NewWeightsSet(v engine.VariantID, set uint8) *Weights {
-	if !Trainable(set) {
-		set = FeatureSet
-	}
 	w := &Weights{V: v, Set: set, Pattern: make([][2]int16, regionsOf(v, set)*PatternSize), Dense: priorDense(v)}
 	w.Prepare()
 	return w

@@ -65,11 +65,13 @@ type Data struct {
 	// them whose game had another result.
 	Exact, Corrected int
 	// Set is the feature set the samples are read in and Train fits
-	// (eval.Trainable; 0: eval.FeatureSet). Set it before reading.
+	// (eval.Trainable; 0, or a set that is not, reads as
+	// eval.FeatureSet). Set it before reading.
 	Set uint8
 }
 
-// set returns the feature set of d's samples.
+// set returns the feature set of d's samples: the one place Data.Set is
+// checked.
 func (d *Data) set() uint8 {
 	if eval.Trainable(d.Set) {
 		return d.Set
