@@ -148,18 +148,27 @@ type Job struct {
 func Start(ctx context.Context, s Searcher, req Request) *Job {
 	g := req.Game
 	keys := g.Keys()
+	limits := req.Limits
+	limits.Draw = g.DrawState()
+	j := newJob(ctx, g.Position(), append([]uint64(nil), keys[:len(keys)-1]...), limits, req.Book, req.Report)
+	j.start = time.Now()
+	go j.run(s)
+	return j
+}
+
+// newJob makes the job of a search of pos (history: the keys of the
+// positions before it, oldest first), without starting it; its time
+// reference is unset (Start sets it).
+func newJob(ctx context.Context, pos engine.Position, history []uint64, limits Limits, bookOpt BookOptions, report func(Info)) *Job {
 	j := &Job{
-		pos:     g.Position(),
-		history: append([]uint64(nil), keys[:len(keys)-1]...),
-		limits:  req.Limits,
-		bookOpt: req.Book,
-		start:   time.Now(),
-		user:    req.Report,
+		pos:     pos,
+		history: history,
+		limits:  limits,
+		bookOpt: bookOpt,
+		user:    report,
 		done:    make(chan struct{}),
 	}
-	j.limits.Draw = g.DrawState()
 	j.ctx, j.cancel = context.WithCancel(ctx)
-	go j.run(s)
 	return j
 }
 

@@ -6,7 +6,9 @@
 // choose each move through Start (book, then search; see Job), which runs
 // in the background and is steered by Job.Stop and Job.PonderHit, and they
 // size the engine within the limits declared here (MaxThreads, MaxHashMiB,
-// MaxDepth). Search is the blocking form for tools (bench, analysis).
+// MaxDepth). Search is the blocking form of a job for tools (bench,
+// analysis), stopped by its context: a search is steered only through its
+// Job or its context.
 //
 // Scores are in centi-men (a man is 100) from the side to move's point of
 // view; a win in n plies scores Mate-n and a loss in n plies -(Mate-n).
@@ -245,21 +247,17 @@ func (e *Engine) Clear() {
 	}
 }
 
-// Stop ends the running search (if any) as soon as possible; Search then
-// returns its best move so far. A Stop that comes before Search has begun
-// is not kept: use Job.Stop, which is never lost.
-func (e *Engine) Stop() {
+// halt ends the running search (if any) as soon as possible. It is the
+// search's own signal, raised by its context (Job.Stop, or the ctx of
+// Search); a stop before the search has begun is not kept here, which is
+// why callers steer a search through its Job or context only.
+func (e *Engine) halt() {
 	e.stop.Store(true)
 	select {
 	case e.wake <- struct{}{}:
 	default:
 	}
 }
-
-// PonderHit tells a pondering search that the expected move was played: the
-// search goes on under its time limits, counted from now. Like Stop, it is
-// lost when it comes before Search has begun; Job.PonderHit is not.
-func (e *Engine) PonderHit() { e.ponderHitAt(time.Now()) }
 
 // ponderHitAt is PonderHit with the time limits counted from t.
 func (e *Engine) ponderHitAt(t time.Time) {
@@ -271,17 +269,23 @@ func (e *Engine) ponderHitAt(t time.Time) {
 	}
 }
 
-// Search searches pos and returns the best move. history holds the Zobrist
-// keys (engine.Position.Key) of the game's earlier positions, oldest first,
-// the last being the position before pos; repeating one of them scores as a
+// Search searches pos and returns the best move: a job (see Start) without
+// a book, run in the caller's goroutine, for tools (bench, suites,
+// analysis from the command line). history holds the Zobrist keys
+// (engine.Position.Key) of the game's earlier positions, oldest first, the
+// last being the position before pos; repeating one of them scores as a
 // draw. report, if not nil, is called by the searching goroutine after each
-// completed iteration. The search stops at the limits, on Stop, or when ctx
-// is done. With exactly one legal move and a clock or move time (not
-// analysing or pondering) it returns at once after a shallow search. A
-// position of an unknown variant gives a Result without a move. Search
-// blocks; Start is the non-blocking form that front ends use.
+// completed iteration, its PV cut to the legal moves (Job.Report). The
+// search stops at the limits or when ctx is done (the only way to stop it
+// early; a ponder search here runs until ctx is done). With exactly one
+// legal move and a clock or move time (not analysing or pondering) it
+// returns at once after a shallow search. A position of an unknown variant
+// gives a Result without a move. The time limits count from when the
+// engine is free.
 func (e *Engine) Search(ctx context.Context, pos engine.Position, history []uint64, limits Limits, report func(Info)) Result {
-	return e.run(ctx, &pos, history, limits, report, time.Time{}, nil)
+	j := newJob(ctx, pos, history, limits, BookOptions{}, report)
+	defer j.cancel()
+	return e.run(j.ctx, &j.pos, j.history, j.limits, j.Report, time.Time{}, j)
 }
 
 // SearchJob runs the search of a job started by Start (it implements
@@ -316,7 +320,7 @@ func (e *Engine) run(ctx context.Context, pos *engine.Position, history []uint64
 	if ctx.Err() != nil {
 		e.stop.Store(true)
 	}
-	unregister := context.AfterFunc(ctx, e.Stop)
+	unregister := context.AfterFunc(ctx, e.halt)
 	defer unregister()
 	if j != nil && limits.Ponder {
 		// After the flags are set up: a ponder-hit that came earlier is

@@ -136,14 +136,16 @@ func TestStopAndInfinite(t *testing.T) {
 	e := New(Options{Threads: 2, HashMiB: 8})
 	p := engine.StartPosition(engine.International)
 	done := make(chan Result)
-	go func() { done <- e.Search(context.Background(), p, nil, Limits{Infinite: true}, nil) }()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go func() { done <- e.Search(ctx, p, nil, Limits{Infinite: true}, nil) }()
 	time.Sleep(50 * time.Millisecond)
 	select {
 	case <-done:
-		t.Fatal("infinite search returned before Stop")
+		t.Fatal("infinite search returned before its context ended")
 	default:
 	}
-	e.Stop()
+	stop()
 	select {
 	case r := <-done:
 		assert.True(t, isLegal(&p, r.Move))
@@ -178,20 +180,17 @@ func TestCancelledBeforeStartStillMoves(t *testing.T) {
 func TestPonderHit(t *testing.T) {
 	e := New(Options{Threads: 1, HashMiB: 8})
 	p := engine.StartPosition(engine.English)
-	done := make(chan Result)
-	go func() {
-		done <- e.Search(context.Background(), p, nil, Limits{Ponder: true, MoveTime: 100 * time.Millisecond}, nil)
-	}()
+	j := e.Start(context.Background(), Request{Game: engine.NewGame(p), Limits: Limits{Ponder: true, MoveTime: 100 * time.Millisecond}})
 	time.Sleep(150 * time.Millisecond)
 	select {
-	case <-done:
+	case <-j.Done():
 		t.Fatal("ponder search returned before PonderHit")
 	default:
 	}
-	e.PonderHit()
+	j.PonderHit()
 	select {
-	case r := <-done:
-		assert.True(t, isLegal(&p, r.Move))
+	case <-j.Done():
+		assert.True(t, isLegal(&p, j.Wait().Move))
 	case <-time.After(3 * time.Second):
 		t.Fatal("search did not end after PonderHit")
 	}
