@@ -99,16 +99,16 @@ var table = []Setting{
 		Doc: "book variety: book moves scoring within this of the best are candidates"},
 	{Name: SetBookFile, Kind: String, Default: "",
 		Doc: "opening book file (damka book build) used in games of its variant; empty: the embedded books"},
+	{Name: SetPonder, Kind: Bool, Default: "false",
+		Doc: "tells a GUI whether to let damka think on the opponent's time"},
+	{Name: SetMoveOverhead, Kind: Int, Min: 0, Max: MaxMoveOverheadMs, Unit: "ms", Default: strconv.Itoa(int(search.DefaultMoveOverhead / time.Millisecond)),
+		Doc: "time kept back from every move time and clock for the GUI's round trip"},
 	{Name: SetEvalFile, Kind: String, Default: "",
 		Doc: "evaluation weights file (damka train) used in games of its variant; empty: the embedded weights"},
 	{Name: SetEGDBPath, Kind: String, Default: "",
 		Doc: "endgame tables: empty for the embedded set, off for none, else a directory of tables over the embedded set"},
 	{Name: SetEGDBPieces, Kind: Int, Min: 0, Max: egdb.MaxPieces, Default: strconv.Itoa(egdb.MaxPieces),
 		Doc: "probe the endgame tables in positions of at most this many pieces (0: never)"},
-	{Name: SetMoveOverhead, Kind: Int, Min: 0, Max: MaxMoveOverheadMs, Unit: "ms", Default: strconv.Itoa(int(search.DefaultMoveOverhead / time.Millisecond)),
-		Doc: "time kept back from every move time and clock for the GUI's round trip"},
-	{Name: SetPonder, Kind: Bool, Default: "false",
-		Doc: "tells a GUI whether to let damka think on the opponent's time"},
 }
 
 // Settings returns the table of settings (a copy), in the order front ends
@@ -217,4 +217,14 @@ func parseVariant(v string) (engine.VariantID, error) {
 			v, strings.Join(engine.VariantNames(), ", "), engine.AliasText())
 	}
 	return id, nil
+}
+
+// MustLookup is Lookup for a name of the table (the Set* constants); it
+// panics on any other name, a programming error.
+func MustLookup(name string) Setting {
+	s, ok := Lookup(name)
+	if !ok {
+		panic("player: no setting " + name)
+	}
+	return s
 }

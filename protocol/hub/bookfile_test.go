@@ -132,8 +132,8 @@ func TestBookFileParam(t *testing.T) {
 	hs.finish()
 
 	log := logs.String()
-	assert.Contains(t, log, `"variant":"english","book":"`+good+`","message":"hub: opening book"`)
-	assert.Contains(t, log, `"variant":"russian","book":"embedded","message":"hub: opening book"`)
+	assert.Regexp(t, `"variant":"english",[^\n]*"book":"`+regexp.QuoteMeta(good)+`","message":"player: in use"`, log)
+	assert.Regexp(t, `"variant":"russian",[^\n]*"book":"embedded","message":"player: in use"`, log)
 }
 
 // TestBookFileConfig: Config.BookFile is book-file's default; a file that

@@ -50,7 +50,7 @@ func TestClientHandshake(t *testing.T) {
 	id, params, err := c.Handshake(ctx, Setting{"variant", "english"}, Setting{"hash", "8"})
 	require.NoError(t, err)
 	assert.Equal(t, Identity{Name: "damka", Version: "test", Author: "the damka authors"}, id)
-	require.Len(t, params, 10)
+	require.Len(t, params, 11)
 	assert.Equal(t, Param{Name: "variant", Value: "russian", Type: "enum",
 		Values: []string{"russian", "english", "brazilian", "international"}}, params[0])
 	assert.Equal(t, Param{Name: "threads", Value: "1", Type: "int", Min: "1", Max: "256"}, params[1])

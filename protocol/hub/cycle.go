@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/player"
 	"damka/search"
 )
 
@@ -141,24 +142,20 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 	if len(unknown) > 0 {
 		s.errorf("go: unknown argument %s ignored", quoteList(unknown))
 	}
+	pmode := player.Think
 	switch mode {
 	case "ponder":
-		limits.Ponder = true
+		pmode = player.Ponder
 	case "analyze":
-		limits.Infinite = true // never from the book
+		pmode = player.Analyse // never from the book
 	}
-	pos := s.game.Position()
-	limits.MoveOverhead = s.moveOverhead()
-	s.ensureSearcher()
-	s.log.Info().Str("mode", mode).Str("pos", pos.HubPosition()).Int("history", s.game.Ply()).
+	s.reportLoadErrors()
+	g := s.p.Game()
+	pos := g.Position()
+	s.log.Info().Str("mode", mode).Str("pos", pos.HubPosition()).Int("history", g.Ply()).
 		Int("depth", limits.Depth).Uint64("nodes", limits.Nodes).Dur("move_time", limits.MoveTime).
 		Dur("clock", limits.Time).Dur("inc", limits.Inc).Int("moves", limits.MovesToGo).Msg("hub: search")
-	job := search.Start(ctx, s.searcher, search.Request{
-		Game:   s.game,
-		Limits: limits,
-		Book:   search.BookOptions{Use: s.book, Book: s.gameBook(), Margin: s.bookMargin, Rand: s.rng},
-		Report: func(info search.Info) { s.out.send(infoLine(&pos, info)) },
-	})
+	job := s.p.Go(ctx, pmode, limits, func(info search.Info) { s.out.send(infoLine(&pos, info)) })
 	for {
 		select {
 		case <-job.Done():

@@ -22,6 +22,7 @@ func TestEGDBPathParam(t *testing.T) {
 	hs.expect("~id .*")
 	skipTo(hs, "param name=eval-file")
 	hs.expect(`param name=egdb-path value=off type=string`)
+	hs.expect(`param name=egdb-pieces value=7 type=int min=0 max=7`)
 	hs.expect("wait")
 	assert.Nil(t, hs.spy.Options().EGDB)
 
@@ -41,6 +42,7 @@ func TestEGDBPathParam(t *testing.T) {
 	hs.expect("~id .*")
 	skipTo(hs, "param name=eval-file")
 	hs.expect(`param name=egdb-path value="" type=string`)
+	hs.expect(`param name=egdb-pieces value=7 type=int min=0 max=7`)
 	hs.expect("wait")
 	assert.Same(t, egdb.Default(), hs.spy.Options().EGDB)
 	hs.finish()

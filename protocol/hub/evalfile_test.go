@@ -89,6 +89,7 @@ func TestEvalFileParam(t *testing.T) {
 		skipTo(hs, "param name=move-overhead")
 		hs.expect(`param name=eval-file value="" type=string`)
 		hs.expect(`param name=egdb-path value="" type=string`)
+		hs.expect(`param name=egdb-pieces value=7 type=int min=0 max=7`)
 		hs.expect("wait")
 	}
 
@@ -101,6 +102,7 @@ func TestEvalFileParam(t *testing.T) {
 	skipTo(hs, "param name=move-overhead")
 	hs.expect(`param name=eval-file value=` + good + ` type=string`)
 	hs.expect(`param name=egdb-path value="" type=string`)
+	hs.expect(`param name=egdb-pieces value=7 type=int min=0 max=7`)
 	hs.expect("wait")
 	// Set again: the same weights, kept as they are (no table clear).
 	first := hs.spy.Options().Eval
@@ -133,7 +135,7 @@ func TestEvalFileParam(t *testing.T) {
 	hs.finish()
 
 	log := logs.String()
-	assert.Contains(t, log, `"eval":"`+good+`","weights":"test weights: to move is 3 men","message":"hub: evaluation weights"`)
+	assert.Contains(t, log, `"eval":"`+good+`","weights":"test weights: to move is 3 men","book":"embedded","message":"player: in use"`)
 	assert.Contains(t, log, `"variant":"english","eval":"embedded","weights":"`+eval.Default(engine.English).Title()+`"`)
 }
 
@@ -148,21 +150,12 @@ func TestEvalFileConfig(t *testing.T) {
 	skipTo(hs, "param name=move-overhead")
 	hs.expect(`param name=eval-file value=` + good + ` type=string`)
 	hs.expect(`param name=egdb-path value="" type=string`)
+	hs.expect(`param name=egdb-pieces value=7 type=int min=0 max=7`)
 	hs.expect("wait")
 	hs.send("init")
 	hs.expect("ready")
 	assert.Equal(t, w, hs.spy.Options().Eval)
-	_, s := thinkScore(hs)
-	hs.finish()
-
-	// Weights read by the caller are used as they are.
-	cfg.Eval = w
-	hs = startSession(t, cfg)
-	hs.send("init")
-	hs.expect("ready")
-	assert.Same(t, w, hs.spy.Options().Eval)
-	_, s2 := thinkScore(hs)
-	assert.Equal(t, s, s2)
+	thinkScore(hs)
 	hs.finish()
 
 	cfg = testConfig()
@@ -176,27 +169,8 @@ func TestEvalFileConfig(t *testing.T) {
 	skipTo(hs, "param name=move-overhead")
 	hs.expect(`param name=eval-file value="" type=string`)
 	hs.expect(`param name=egdb-path value="" type=string`)
+	hs.expect(`param name=egdb-pieces value=7 type=int min=0 max=7`)
 	hs.expect("wait")
 	thinkScore(hs)
 	hs.finish()
-}
-
-func TestSameWeights(t *testing.T) {
-	w, _ := testWeights(t)
-	c := *w
-	c.Pattern = append([][2]int16(nil), w.Pattern...)
-	assert.True(t, sameWeights(nil, nil))
-	assert.False(t, sameWeights(w, nil))
-	assert.False(t, sameWeights(nil, w))
-	assert.True(t, sameWeights(w, &c))
-	c.Pattern[7][1]++
-	assert.False(t, sameWeights(w, &c))
-	c.Pattern[7][1]--
-	c.Dense[eval.DenseMen][0]++
-	assert.False(t, sameWeights(w, &c))
-	c.Dense = w.Dense
-	c.Note = "other"
-	assert.False(t, sameWeights(w, &c))
-	c.Note, c.V = w.Note, engine.English
-	assert.False(t, sameWeights(w, &c))
 }

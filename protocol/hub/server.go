@@ -10,28 +10,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
 
-	"damka/book"
 	"damka/engine"
-	"damka/eval"
+	"damka/player"
 	"damka/search"
 )
 
-// Searcher is the search engine a Hub session drives; *search.Engine
-// implements it. The session chooses each move with search.Start, which
-// calls SearchJob from the job's goroutine, one job at a time. Clear and
-// SetOptions are only called while no job runs.
-type Searcher interface {
-	search.Searcher
-	Clear()
-	SetOptions(search.Options)
-}
+// Searcher is the search engine a Hub session drives (player.Searcher);
+// *search.Engine implements it.
+type Searcher = player.Searcher
 
 // Config sets up a Hub session. The zero value is usable: damka's
 // identity, Russian, one thread, a 64 MiB table, no logging.
@@ -64,12 +57,9 @@ type Config struct {
 	// BookFile is book-file's default: an opening book file (as damka
 	// book build writes it, book.ReadFileAny) used in games of its
 	// variant instead of the embedded book; empty means the embedded
-	// books. Book, if not nil, is BookFile's book already read by the
-	// caller; else the session reads BookFile, and a file that does not
-	// load is answered with an error line at init (or the first go) and
-	// the embedded book is used.
+	// books. A file that does not load is answered with an error line at
+	// init (or the first go) and the embedded book is used.
 	BookFile string
-	Book     *book.Book
 
 	// MoveOverhead is move-overhead's default: the time kept back from
 	// every move time and clock for the round trip (search.Limits
@@ -79,16 +69,19 @@ type Config struct {
 
 	// EvalFile is eval-file's default: a weights file of the learned
 	// evaluation (eval.ReadWeightsFile), used in games of its variant;
-	// empty means the embedded weights. Eval, if not nil, are EvalFile's
-	// weights already read by the caller; else the session reads
-	// EvalFile, and a file that does not load is answered with an error
-	// line at init (or the first go) and the embedded weights are used.
+	// empty means the embedded weights. A file that does not load is
+	// answered with an error line at init (or the first go) and the
+	// embedded weights are used.
 	EvalFile string
-	Eval     *eval.Weights
 
 	// EGDB is egdb-path's default: "" the embedded endgame tables, "off"
 	// none, else a directory of tables over the embedded set.
 	EGDB string
+
+	// Player, if not nil, is the player the session drives, its settings
+	// already made (the command line's flags): the parameter defaults
+	// above (Variant to EGDB, BookSeed, NewSearcher) are then not used.
+	Player *player.Player
 
 	// NewSearcher makes the searcher at init (or at the first go when the
 	// GUI never sends init). nil means search.New.
@@ -192,37 +185,13 @@ type session struct {
 	log zerolog.Logger
 	out *lineWriter
 
-	variant    engine.VariantID
-	threads    int
-	hashMiB    int
-	book       bool // play from the opening book (go think, go ponder)
-	bookMargin int  // centi-men: book moves within this of the best are candidates
-	rng        *rand.Rand
-	ponder     bool
-	// moveOverheadMs is the move-overhead parameter in milliseconds.
-	moveOverheadMs int
-	// evalFile is the eval-file parameter ("": the embedded weights),
-	// evalW its weights (of any variant; nil for none), evalErr why
-	// Config.EvalFile did not load (reported at the first search), and
-	// evalShown the weights last reported in use (reportEval).
-	evalFile  string
-	evalW     *eval.Weights
-	evalErr   error
-	evalShown evalInUse
-	// bookFile is the book-file parameter ("": the embedded books),
-	// bookB its book (of any variant; nil for none), bookErr why
-	// Config.BookFile did not load (reported at the first search), and
-	// bookShown the book last reported in use (reportBook).
-	bookFile  string
-	bookB     *book.Book
-	bookErr   error
-	bookShown bookInUse
-	// egdbPath is the egdb-path parameter, egdb its tables (nil: none).
-	egdbPath string
-	egdb     search.EGDB
-
-	searcher Searcher // nil until init (or the first go)
-	game     *engine.Game
+	// p is the player: the parameters (its settings), the searcher and
+	// the game the pos lines set.
+	p *player.Player
+	// evalErr and bookErr are why Config.EvalFile or Config.BookFile did
+	// not load, reported at init or the first go.
+	evalErr error
+	bookErr error
 	// autoVariant: the variant was never chosen (Config.AutoVariant and
 	// no set-param variant yet).
 	autoVariant bool
@@ -232,7 +201,6 @@ type session struct {
 	refusedPos string
 	limits     search.Limits // from level lines since the last pos or done
 	clock      bool          // a level line gave time= (an empty clock is not "no limit")
-	params     []param
 }
 
 func newSession(cfg Config, out io.Writer) *session {
@@ -240,49 +208,52 @@ func newSession(cfg Config, out io.Writer) *session {
 		cfg.Name = "damka"
 	}
 	s := &session{
-		cfg:     cfg,
-		log:     cfg.Log,
-		out:     &lineWriter{w: bufio.NewWriter(out), log: cfg.Log},
-		variant: cfg.Variant,
-		threads: cfg.Threads,
-		hashMiB: cfg.HashMiB,
-		book:    !cfg.NoBook,
-
+		cfg:         cfg,
+		log:         cfg.Log,
+		out:         &lineWriter{w: bufio.NewWriter(out), log: cfg.Log},
 		autoVariant: cfg.AutoVariant,
 	}
-	s.bookMargin = cfg.BookMargin
-	s.moveOverheadMs = overheadMs(cfg.MoveOverhead)
-	if s.bookMargin <= 0 {
-		s.bookMargin = search.DefaultBookMargin
+	if cfg.Player != nil {
+		s.p = cfg.Player
+		return s
 	}
-	seed := cfg.BookSeed
-	if seed == 0 {
-		seed = uint64(time.Now().UnixNano())
+	s.p = player.New(player.Config{BookSeed: cfg.BookSeed, NewSearcher: cfg.NewSearcher, Log: cfg.Log,
+		Notice: func(msg string) { s.errorf("%s", msg) }})
+	s.configure(cfg)
+	return s
+}
+
+// configure makes the parameter defaults of cfg the player's settings. A
+// file or directory that does not load is reported at init or the first
+// go (the tables at once, in the log), and the embedded one is used.
+func (s *session) configure(cfg Config) {
+	threads, hashMiB := search.FrontEndOptions(cfg.Threads, cfg.HashMiB)
+	margin := cfg.BookMargin
+	if margin <= 0 {
+		margin = search.DefaultBookMargin
 	}
-	s.rng = rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
-	s.threads, s.hashMiB = search.FrontEndOptions(s.threads, s.hashMiB)
-	s.game = engine.NewGame(engine.StartPosition(s.variant))
-	s.params = s.declareParams()
-	if err := s.setEGDBPath(cfg.EGDB); err != nil {
+	set := func(name, v string) error { return s.p.Set(name, v) }
+	for _, e := range []struct{ name, v string }{
+		{player.SetVariant, cfg.Variant.String()},
+		{player.SetThreads, strconv.Itoa(min(threads, player.MustLookup(player.SetThreads).Max))},
+		{player.SetHash, strconv.Itoa(hashMiB)},
+		{player.SetBook, strconv.FormatBool(!cfg.NoBook)},
+		{player.SetBookMargin, strconv.Itoa(min(margin, search.MaxBookMargin))},
+		{player.SetMoveOverhead, strconv.Itoa(overheadMs(cfg.MoveOverhead))},
+	} {
+		if err := set(e.name, e.v); err != nil {
+			s.log.Error().Err(err).Str("param", e.name).Msg("hub: parameter default")
+		}
+	}
+	if err := set(player.SetEGDBPath, cfg.EGDB); err != nil {
 		s.log.Error().Err(err).Str("egdb", cfg.EGDB).Msg("endgame tables")
 	}
 	if cfg.BookFile != "" {
-		s.bookFile, s.bookB = cfg.BookFile, cfg.Book
-		if s.bookB == nil {
-			if s.bookB, s.bookErr = book.ReadFileAny(cfg.BookFile); s.bookErr != nil {
-				s.bookFile = ""
-			}
-		}
+		s.bookErr = set(player.SetBookFile, cfg.BookFile)
 	}
 	if cfg.EvalFile != "" {
-		s.evalFile, s.evalW = cfg.EvalFile, cfg.Eval
-		if s.evalW == nil {
-			if s.evalW, s.evalErr = eval.ReadWeightsFile(cfg.EvalFile); s.evalErr != nil {
-				s.evalFile = ""
-			}
-		}
+		s.evalErr = set(player.SetEvalFile, cfg.EvalFile)
 	}
-	return s
 }
 
 // lineWriter writes Hub lines, one Write and Flush per line, from any
@@ -397,13 +368,12 @@ func (s *session) handle(l Line) bool {
 		s.setParam(l)
 	case "init":
 		s.checkArgs(l)
-		s.ensureSearcher()
+		s.reportLoadErrors()
+		s.p.Init()
 		s.out.send(NewLine("ready"))
 	case "new-game":
 		s.checkArgs(l)
-		if s.searcher != nil {
-			s.searcher.Clear()
-		}
+		s.p.NewGame()
 	case "pos":
 		s.pos(l)
 	case "level":
@@ -469,106 +439,24 @@ func (s *session) hello() {
 		}
 	}
 	s.out.send(id)
-	for i := range s.params {
-		s.out.send(s.params[i].line(s))
+	for _, st := range player.Settings() {
+		v, _ := s.p.Get(st.Name)
+		s.out.send(paramLine(st, v))
 	}
 	s.out.send(NewLine("wait"))
 }
 
-// options returns the searcher options of the current parameters.
-func (s *session) options() search.Options {
-	return search.Options{Threads: s.threads, HashMiB: s.hashMiB, Eval: s.evalW, EGDB: s.egdb}
-}
-
-// evalInUse is what reportEval last reported: the variant and the weights
-// its searches use, and the eval-file weights then set.
-type evalInUse struct {
-	v        engine.VariantID
-	use, set *eval.Weights
-}
-
-// reportEval logs which weights the searches of the current variant use
-// when that changes, and answers an error line when Config.EvalFile did
-// not load or the eval-file weights are of another variant than the
-// session's (the search then uses the embedded weights).
-func (s *session) reportEval() {
+// reportLoadErrors answers an error line, once, for each of
+// Config.EvalFile and Config.BookFile that did not load.
+func (s *session) reportLoadErrors() {
 	if s.evalErr != nil {
 		s.errorf("eval-file: %v (playing with the embedded weights)", s.evalErr)
 		s.evalErr = nil
 	}
-	now := evalInUse{v: s.variant, use: eval.Default(s.variant), set: s.evalW}
-	from := "embedded"
-	if s.evalW != nil && s.evalW.V == s.variant {
-		now.use, from = s.evalW, s.evalFile
-	}
-	if now == s.evalShown {
-		return
-	}
-	s.evalShown = now
-	s.log.Info().Str("variant", s.variant.String()).Str("eval", from).Str("weights", now.use.Title()).
-		Msg("hub: evaluation weights")
-	if s.evalW != nil && s.evalW.V != s.variant {
-		s.errorf("eval-file %s holds %v weights, not %v: %v plays with the embedded weights",
-			s.evalFile, s.evalW.V, s.variant, s.variant)
-	}
-}
-
-// bookInUse is what reportBook last reported: the variant and the
-// book-file book then set.
-type bookInUse struct {
-	v   engine.VariantID
-	set *book.Book
-}
-
-// gameBook is the book of the current variant's go think and go ponder:
-// the book-file book when it is of the session's variant, else nil (the
-// embedded book, search.BookOptions).
-func (s *session) gameBook() *book.Book {
-	if s.bookB != nil && s.bookB.Variant() == s.variant {
-		return s.bookB
-	}
-	return nil
-}
-
-// reportBook answers an error line when Config.BookFile did not load or
-// the book-file book is of another variant than the session's (the
-// embedded book is then used), once per change, and logs the book in use.
-func (s *session) reportBook() {
 	if s.bookErr != nil {
 		s.errorf("book-file: %v (playing with the embedded book)", s.bookErr)
 		s.bookErr = nil
 	}
-	now := bookInUse{v: s.variant, set: s.bookB}
-	if now == s.bookShown {
-		return
-	}
-	s.bookShown = now
-	from := "embedded"
-	if s.gameBook() != nil {
-		from = s.bookFile
-	}
-	s.log.Info().Str("variant", s.variant.String()).Str("book", from).Msg("hub: opening book")
-	if s.bookB != nil && s.bookB.Variant() != s.variant {
-		s.errorf("book-file %s is a %v book, not %v: %v plays with the embedded book",
-			s.bookFile, s.bookB.Variant(), s.variant, s.variant)
-	}
-}
-
-// ensureSearcher makes the searcher on first use and applies the current
-// options to it.
-func (s *session) ensureSearcher() {
-	s.reportEval()
-	s.reportBook()
-	if s.searcher == nil {
-		mk := s.cfg.NewSearcher
-		if mk == nil {
-			mk = func(o search.Options) Searcher { return search.New(o) }
-		}
-		s.searcher = mk(s.options())
-		s.log.Info().Int("threads", s.threads).Int("hash_mib", s.hashMiB).Msg("hub: searcher ready")
-		return
-	}
-	s.searcher.SetOptions(s.options())
 }
 
 // pos handles "pos [start] [pos=P] [moves=M]". P is a Hub position
@@ -597,7 +485,7 @@ func (s *session) pos(l Line) {
 		s.refusedPos = "both start and pos= given"
 		return
 	}
-	start := engine.StartPosition(s.variant)
+	start := engine.StartPosition(s.p.Variant())
 	if hasPos {
 		p, err := s.parsePosition(text)
 		if err != nil {
@@ -629,7 +517,7 @@ func (s *session) pos(l Line) {
 			g.Play(m)
 		}
 	}
-	s.game = g
+	s.p.SetGame(g)
 }
 
 // parsePosition reads the pos= value: a FEN when it has a ':', else a Hub
@@ -638,9 +526,10 @@ func (s *session) pos(l Line) {
 // international.
 func (s *session) parsePosition(text string) (engine.Position, error) {
 	t := strings.TrimSpace(text)
+	variant := s.p.Variant()
 	if strings.Contains(t, ":") {
-		p, err := engine.ParseFEN(s.variant, t)
-		if err != nil && s.autoVariant && s.variant.Is8x8() {
+		p, err := engine.ParseFEN(variant, t)
+		if err != nil && s.autoVariant && variant.Is8x8() {
 			if p10, err10 := engine.ParseFEN(engine.International, t); err10 == nil {
 				s.autoSelect(engine.International, "a FEN with 10x10 squares")
 				return p10, nil
@@ -648,7 +537,7 @@ func (s *session) parsePosition(text string) (engine.Position, error) {
 		}
 		return p, err
 	}
-	if len(t) == 51 && s.autoVariant && s.variant.Is8x8() {
+	if len(t) == 51 && s.autoVariant && variant.Is8x8() {
 		p, err := engine.ParseHubPosition(engine.International, t)
 		if err != nil {
 			return p, errors.New(positionHint(engine.International, t, err))
@@ -656,9 +545,9 @@ func (s *session) parsePosition(text string) (engine.Position, error) {
 		s.autoSelect(engine.International, "a 51-character position")
 		return p, nil
 	}
-	p, err := engine.ParseHubPosition(s.variant, t)
+	p, err := engine.ParseHubPosition(variant, t)
 	if err != nil {
-		return p, errors.New(positionHint(s.variant, t, err))
+		return p, errors.New(positionHint(variant, t, err))
 	}
 	return p, nil
 }
@@ -672,16 +561,7 @@ func (s *session) autoSelect(id engine.VariantID, why string) {
 
 // setVariant makes id the session's variant: a new board with its start
 // position, and a fresh table.
-func (s *session) setVariant(id engine.VariantID) {
-	if id == s.variant {
-		return
-	}
-	s.variant = id
-	s.game = engine.NewGame(engine.StartPosition(id))
-	if s.searcher != nil {
-		s.searcher.Clear()
-	}
-}
+func (s *session) setVariant(id engine.VariantID) { s.p.SetVariant(id) }
 
 // goRefused answers a go that follows a refused pos: an error and a done
 // without a move (searching the previous position would answer with a

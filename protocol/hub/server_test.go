@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -67,6 +68,7 @@ var transcripts = []struct{ name, script string }{
 < param name=move-overhead value=10 type=int min=0 max=10000
 < param name=eval-file value="" type=string
 < param name=egdb-path value="" type=string
+< param name=egdb-pieces value=7 type=int min=0 max=7
 < wait
 > init
 < ready
@@ -311,7 +313,7 @@ var transcripts = []struct{ name, script string }{
 `},
 	{"set-param errors keep the old values", `
 > set-param name=nosuch value=1
-< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, book-margin, book-file, ponder, move-overhead, eval-file, egdb-path)"
+< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, book-margin, book-file, ponder, move-overhead, eval-file, egdb-path, egdb-pieces)"
 > set-param name=hash value=abc
 < error message="set-param hash: value 'abc' is not an integer (want 1..16384) (kept 4)"
 > set-param name=hash value=0
@@ -340,7 +342,7 @@ var transcripts = []struct{ name, script string }{
 > Set-Param name=hash value=8
 < error message="bad command"
 > set-param name=Hash value=8
-< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, book-margin, book-file, ponder, move-overhead, eval-file, egdb-path)"
+< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, book-margin, book-file, ponder, move-overhead, eval-file, egdb-path, egdb-pieces)"
 > hub` + helloRussian + `
 `},
 	{"level errors keep the old limits", `
@@ -546,7 +548,9 @@ func TestMoveOverheadParam(t *testing.T) {
 	}{{0, 10}, {-time.Second, 0}, {3 * time.Millisecond, 3}, {time.Hour, 10000}} {
 		cfg := testConfig()
 		cfg.MoveOverhead = c.cfg
-		assert.Equal(t, c.want, newSession(cfg, io.Discard).moveOverheadMs, "%v", c.cfg)
+		got, err := newSession(cfg, io.Discard).p.Get("move-overhead")
+		require.NoError(t, err)
+		assert.Equal(t, strconv.Itoa(c.want), got, "%v", c.cfg)
 	}
 }
 

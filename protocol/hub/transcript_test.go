@@ -296,6 +296,7 @@ const helloRussian = `
 < param name=move-overhead value=10 type=int min=0 max=10000
 < param name=eval-file value="" type=string
 < param name=egdb-path value="" type=string
+< param name=egdb-pieces value=7 type=int min=0 max=7
 < wait
 `
 
