@@ -72,8 +72,9 @@ const (
 	// Ponder searches the position on the opponent's time until
 	// PonderHit (then under the limits, counted from the hit) or Stop.
 	Ponder
-	// Analyse searches until Stop, never from the book; the limits'
-	// depth or nodes still end it early.
+	// Analyse searches until Stop, never from the book: it does not
+	// return before Stop even when it has reached its depth or node limit
+	// (the Hub's go analyze).
 	Analyse
 )
 
