@@ -1,5 +1,5 @@
 // game.go: a game record (history, Zobrist keys, draw counters) and the end
-// of game rules of shared/spec/rules.md section 6: no legal move loses,
+// of game rules of docs/rules.md "Draws": no legal move loses,
 // threefold repetition, and each variant's draw rules.
 
 package engine
@@ -140,7 +140,7 @@ func (r Reason) String() string {
 	return reasonNames[r]
 }
 
-// Draw rule counts, from shared/spec/rules.md section 6. Every count is in
+// Draw rule counts, from docs/rules.md "Draws". Every count is in
 // moves BY EACH SIDE: one move = one move of White and one of Black = 2
 // plies, so a rule of N moves draws once 2*N plies have been played under
 // its condition. Counts start when the condition arose; a game set up from

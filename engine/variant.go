@@ -3,7 +3,7 @@
 // (American), Brazilian and international draughts.
 //
 // Rules, square numbering and reference perft figures follow
-// shared/spec/rules.md of the project.
+// docs/rules.md of the project.
 package engine
 
 import (

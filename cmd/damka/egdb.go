@@ -110,7 +110,7 @@ indexed job, with the same --out. The output does not depend on --threads.`,
 			}
 			// The solver's arrays are large and hold no pointers, so the
 			// collector has nothing to scan in them: a low target keeps
-			// the peak near the live set for little time (README
+			// the peak near the live set for little time (docs/egdb.md
 			// "Figures"). GOGC in the environment takes precedence.
 			if os.Getenv("GOGC") == "" {
 				debug.SetGCPercent(buildGCPercent)

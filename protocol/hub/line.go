@@ -1,4 +1,4 @@
-// line.go: the Hub line syntax (shared/spec/hub.md "Line syntax"): reading a
+// line.go: the Hub line syntax (docs/hub.md "Line syntax"): reading a
 // line into a command and its arguments, and writing one back.
 
 package hub
@@ -69,7 +69,7 @@ func IsToken(s string) bool {
 
 // ParseLine reads one Hub line (without or with its line ending).
 //
-// Rules (shared/spec/hub.md): the first token is the command; each further
+// Rules (docs/hub.md): the first token is the command; each further
 // item is a bare name (a flag, value "") or name=value with no white space
 // around "="; a value is a token or a double-quoted string, which may be
 // empty and may hold spaces and "=" but not '"' (there is no escape) nor
