@@ -18,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"damka/engine"
+	"damka/pdn"
 	"damka/protocol/dxp"
 	"damka/protocol/hub"
 )
@@ -101,7 +102,7 @@ type Config struct {
 	HandshakeTimeout time.Duration
 	Event            string // PDN Event tag; "" gives "damka match"
 
-	// PDN receives each game, written with engine.WritePDN as soon as it
+	// PDN receives each game, written with pdn.Write as soon as it
 	// ends (one Write per game); nil writes none. A match runner writing
 	// to a file should pass an *os.File opened for appending.
 	PDN io.Writer
@@ -142,7 +143,7 @@ type GameResult struct {
 	// a game under a clock (zero otherwise).
 	Answers   [2][]time.Duration
 	ClockLeft [2]time.Duration
-	PDN       *engine.PDNGame
+	PDN       *pdn.Game
 	aborted   bool // the match was cancelled during the game: not recorded
 }
 
@@ -280,7 +281,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			continue
 		}
 		if cfg.PDN != nil && werr == nil {
-			if err := engine.WritePDN(cfg.PDN, r.PDN); err != nil {
+			if err := pdn.Write(cfg.PDN, r.PDN); err != nil {
 				werr = fmt.Errorf("match: writing PDN: %w", err)
 				cfg.Log.Error().Err(err).Msg("match: PDN write failed; stopping")
 				if !stopped {
@@ -487,7 +488,7 @@ type matchGame struct {
 	t0    time.Time // when the game was set up
 	engOf [2]int    // colour -> engine index
 	g     *engine.Game
-	rec   *engine.PDNGame
+	rec   *pdn.Game
 	lims  [2]Limits        // per engine
 	clock [2]time.Duration // per engine: time left on a clocked limit
 	toGo  [2]int           // per engine: moves to the next time control
@@ -516,7 +517,7 @@ func (w *worker) newGame(j GameJob) *matchGame {
 	}
 	op := j.Opening
 	gm.g = engine.NewGame(op.Start)
-	gm.rec = engine.NewPDNGame(cfg.Variant, op.Start)
+	gm.rec = pdn.NewGame(cfg.Variant, op.Start)
 	for _, m := range op.Moves {
 		gm.g.Play(m)
 		gm.rec.AppendMove(m)

@@ -12,6 +12,7 @@ import (
 
 	"damka/engine"
 	"damka/openings"
+	"damka/pdn"
 )
 
 func TestParseAdjudicationRules(t *testing.T) {
@@ -88,7 +89,7 @@ func TestMatchAdjudication(t *testing.T) {
 	ops, err := openings.Load("testdata/openings_russian.fen", engine.Russian)
 	require.NoError(t, err)
 	ops = ops[:2] // bare positions: every ply is an engine's
-	run := func(a, b []string, draw *DrawRule, resign *ResignRule, maxPlies int) (Summary, []*engine.PDNGame) {
+	run := func(a, b []string, draw *DrawRule, resign *ResignRule, maxPlies int) (Summary, []*pdn.Game) {
 		var pdn bytes.Buffer
 		sum, err := Run(context.Background(), Config{
 			Variant: engine.Russian, Openings: ops, Limits: Limits{MoveTime: 100 * time.Millisecond},

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"damka/engine"
+	"damka/pdn"
 )
 
 // MergeSummary is what MergeGames finds in a set of match games.
@@ -30,9 +31,9 @@ type MergeSummary struct {
 
 // ReadMatchPDN reads every game of a PDN stream (the default variant
 // applies to games without a GameType tag; match games have one).
-func ReadMatchPDN(r io.Reader, v engine.VariantID) ([]*engine.PDNGame, error) {
-	pr := engine.NewPDNReader(r, v)
-	var out []*engine.PDNGame
+func ReadMatchPDN(r io.Reader, v engine.VariantID) ([]*pdn.Game, error) {
+	pr := pdn.NewReader(r, v)
+	var out []*pdn.Game
 	for {
 		g, err := pr.Next()
 		if errors.Is(err, io.EOF) {
@@ -69,7 +70,7 @@ func splitRound(tag string) (pair string, game int, ok bool) {
 // by their Round tag without the game number and their Opening tag. Every
 // game must be finished, be played between A and B, be of one variant, and
 // appear once.
-func MergeGames(games []*engine.PDNGame, a string) (MergeSummary, error) {
+func MergeGames(games []*pdn.Game, a string) (MergeSummary, error) {
 	var ms MergeSummary
 	ms.Faults = [2]map[string]int{{}, {}}
 	ms.Terminations = map[string]int{}

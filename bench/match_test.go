@@ -19,6 +19,7 @@ import (
 	"damka/engine"
 	"damka/internal/shareddata"
 	"damka/openings"
+	"damka/pdn"
 	"damka/protocol/hub"
 )
 
@@ -45,7 +46,7 @@ func fakeEngine(bin, name string, args ...string) EngineSpec {
 }
 
 // pdnGames reads back the games written to buf.
-func pdnGames(t *testing.T, buf []byte, v engine.VariantID) []*engine.PDNGame {
+func pdnGames(t *testing.T, buf []byte, v engine.VariantID) []*pdn.Game {
 	t.Helper()
 	games, err := ReadMatchPDN(bytes.NewReader(buf), v)
 	require.NoError(t, err)
@@ -280,7 +281,7 @@ func TestShardsAndMerge(t *testing.T) {
 	require.Equal(t, 20, whole.Played)
 	fullGames := pdnGames(t, full.Bytes(), engine.Russian)
 
-	var shardGames []*engine.PDNGame
+	var shardGames []*pdn.Game
 	var shardRounds []string
 	for i := 1; i <= 3; i++ {
 		var buf bytes.Buffer
@@ -355,7 +356,7 @@ func TestGameLinePlayersInScoreOrder(t *testing.T) {
 // TestMergeRefusesMixedVariants: games of two variants (the shards of two
 // matches) are not merged into one set of statistics.
 func TestMergeRefusesMixedVariants(t *testing.T) {
-	pdn := `[Round "1.1.1"]
+	text := `[Round "1.1.1"]
 [White "A"]
 [Black "B"]
 [GameType "21"]
@@ -376,7 +377,7 @@ func TestMergeRefusesMixedVariants(t *testing.T) {
 [Opening "y"]
 1. c3-d4 1-0
 `
-	games, err := ReadMatchPDN(strings.NewReader(pdn), engine.Russian)
+	games, err := ReadMatchPDN(strings.NewReader(text), engine.Russian)
 	require.NoError(t, err)
 	require.Len(t, games, 3)
 	ms, err := MergeGames(games[:2], "")
@@ -392,7 +393,7 @@ func TestMergeRefusesMixedVariants(t *testing.T) {
 // copied while its match was still writing) is counted with its Result tag
 // and named in Cut; whole games and games without the tag are not.
 func TestMergeNamesCutGames(t *testing.T) {
-	pdn := `[Round "1.1.1"]
+	text := `[Round "1.1.1"]
 [White "A"]
 [Black "B"]
 [Result "1-0"]
@@ -410,7 +411,7 @@ func TestMergeNamesCutGames(t *testing.T) {
 [PlyCount "3"]
 1. 11-15 23-19
 `
-	games, err := ReadMatchPDN(strings.NewReader(pdn), engine.English)
+	games, err := ReadMatchPDN(strings.NewReader(text), engine.English)
 	require.NoError(t, err)
 	require.Len(t, games, 2)
 	ms, err := MergeGames(games, "")
@@ -418,7 +419,7 @@ func TestMergeNamesCutGames(t *testing.T) {
 	assert.Equal(t, 2, ms.Stats.Games)
 	assert.Equal(t, 0, ms.Stats.Draws, "the cut game counts by its Result tag, not as unfinished")
 	assert.Equal(t, []string{`game 2 (line 10, Round "1.1.2"): PlyCount "3" but 2 plies in the movetext`}, ms.Cut)
-	games[1].Tags = slices.DeleteFunc(games[1].Tags, func(tg engine.Tag) bool { return tg.Name == "PlyCount" })
+	games[1].Tags = slices.DeleteFunc(games[1].Tags, func(tg pdn.Tag) bool { return tg.Name == "PlyCount" })
 	ms, err = MergeGames(games, "")
 	require.NoError(t, err)
 	assert.Empty(t, ms.Cut)

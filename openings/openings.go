@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"damka/engine"
+	"damka/pdn"
 )
 
 // MaxBytes bounds an openings file (64 MiB).
@@ -385,7 +386,7 @@ func clip(b []byte, n int) string {
 // ParsePDN reads every game of a PDN stream as an opening (see Load). A
 // game of another variant than v is an error.
 func ParsePDN(r io.Reader, v engine.VariantID) ([]Opening, error) {
-	pr := engine.NewPDNReader(r, v)
+	pr := pdn.NewReader(r, v)
 	var ops []Opening
 	for i := 1; ; i++ {
 		g, err := pr.Next()

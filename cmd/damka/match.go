@@ -28,6 +28,7 @@ import (
 	"damka/engine"
 	"damka/internal/gzfile"
 	"damka/openings"
+	"damka/pdn"
 	"damka/search"
 )
 
@@ -561,7 +562,7 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 				}
 				t = &s
 			}
-			var games []*engine.PDNGame
+			var games []*pdn.Game
 			for _, name := range args {
 				gs, err := readMergeFile(name, v)
 				if err != nil {
@@ -595,7 +596,7 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 // readMergeFile reads the games of one PDN file for match merge; a
 // gzip-compressed file (as the committed SPRT games in learn/sprt) is read
 // through gzip. Errors are bad input naming the file.
-func readMergeFile(name string, v engine.VariantID) ([]*engine.PDNGame, error) {
+func readMergeFile(name string, v engine.VariantID) ([]*pdn.Game, error) {
 	f, err := gzfile.Open(name)
 	if err != nil {
 		return nil, badInput("%v", err)

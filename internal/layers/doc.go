@@ -2,6 +2,7 @@
 // damka's imports point one way, from the front ends down to the rules core:
 //
 //	engine                        the rules core
+//	pdn                           PDN files and binary game records
 //	eval, book, openings          evaluation, opening book, opening decks,
 //	(egdb later)                  endgame databases
 //	search                        search, TT, time

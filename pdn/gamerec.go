@@ -20,7 +20,7 @@
 // Moves are named by squares, not by generator order, so a file stays
 // readable when the generator changes.
 
-package engine
+package pdn
 
 import (
 	"bufio"
@@ -30,17 +30,18 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"math/bits"
 	"unicode/utf8"
+
+	"damka/engine"
 )
 
-// GameFileMagic opens every game file.
-const GameFileMagic = "DMKGAMES"
+// RecordFileMagic opens every game file.
+const RecordFileMagic = "DMKGAMES"
 
 // gameFileVersion is the format version written and read.
 const gameFileVersion = 1
 
-// NoScore marks a ply of a GameRecord that was not searched (an opening or a
+// NoScore marks a ply of a Record that was not searched (an opening or a
 // random ply).
 const NoScore int16 = math.MinInt16
 
@@ -50,106 +51,48 @@ const maxRecordPlies = math.MaxUint16
 // maxNoteLen bounds a header note; longer ones are refused on reading.
 const maxNoteLen = 1 << 20
 
-// ErrTruncatedRecord is wrapped by GameReader.Next when the file ends inside
+// ErrTruncatedRecord is wrapped by RecordReader.Next when the file ends inside
 // a record (a run stopped while writing it).
 var ErrTruncatedRecord = errors.New("truncated game record")
 
-// GameRecord is one game of a game file.
-type GameRecord struct {
+// Record is one game of a game file.
+type Record struct {
 	Index  uint32 // the game's number in the run that played it
-	Start  Position
-	Moves  []Move  // the moves played from Start, all legal
-	Scores []int16 // per move: search score (centi-men, side to move) or NoScore
-	Result Result
-	Reason Reason
-}
-
-// Squares returns p's pieces as square sets (bit s-1 is square s): White's,
-// Black's and the kings of either colour.
-func (p *Position) Squares() (white, black, kings uint64) {
-	for c, dst := range [2]*uint64{&white, &black} {
-		for b := p.Pieces[c]; b != 0; b &= b - 1 {
-			i := uint8(bits.TrailingZeros64(b))
-			s := uint64(1) << (squareAt(p.V, i) - 1)
-			*dst |= s
-			if p.Kings&(1<<i) != 0 {
-				kings |= s
-			}
-		}
-	}
-	return white, black, kings
-}
-
-// PositionFromSquares builds the position of variant v with the pieces of
-// the square sets white, black and kings (bit s-1 is square s) and side to
-// move. It fails when a set names a square off the board, a square is both
-// white and black, or a king stands on no piece.
-func PositionFromSquares(v VariantID, white, black, kings uint64, side Color) (Position, error) {
-	n := v.Rules().Squares
-	all := uint64(1)<<n - 1
-	switch {
-	case (white|black|kings)&^all != 0:
-		return Position{}, fmt.Errorf("square set has squares above %d", n)
-	case white&black != 0:
-		return Position{}, fmt.Errorf("square %d is both white and black", bits.TrailingZeros64(white&black)+1)
-	case kings&^(white|black) != 0:
-		return Position{}, fmt.Errorf("king on empty square %d", bits.TrailingZeros64(kings&^(white|black))+1)
-	case side > Black:
-		return Position{}, fmt.Errorf("side to move %d", side)
-	}
-	p := Position{V: v, Side: side}
-	for s := white | black; s != 0; s &= s - 1 {
-		i := bits.TrailingZeros64(s)
-		b := uint64(1) << bitAt(v, Square(i+1))
-		if white&(1<<i) != 0 {
-			p.Pieces[White] |= b
-		} else {
-			p.Pieces[Black] |= b
-		}
-		if kings&(1<<i) != 0 {
-			p.Kings |= b
-		}
-	}
-	p.Key = p.ComputeKey()
-	return p, nil
+	Start  engine.Position
+	Moves  []engine.Move // the moves played from Start, all legal
+	Scores []int16       // per move: search score (centi-men, side to move) or NoScore
+	Result engine.Result
+	Reason engine.Reason
 }
 
 // moveAlt returns m's rank among the legal moves of l with its origin and
 // destination, ordered by captured square sets.
-func moveAlt(p *Position, l *MoveList, m Move) uint8 {
-	mine := capturedSquares(p, m.Captured)
+func moveAlt(p *engine.Position, l *engine.MoveList, m engine.Move) uint8 {
+	mine := engine.SquareSet(p.V, m.Captured)
 	alt := 0
 	for _, o := range l.Slice() {
-		if o.From == m.From && o.To == m.To && o != m && capturedSquares(p, o.Captured) < mine {
+		if o.From == m.From && o.To == m.To && o != m && engine.SquareSet(p.V, o.Captured) < mine {
 			alt++
 		}
 	}
 	return uint8(alt)
 }
 
-func capturedSquares(p *Position, c uint64) uint64 {
-	var s uint64
-	for ; c != 0; c &= c - 1 {
-		s |= 1 << (squareAt(p.V, uint8(bits.TrailingZeros64(c))) - 1)
-	}
-	return s
-}
-
-// GameWriter writes a game file. It buffers: call Flush (or Close the
+// RecordWriter writes a game file. It buffers: call Flush (or Close the
 // underlying file after Flush) to make the records durable.
-type GameWriter struct {
+type RecordWriter struct {
 	w   *bufio.Writer
-	v   VariantID
+	v   engine.VariantID
 	buf []byte
-	l   MoveList
+	l   engine.MoveList
 }
 
-// NewGameWriter writes a game file header for variant v with note (the
+// NewRecordWriter writes a game file header for variant v with note (the
 // command that made the file) to w and returns a writer for its records.
-func NewGameWriter(w io.Writer, v VariantID, note string) (*GameWriter, error) {
-	gw := &GameWriter{w: bufio.NewWriterSize(w, 1<<16), v: v}
+func NewRecordWriter(w io.Writer, v engine.VariantID, note string) (*RecordWriter, error) {
+	gw := &RecordWriter{w: bufio.NewWriterSize(w, 1<<16), v: v}
 	h := make([]byte, 0, 16+len(note))
-	h = append(h, GameFileMagic...)
+	h = append(h, RecordFileMagic...)
 	h = binary.LittleEndian.AppendUint16(h, gameFileVersion)
 	h = append(h, byte(v), 0)
 	h = binary.LittleEndian.AppendUint32(h, uint32(len(note)))
@@ -160,16 +103,16 @@ func NewGameWriter(w io.Writer, v VariantID, note string) (*GameWriter, error) {
 	return gw, nil
 }
 
-// AppendGameWriter returns a writer that appends records to w, a game file
+// AppendRecordWriter returns a writer that appends records to w, a game file
 // of variant v whose header is already written.
-func AppendGameWriter(w io.Writer, v VariantID) *GameWriter {
-	return &GameWriter{w: bufio.NewWriterSize(w, 1<<16), v: v}
+func AppendRecordWriter(w io.Writer, v engine.VariantID) *RecordWriter {
+	return &RecordWriter{w: bufio.NewWriterSize(w, 1<<16), v: v}
 }
 
 // Write appends rec. It fails when rec is of another variant, has more
 // plies than the format holds, lengths of Moves and Scores differ, or a
 // move is not legal where it is played.
-func (gw *GameWriter) Write(rec *GameRecord) error {
+func (gw *RecordWriter) Write(rec *Record) error {
 	if rec.Start.V != gw.v {
 		return fmt.Errorf("game %d is %v, the file is %v", rec.Index, rec.Start.V, gw.v)
 	}
@@ -191,7 +134,7 @@ func (gw *GameWriter) Write(rec *GameRecord) error {
 		if !containsMove(&gw.l, m) {
 			return fmt.Errorf("game %d ply %d: illegal move in %s", rec.Index, i+1, p.FEN())
 		}
-		b = append(b, byte(squareAt(p.V, m.From)), byte(squareAt(p.V, m.To)), moveAlt(&p, &gw.l, m))
+		b = append(b, byte(engine.SquareAt(p.V, m.From)), byte(engine.SquareAt(p.V, m.To)), moveAlt(&p, &gw.l, m))
 		b = binary.LittleEndian.AppendUint16(b, uint16(rec.Scores[i]))
 		p = p.Play(m)
 	}
@@ -202,7 +145,7 @@ func (gw *GameWriter) Write(rec *GameRecord) error {
 	return err
 }
 
-func containsMove(l *MoveList, m Move) bool {
+func containsMove(l *engine.MoveList, m engine.Move) bool {
 	for _, o := range l.Slice() {
 		if o == m {
 			return true
@@ -212,33 +155,33 @@ func containsMove(l *MoveList, m Move) bool {
 }
 
 // Flush writes buffered records to the underlying writer.
-func (gw *GameWriter) Flush() error { return gw.w.Flush() }
+func (gw *RecordWriter) Flush() error { return gw.w.Flush() }
 
-// GameReader reads a game file.
-type GameReader struct {
+// RecordReader reads a game file.
+type RecordReader struct {
 	r      *bufio.Reader
-	v      VariantID
+	v      engine.VariantID
 	note   string
 	offset int64 // bytes consumed: the end of the last whole record
-	l      MoveList
+	l      engine.MoveList
 }
 
-// NewGameReader reads the header of a game file from r. It fails with a
+// NewRecordReader reads the header of a game file from r. It fails with a
 // message naming the fault when the magic, version or variant is wrong.
-func NewGameReader(r io.Reader) (*GameReader, error) {
+func NewRecordReader(r io.Reader) (*RecordReader, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	h := make([]byte, 16)
 	if _, err := io.ReadFull(br, h); err != nil {
 		return nil, fmt.Errorf("game file header: %w", noEOF(err))
 	}
-	if string(h[:8]) != GameFileMagic {
-		return nil, fmt.Errorf("not a damka game file (magic %q, want %q)", h[:8], GameFileMagic)
+	if string(h[:8]) != RecordFileMagic {
+		return nil, fmt.Errorf("not a damka game file (magic %q, want %q)", h[:8], RecordFileMagic)
 	}
 	if ver := binary.LittleEndian.Uint16(h[8:]); ver != gameFileVersion {
 		return nil, fmt.Errorf("game file version %d, want %d", ver, gameFileVersion)
 	}
-	v := VariantID(h[10])
-	if v >= NumVariants {
+	v := engine.VariantID(h[10])
+	if v >= engine.NumVariants {
 		return nil, fmt.Errorf("game file variant %d unknown", h[10])
 	}
 	n := binary.LittleEndian.Uint32(h[12:])
@@ -252,7 +195,7 @@ func NewGameReader(r io.Reader) (*GameReader, error) {
 	if !utf8.Valid(note) {
 		return nil, errors.New("game file note is not UTF-8")
 	}
-	return &GameReader{r: br, v: v, note: string(note), offset: int64(16 + n)}, nil
+	return &RecordReader{r: br, v: v, note: string(note), offset: int64(16 + n)}, nil
 }
 
 func noEOF(err error) error {
@@ -263,19 +206,19 @@ func noEOF(err error) error {
 }
 
 // Variant returns the variant of the file's games.
-func (gr *GameReader) Variant() VariantID { return gr.v }
+func (gr *RecordReader) Variant() engine.VariantID { return gr.v }
 
 // Note returns the header's note.
-func (gr *GameReader) Note() string { return gr.note }
+func (gr *RecordReader) Note() string { return gr.note }
 
 // Offset returns the file offset just after the last record Next returned
 // (after the header before the first): where an appending writer resumes.
-func (gr *GameReader) Offset() int64 { return gr.offset }
+func (gr *RecordReader) Offset() int64 { return gr.offset }
 
 // Next returns the next record, io.EOF after the last, an error wrapping
 // ErrTruncatedRecord when the file ends inside one, or an error naming the
 // record (by its offset) whose checksum, position or moves are bad.
-func (gr *GameReader) Next() (*GameRecord, error) {
+func (gr *RecordReader) Next() (*Record, error) {
 	var sz [4]byte
 	if _, err := io.ReadFull(gr.r, sz[:]); err != nil {
 		if err == io.EOF {
@@ -300,27 +243,27 @@ func (gr *GameReader) Next() (*GameRecord, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil, bad("checksum mismatch")
 	}
-	rec := &GameRecord{Index: binary.LittleEndian.Uint32(body)}
+	rec := &Record{Index: binary.LittleEndian.Uint32(body)}
 	le := binary.LittleEndian
-	start, err := PositionFromSquares(gr.v, le.Uint64(body[4:]), le.Uint64(body[12:]), le.Uint64(body[20:]), Color(body[28]))
+	start, err := engine.PositionFromSquares(gr.v, le.Uint64(body[4:]), le.Uint64(body[12:]), le.Uint64(body[20:]), engine.Color(body[28]))
 	if err != nil {
 		return nil, bad("start position: %v", err)
 	}
 	rec.Start = start
-	rec.Result, rec.Reason = Result(body[29]), Reason(body[30])
-	if rec.Result > Draw || rec.Reason >= numReasons {
+	rec.Result, rec.Reason = engine.Result(body[29]), engine.Reason(body[30])
+	if rec.Result > engine.Draw || rec.Reason >= engine.NumReasons {
 		return nil, bad("result %d reason %d out of range", body[29], body[30])
 	}
 	plies := int(le.Uint16(body[31:]))
 	if len(body) != 33+5*plies {
 		return nil, bad("%d plies in %d bytes", plies, len(body))
 	}
-	rec.Moves = make([]Move, plies)
+	rec.Moves = make([]engine.Move, plies)
 	rec.Scores = make([]int16, plies)
 	p := start
 	for i := range plies {
 		e := body[33+5*i:]
-		m, ok := gr.findMove(&p, Square(e[0]), Square(e[1]), e[2])
+		m, ok := gr.findMove(&p, engine.Square(e[0]), engine.Square(e[1]), e[2])
 		if !ok {
 			return nil, bad("ply %d: no legal move %d-%d (alt %d) in %s", i+1, e[0], e[1], e[2], p.FEN())
 		}
@@ -335,19 +278,19 @@ func (gr *GameReader) Next() (*GameRecord, error) {
 // readError is the error of a read inside the record at gr.offset: one
 // wrapping ErrTruncatedRecord when the file ends there, else the reader's
 // own error (a failing disk is not a torn record to cut off).
-func (gr *GameReader) readError(err error) error {
+func (gr *RecordReader) readError(err error) error {
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
 		return fmt.Errorf("record at byte %d: %w", gr.offset, ErrTruncatedRecord)
 	}
 	return fmt.Errorf("record at byte %d: %w", gr.offset, err)
 }
 
-func (gr *GameReader) findMove(p *Position, from, to Square, alt uint8) (Move, bool) {
+func (gr *RecordReader) findMove(p *engine.Position, from, to engine.Square, alt uint8) (engine.Move, bool) {
 	p.Generate(&gr.l)
 	for _, m := range gr.l.Slice() {
-		if squareAt(p.V, m.From) == from && squareAt(p.V, m.To) == to && moveAlt(p, &gr.l, m) == alt {
+		if engine.SquareAt(p.V, m.From) == from && engine.SquareAt(p.V, m.To) == to && moveAlt(p, &gr.l, m) == alt {
 			return m, true
 		}
 	}
-	return Move{}, false
+	return engine.Move{}, false
 }

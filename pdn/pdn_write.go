@@ -1,7 +1,7 @@
-// pdn_write.go: the PDN writer (WritePDN), the tag order it writes, and the
+// pdn_write.go: the PDN writer (Write), the tag order it writes, and the
 // line writer that keeps movetext within pdnLineWidth columns.
 
-package engine
+package pdn
 
 import (
 	"bytes"
@@ -10,19 +10,21 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"damka/engine"
 )
 
-// pdnLineWidth is the column limit of the movetext WritePDN writes.
+// pdnLineWidth is the column limit of the movetext Write writes.
 const pdnLineWidth = 80
 
-// rosterTags are the tags WritePDN always writes first, in this order
+// rosterTags are the tags Write always writes first, in this order
 // ("?" when g has no value), as PDN's seven-tag roster.
 var rosterTags = [...]string{"Event", "Site", "Date", "Round", "White", "Black", "Result"}
 
 // derivedTags are written from g's fields, never copied from g.Tags.
 var derivedTags = [...]string{"GameType", "FEN", "SetUp"}
 
-// WritePDN writes g as PDN: the seven-tag roster (Event, Site, Date,
+// Write writes g as PDN: the seven-tag roster (Event, Site, Date,
 // Round, White, Black, Result; "?" for a missing value; Result from
 // g.Result), GameType (always: g's own tag when it names g's variant, else
 // the variant's number: 25 Russian, 21 English, 26 Brazilian, 20
@@ -34,8 +36,8 @@ var derivedTags = [...]string{"GameType", "FEN", "SetUp"}
 // lines of at most 80 columns, the result token, and a blank line.
 // Every move is checked against the legal moves; an illegal one is an error
 // and nothing more is written.
-func WritePDN(w io.Writer, g *PDNGame) error {
-	if g.Variant >= numVariants {
+func Write(w io.Writer, g *Game) error {
+	if g.Variant >= engine.NumVariants {
 		return fmt.Errorf("pdn: write: unknown variant %d", uint8(g.Variant))
 	}
 	var b bytes.Buffer
@@ -74,7 +76,7 @@ func WritePDN(w io.Writer, g *PDNGame) error {
 	}
 	r := g.Variant.Rules()
 	if gt := strings.TrimSpace(g.Tag("GameType")); gt != "" {
-		if v, err := VariantFromGameType(gt); err == nil && v == g.Variant {
+		if v, err := engine.VariantFromGameType(gt); err == nil && v == g.Variant {
 			writeTag("GameType", gt)
 		} else {
 			writeTag("GameType", strconv.Itoa(r.GameType))
@@ -104,7 +106,7 @@ func WritePDN(w io.Writer, g *PDNGame) error {
 		lw.comment(g.Intro)
 	}
 	p := start
-	var list MoveList
+	var list engine.MoveList
 	num := 1
 	needNum := true
 	for i, m := range g.Moves {
@@ -120,7 +122,7 @@ func WritePDN(w io.Writer, g *PDNGame) error {
 			return fmt.Errorf("pdn: write: move %d (ply %d) is not legal in %s", num, i+1, p.FEN())
 		}
 		// A move number stays on the line of its move.
-		text := p.FormatMove(m, FormatFull)
+		text := p.FormatMove(m, engine.FormatFull)
 		if p.Side == r.FirstToMove {
 			text = strconv.Itoa(num) + ". " + text
 		} else if needNum {
@@ -144,7 +146,7 @@ func WritePDN(w io.Writer, g *PDNGame) error {
 }
 
 // hasTag reports whether g has a tag named name (case-insensitive).
-func (g *PDNGame) hasTag(name string) bool {
+func (g *Game) hasTag(name string) bool {
 	for _, t := range g.Tags {
 		if strings.EqualFold(t.Name, name) {
 			return true
@@ -168,8 +170,8 @@ func isRosterOrDerived(name string) bool {
 }
 
 // isStartPosition reports whether p is its variant's start position.
-func isStartPosition(p *Position) bool {
-	s := StartPosition(p.V)
+func isStartPosition(p *engine.Position) bool {
+	s := engine.StartPosition(p.V)
 	return samePlacement(p, &s)
 }
 
@@ -225,4 +227,9 @@ func (l *lineWriter) comment(text string) {
 func (l *lineWriter) newline() {
 	l.b.WriteByte('\n')
 	l.col = 0
+}
+
+// samePlacement reports whether a and b have the same pieces and side to move.
+func samePlacement(a, b *engine.Position) bool {
+	return a.Pieces == b.Pieces && a.Kings == b.Kings && a.Side == b.Side
 }

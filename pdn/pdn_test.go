@@ -1,4 +1,4 @@
-package engine
+package pdn
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"damka/engine"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,9 +22,9 @@ const sharedData = "../../shared/data/draughts"
 
 // readAllPDN reads every game of src; bad games are returned as errors in
 // input order, good ones as games.
-func readAllPDN(t *testing.T, src io.Reader, v VariantID) (games []*PDNGame, bad []*PDNError) {
+func readAllPDN(t *testing.T, src io.Reader, v engine.VariantID) (games []*Game, bad []*Error) {
 	t.Helper()
-	r := NewPDNReader(src, v)
+	r := NewReader(src, v)
 	for calls := 0; ; calls++ {
 		require.Less(t, calls, 1_000_000, "reader makes no progress")
 		g, err := r.Next()
@@ -31,8 +33,8 @@ func readAllPDN(t *testing.T, src io.Reader, v VariantID) (games []*PDNGame, bad
 			return games, bad
 		}
 		if err != nil {
-			var pe *PDNError
-			require.True(t, errors.As(err, &pe), "not a PDNError: %v", err)
+			var pe *Error
+			require.True(t, errors.As(err, &pe), "not a Error: %v", err)
 			bad = append(bad, pe)
 			continue
 		}
@@ -41,7 +43,7 @@ func readAllPDN(t *testing.T, src io.Reader, v VariantID) (games []*PDNGame, bad
 	}
 }
 
-func readPDNString(t *testing.T, s string, v VariantID) ([]*PDNGame, []*PDNError) {
+func readPDNString(t *testing.T, s string, v engine.VariantID) ([]*Game, []*Error) {
 	t.Helper()
 	return readAllPDN(t, strings.NewReader(s), v)
 }
@@ -60,19 +62,19 @@ func openShared(t *testing.T, name string) *os.File {
 func TestPDNSharedData(t *testing.T) {
 	cases := []struct {
 		file    string
-		variant VariantID
+		variant engine.VariantID
 		good    int
 		bad     int
 		noMoves int // games without moves
 	}{
-		{"english_tinsley_checkerboard.pdn", English, 723, 1, 0},
-		{"english_OCA_2.0_sample43.pdn", English, 43, 0, 0},
-		{"english_inferno_gayp.pdn", English, 68, 0, 0},
-		{"russian_ussr_championship_X.pdn", Russian, 153, 0, 0},
+		{"english_tinsley_checkerboard.pdn", engine.English, 723, 1, 0},
+		{"english_OCA_2.0_sample43.pdn", engine.English, 43, 0, 0},
+		{"english_inferno_gayp.pdn", engine.English, 68, 0, 0},
+		{"russian_ussr_championship_X.pdn", engine.Russian, 153, 0, 0},
 		// 262 problems; #88 (game 93) has FEN "B:WK23,12,3:BK15,K11.", a
 		// white man on its crowning row, which ParseFEN rightly rejects.
-		{"english_goulds_problems_fen.pdn", English, 261, 1, 261},
-		{"english_boland_border_classics_fen.pdn", English, 183, 0, 182},
+		{"english_goulds_problems_fen.pdn", engine.English, 261, 1, 261},
+		{"english_boland_border_classics_fen.pdn", engine.English, 183, 0, 182},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -106,8 +108,8 @@ func TestPDNSharedData(t *testing.T) {
 
 func TestPDNTinsleyBadGame(t *testing.T) {
 	f := openShared(t, "english_tinsley_checkerboard.pdn")
-	r := NewPDNReader(f, English)
-	var pe *PDNError
+	r := NewReader(f, engine.English)
+	var pe *Error
 	index := 0
 	for {
 		g, err := r.Next()
@@ -131,22 +133,22 @@ func TestPDNTinsleyBadGame(t *testing.T) {
 	assert.Equal(t, "32-28", pe.MoveText)
 	assert.Equal(t, "Petal 1981, game 18", pe.Event)
 	assert.Equal(t, 5588, pe.Line)
-	var me *MoveError
+	var me *engine.MoveError
 	require.True(t, errors.As(err2(pe), &me))
-	assert.Equal(t, MoveIllegal, me.Kind)
+	assert.Equal(t, engine.MoveIllegal, me.Kind)
 	// The FEN is the position before the bad move: Black to move, and the
 	// move text's origin is not one of Black's pieces.
-	p, err := ParseFEN(English, pe.FEN)
+	p, err := engine.ParseFEN(engine.English, pe.FEN)
 	require.NoError(t, err)
-	assert.Equal(t, Black, p.Side)
-	assert.Equal(t, NoPiece, p.PieceAt(32))
+	assert.Equal(t, engine.Black, p.Side)
+	assert.Equal(t, engine.NoPiece, p.PieceAt(32))
 	msg := pe.Error()
 	for _, want := range []string{"Petal 1981, game 18", "move 62", `"32-28"`, "line 5588", pe.FEN} {
 		assert.Contains(t, msg, want)
 	}
 	// The game index of the bad game.
 	f2 := openShared(t, "english_tinsley_checkerboard.pdn")
-	_, bad := readAllPDN(t, f2, English)
+	_, bad := readAllPDN(t, f2, engine.English)
 	require.Len(t, bad, 1)
 	want := 0
 	data, err := os.ReadFile(filepath.Join(sharedData, "english_tinsley_checkerboard.pdn"))
@@ -159,11 +161,11 @@ func TestPDNTinsleyBadGame(t *testing.T) {
 	assert.Equal(t, want, bad[0].Index)
 }
 
-func err2(e *PDNError) error { return e }
+func err2(e *Error) error { return e }
 
 func TestPDNTinsleyGluedComments(t *testing.T) {
 	f := openShared(t, "english_tinsley_checkerboard.pdn")
-	games, _ := readAllPDN(t, f, English)
+	games, _ := readAllPDN(t, f, engine.English)
 	found := map[string]string{}
 	for _, g := range games {
 		for i, c := range g.Comments {
@@ -192,14 +194,14 @@ func TestPDNTinsleyGluedComments(t *testing.T) {
 func TestPDNRoundTrip(t *testing.T) {
 	files := []struct {
 		name string
-		v    VariantID
+		v    engine.VariantID
 	}{
-		{"english_tinsley_checkerboard.pdn", English},
-		{"english_OCA_2.0_sample43.pdn", English},
-		{"english_inferno_gayp.pdn", English},
-		{"russian_ussr_championship_X.pdn", Russian},
-		{"english_goulds_problems_fen.pdn", English},
-		{"english_boland_border_classics_fen.pdn", English},
+		{"english_tinsley_checkerboard.pdn", engine.English},
+		{"english_OCA_2.0_sample43.pdn", engine.English},
+		{"english_inferno_gayp.pdn", engine.English},
+		{"russian_ussr_championship_X.pdn", engine.Russian},
+		{"english_goulds_problems_fen.pdn", engine.English},
+		{"english_boland_border_classics_fen.pdn", engine.English},
 	}
 	for _, fc := range files {
 		t.Run(fc.name, func(t *testing.T) {
@@ -207,12 +209,12 @@ func TestPDNRoundTrip(t *testing.T) {
 			games, _ := readAllPDN(t, f, fc.v)
 			var out bytes.Buffer
 			for _, g := range games {
-				require.NoError(t, WritePDN(&out, g))
+				require.NoError(t, Write(&out, g))
 			}
 			// Read back with another default variant: GameType must carry it.
-			other := International
-			if fc.v == International {
-				other = Russian
+			other := engine.International
+			if fc.v == engine.International {
+				other = engine.Russian
 			}
 			back, bad := readAllPDN(t, bytes.NewReader(out.Bytes()), other)
 			require.Empty(t, bad)
@@ -240,7 +242,7 @@ func TestPDNRoundTrip(t *testing.T) {
 			}
 			var again bytes.Buffer
 			for _, g := range back {
-				require.NoError(t, WritePDN(&again, g))
+				require.NoError(t, Write(&again, g))
 			}
 			assert.Equal(t, out.String(), again.String())
 		})
@@ -251,12 +253,12 @@ func TestPDNMixedVariantsFile(t *testing.T) {
 	f, err := os.Open("testdata/mixed_variants.pdn")
 	require.NoError(t, err)
 	defer f.Close()
-	games, bad := readAllPDN(t, f, English)
+	games, bad := readAllPDN(t, f, engine.English)
 	require.Empty(t, bad)
 	require.Len(t, games, 4)
 
 	g := games[0]
-	assert.Equal(t, International, g.Variant)
+	assert.Equal(t, engine.International, g.Variant)
 	assert.Equal(t, "Международный турнир", g.Tag("Event"))
 	assert.Equal(t, "Ван дер Мер", g.Tag("white"), "Tag ignores case")
 	assert.Equal(t, []string{"32-28", "19-23", "28x19", "14x23", "37-32", "10-14"}, g.MoveTexts)
@@ -267,26 +269,26 @@ func TestPDNMixedVariantsFile(t *testing.T) {
 	assert.Equal(t, 3, g.Line, "the BOM and the two ; lines come first")
 
 	g = games[1]
-	assert.Equal(t, Brazilian, g.Variant)
+	assert.Equal(t, engine.Brazilian, g.Variant)
 	assert.Equal(t, "1/2-1/2", g.Result, "½-½ is normalised")
 	assert.Len(t, g.Moves, 4)
 	assert.Nil(t, g.Comments)
 
 	g = games[2]
-	assert.Equal(t, Russian, g.Variant)
-	assert.Equal(t, mustFEN(t, Russian, "W:WKa1,c3:Bf6,Kh8"), g.Start)
+	assert.Equal(t, engine.Russian, g.Variant)
+	assert.Equal(t, mustFEN(t, engine.Russian, "W:WKa1,c3:Bf6,Kh8"), g.Start)
 	end := g.Position()
-	assert.Equal(t, uint64(0), end.Pieces[Black])
+	assert.Equal(t, uint64(0), end.Pieces[engine.Black])
 	r, why := g.Game().Result()
-	assert.Equal(t, WhiteWins, r)
-	assert.Equal(t, NoPieces, why)
+	assert.Equal(t, engine.WhiteWins, r)
+	assert.Equal(t, engine.NoPieces, why)
 
 	g = games[3]
-	assert.Equal(t, English, g.Variant)
+	assert.Equal(t, engine.English, g.Variant)
 	assert.Empty(t, g.Moves)
-	assert.Equal(t, uint64(0), g.Start.Pieces[White], "empty side in the FEN")
+	assert.Equal(t, uint64(0), g.Start.Pieces[engine.White], "empty side in the FEN")
 	r, _ = g.Game().Result()
-	res, err := ParseResult(English, g.Result)
+	res, err := engine.ParseResult(engine.English, g.Result)
 	require.NoError(t, err)
 	assert.Equal(t, r, res, "the file's 1-0 is Black's win in English")
 }
@@ -295,7 +297,7 @@ func TestPDNTruncatedFile(t *testing.T) {
 	f, err := os.Open("testdata/truncated.pdn")
 	require.NoError(t, err)
 	defer f.Close()
-	games, bad := readAllPDN(t, f, English)
+	games, bad := readAllPDN(t, f, engine.English)
 	require.Len(t, games, 1)
 	require.Len(t, bad, 1)
 	assert.Equal(t, 2, bad[0].Index)
@@ -308,7 +310,7 @@ func TestPDNTruncatedFile(t *testing.T) {
 	data, err := os.ReadFile("testdata/mixed_variants.pdn")
 	require.NoError(t, err)
 	for cut := 0; cut <= len(data); cut++ {
-		games, bad := readAllPDN(t, bytes.NewReader(data[:cut]), English)
+		games, bad := readAllPDN(t, bytes.NewReader(data[:cut]), engine.English)
 		assert.LessOrEqual(t, len(games)+len(bad), 4)
 	}
 }
@@ -317,7 +319,7 @@ func TestPDNEdgeCases(t *testing.T) {
 	t.Run("variations and comments", func(t *testing.T) {
 		games, bad := readPDNString(t, `[Event "v"]
 1. 11-15 (1. 9-14 (1. 10-14 {a ) in a comment} 22-18) ; a ( in a line comment
- 22-17) 23-19 {after 23-19} {and more} 2. 8-11 $14 22-17!? 9-14?? *`, English)
+ 22-17) 23-19 {after 23-19} {and more} 2. 8-11 $14 22-17!? 9-14?? *`, engine.English)
 		require.Empty(t, bad)
 		require.Len(t, games, 1)
 		g := games[0]
@@ -331,18 +333,18 @@ func TestPDNEdgeCases(t *testing.T) {
 		for _, tag := range []string{"SetUp", "Setup", "setup"} {
 			games, bad := readPDNString(t, `[`+tag+` "1"]
 [FEN "B:W18,K30:B1-3,K5.:H0:F1"]
-1. 5-9 *`, English)
+1. 5-9 *`, engine.English)
 			require.Empty(t, bad, tag)
 			require.Len(t, games, 1)
 			g := games[0]
-			assert.Equal(t, Black, g.Start.Side)
-			assert.Equal(t, BlackKing, g.Start.PieceAt(5))
-			assert.Equal(t, BlackMan, g.Start.PieceAt(2))
+			assert.Equal(t, engine.Black, g.Start.Side)
+			assert.Equal(t, engine.BlackKing, g.Start.PieceAt(5))
+			assert.Equal(t, engine.BlackMan, g.Start.PieceAt(2))
 			assert.Equal(t, "1", g.Tag("SetUp"))
 		}
 	})
 	t.Run("missing result", func(t *testing.T) {
-		games, bad := readPDNString(t, "[Event \"a\"]\n1. 11-15 23-19\n[Event \"b\"]\n[Result \"0-1\"]\n1. 9-14\n", English)
+		games, bad := readPDNString(t, "[Event \"a\"]\n1. 11-15 23-19\n[Event \"b\"]\n[Result \"0-1\"]\n1. 9-14\n", engine.English)
 		require.Empty(t, bad)
 		require.Len(t, games, 2)
 		assert.Equal(t, "*", games[0].Result)
@@ -357,7 +359,7 @@ these words are ignored } ) ] 1-0 0-1 * {and a comment}
 
 [Event "b"] 1. 9-14 0-1
 stray text with a 12 in it
-[Event "c"] 1. 10-14 1/2-1/2`, English)
+[Event "c"] 1. 10-14 1/2-1/2`, engine.English)
 		require.Len(t, games, 3)
 		assert.Equal(t, []string{"a", "b", "c"}, []string{games[0].Tag("Event"), games[1].Tag("Event"), games[2].Tag("Event")})
 		require.Len(t, bad, 1, "text with a digit is read as a game without tags")
@@ -365,7 +367,7 @@ stray text with a 12 in it
 		assert.Equal(t, "12", bad[0].MoveText)
 	})
 	t.Run("games without tags", func(t *testing.T) {
-		games, bad := readPDNString(t, "1. 11-15 23-19 1-0\n1.9-14 22-18 2.5-9 0-1 1...", English)
+		games, bad := readPDNString(t, "1. 11-15 23-19 1-0\n1.9-14 22-18 2.5-9 0-1 1...", engine.English)
 		require.Empty(t, bad)
 		require.Len(t, games, 2)
 		assert.Equal(t, []string{"9-14", "22-18", "5-9"}, games[1].MoveTexts)
@@ -373,7 +375,7 @@ stray text with a 12 in it
 	t.Run("result tokens", func(t *testing.T) {
 		for _, res := range []string{"1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0"} {
 			for _, tail := range []string{"", ".", ","} {
-				games, bad := readPDNString(t, "1. 32-28 "+res+tail+"\n1. 31-27 *", International)
+				games, bad := readPDNString(t, "1. 32-28 "+res+tail+"\n1. 31-27 *", engine.International)
 				require.Empty(t, bad)
 				require.Len(t, games, 2, res)
 				assert.Equal(t, res, games[0].Result)
@@ -381,11 +383,11 @@ stray text with a 12 in it
 		}
 	})
 	t.Run("move numbers", func(t *testing.T) {
-		games, bad := readPDNString(t, "[FEN \"W:W29,30:B1,2\"]\n1... 30-26 2. 1-5 26-22 3.5-9 22-18 4… 9-13 *", English)
+		games, bad := readPDNString(t, "[FEN \"W:W29,30:B1,2\"]\n1... 30-26 2. 1-5 26-22 3.5-9 22-18 4… 9-13 *", engine.English)
 		require.Empty(t, bad)
 		require.Len(t, games, 1)
 		assert.Equal(t, []string{"30-26", "1-5", "26-22", "5-9", "22-18", "9-13"}, games[0].MoveTexts)
-		games, bad = readPDNString(t, "[FEN \"W:W29,30:B1,2\"]\n1... 30-26 2. 1-5 26-21 *", English)
+		games, bad = readPDNString(t, "[FEN \"W:W29,30:B1,2\"]\n1... 30-26 2. 1-5 26-21 *", engine.English)
 		require.Len(t, bad, 1)
 		assert.Equal(t, 2, bad[0].MoveNumber)
 		assert.Equal(t, "26-21", bad[0].MoveText)
@@ -393,14 +395,14 @@ stray text with a 12 in it
 		require.Len(t, games, 0)
 	})
 	t.Run("glued text and legacy plain x", func(t *testing.T) {
-		games, bad := readPDNString(t, "1. 11x15Blackthinks. 23-19 2. 8-11!Strong 22-17 *", English)
+		games, bad := readPDNString(t, "1. 11x15Blackthinks. 23-19 2. 8-11!Strong 22-17 *", engine.English)
 		require.Empty(t, bad)
 		require.Len(t, games, 1)
 		g := games[0]
 		assert.Equal(t, []string{"11x15", "23-19", "8-11", "22-17"}, g.MoveTexts)
 		assert.Equal(t, "Blackthinks.", g.Comment(0))
 		assert.Equal(t, "Strong", g.Comment(2))
-		games, bad = readPDNString(t, "[GameType \"25\"] 1. c3-d4Хорошо f6-g5 *", English)
+		games, bad = readPDNString(t, "[GameType \"25\"] 1. c3-d4Хорошо f6-g5 *", engine.English)
 		require.Empty(t, bad)
 		require.Len(t, games, 1)
 		assert.Equal(t, []string{"c3-d4", "f6-g5"}, games[0].MoveTexts)
@@ -414,7 +416,7 @@ stray text with a 12 in it
 [Event "unterminated tag value] 1. 11-15 *
 [Event "ok 2"] 1. 9-13 *
 [Event "ambiguous"] [FEN "W:W30:B25,26,17,18"] 1... 30x14 *
-[Event "ok 3"] 1. 9-14 {unterminated comment`, English)
+[Event "ok 3"] 1. 9-14 {unterminated comment`, engine.English)
 		require.Len(t, games, 2)
 		assert.Equal(t, "ok 1", games[0].Tag("Event"))
 		assert.Equal(t, "ok 2", games[1].Tag("Event"))
@@ -424,40 +426,40 @@ stray text with a 12 in it
 			idx = append(idx, e.Index)
 		}
 		assert.Equal(t, []int{2, 3, 4, 5, 6, 8, 9}, idx)
-		var me *MoveError
+		var me *engine.MoveError
 		require.ErrorAs(t, bad[0], &me)
-		assert.Equal(t, MoveIllegal, me.Kind)
+		assert.Equal(t, engine.MoveIllegal, me.Kind)
 		assert.Equal(t, 2, bad[0].MoveNumber)
 		assert.Equal(t, "15-18", bad[0].MoveText)
 		assert.Contains(t, bad[1].Error(), "GameType")
 		assert.Contains(t, bad[2].Error(), "FEN")
 		assert.Equal(t, "W:W33:B1", bad[2].FEN)
 		require.ErrorAs(t, bad[3], &me)
-		assert.Equal(t, MoveMalformed, me.Kind)
+		assert.Equal(t, engine.MoveMalformed, me.Kind)
 		assert.Contains(t, bad[4].Error(), "missing closing quote")
 		require.ErrorAs(t, bad[5], &me)
-		assert.Equal(t, MoveAmbiguous, me.Kind)
+		assert.Equal(t, engine.MoveAmbiguous, me.Kind)
 		assert.Contains(t, bad[6].Error(), "unterminated comment")
 	})
 	t.Run("tag escapes and unquoted values", func(t *testing.T) {
 		games, bad := readPDNString(t, `[Event "a \"quoted\" name \\ here"]
 [Round 3]
-*`, English)
+*`, engine.English)
 		require.Empty(t, bad)
 		require.Len(t, games, 1)
 		assert.Equal(t, `a "quoted" name \ here`, games[0].Tag("Event"))
 		assert.Equal(t, "3", games[0].Tag("Round"))
 		var out bytes.Buffer
-		require.NoError(t, WritePDN(&out, games[0]))
+		require.NoError(t, Write(&out, games[0]))
 		assert.Contains(t, out.String(), `[Event "a \"quoted\" name \\ here"]`)
-		back, bad := readPDNString(t, out.String(), Russian)
+		back, bad := readPDNString(t, out.String(), engine.Russian)
 		require.Empty(t, bad)
 		assert.Equal(t, games[0].Tag("Event"), back[0].Tag("Event"))
 	})
 	t.Run("missing quotes resynchronise", func(t *testing.T) {
-		r := NewPDNReader(strings.NewReader("[Event \"x] [Site y] 1. 11-15 *\n[Event \"z\"] 1. 9-13 *"), English)
+		r := NewReader(strings.NewReader("[Event \"x] [Site y] 1. 11-15 *\n[Event \"z\"] 1. 9-13 *"), engine.English)
 		g, err := r.Next()
-		var pe *PDNError
+		var pe *Error
 		require.ErrorAs(t, err, &pe)
 		assert.Equal(t, 1, pe.Index)
 		assert.Contains(t, pe.Error(), "missing closing quote")
@@ -474,7 +476,7 @@ stray text with a 12 in it
 			"[Event \"big\"] {" + strings.Repeat("c", 1<<20) + "} 1. " + strings.Repeat("9", 5000) + " *\n" +
 			"[Event \"ok\"] 1. 9-13 *"
 		start := time.Now()
-		games, bad := readPDNString(t, long, English)
+		games, bad := readPDNString(t, long, engine.English)
 		assert.Less(t, time.Since(start), 5*time.Second)
 		require.Len(t, bad, 2)
 		assert.LessOrEqual(t, len(bad[1].MoveText), maxPDNWord)
@@ -483,7 +485,7 @@ stray text with a 12 in it
 	})
 	t.Run("empty input", func(t *testing.T) {
 		for _, s := range []string{"", "\xEF\xBB\xBF", "   \r\n\n", "{only a comment}", "no games here"} {
-			games, bad := readPDNString(t, s, English)
+			games, bad := readPDNString(t, s, engine.English)
 			assert.Empty(t, games, "%q", s)
 			assert.Empty(t, bad, "%q", s)
 		}
@@ -507,13 +509,13 @@ func (f *failingReader) Read(p []byte) (int, error) {
 
 func TestPDNReadError(t *testing.T) {
 	boom := errors.New("disk on fire")
-	r := NewPDNReader(&failingReader{data: []byte("[Event \"a\"] 1. 11-15 *\n[Event \"b\"] 1. 9-"), err: boom}, English)
+	r := NewReader(&failingReader{data: []byte("[Event \"a\"] 1. 11-15 *\n[Event \"b\"] 1. 9-"), err: boom}, engine.English)
 	g, err := r.Next()
 	require.NoError(t, err)
 	assert.Equal(t, "a", g.Tag("Event"))
 	_, err = r.Next()
 	assert.ErrorIs(t, err, boom)
-	var pe *PDNError
+	var pe *Error
 	assert.False(t, errors.As(err, &pe))
 	_, err = r.Next()
 	assert.ErrorIs(t, err, boom, "sticky")
@@ -521,8 +523,8 @@ func TestPDNReadError(t *testing.T) {
 
 func TestPDNWriter(t *testing.T) {
 	t.Run("new game, set-up, second mover first, comments", func(t *testing.T) {
-		start := mustFEN(t, English, "W:W21,22,23,K30:B1,2,3,K12")
-		g := NewPDNGame(English, start)
+		start := mustFEN(t, engine.English, "W:W21,22,23,K30:B1,2,3,K12")
+		g := NewGame(engine.English, start)
 		g.SetTag("Event", "damka self-play")
 		g.SetTag("Opening", "set-up")
 		for _, s := range []string{"22-18", "12-16", "18-15", "16-20"} {
@@ -532,9 +534,9 @@ func TestPDNWriter(t *testing.T) {
 		g.Comments = make([]string, len(g.Moves))
 		g.Comments[1] = "a {tricky} comment"
 		g.Comments[2] = "a brace {"
-		g.Result = Draw.PDN(English)
+		g.Result = engine.Draw.PDN(engine.English)
 		var out bytes.Buffer
-		require.NoError(t, WritePDN(&out, g))
+		require.NoError(t, Write(&out, g))
 		want := `[Event "damka self-play"]
 [Site "?"]
 [Date "?"]
@@ -552,7 +554,7 @@ func TestPDNWriter(t *testing.T) {
 
 `
 		assert.Equal(t, want, out.String())
-		back, bad := readPDNString(t, out.String(), Russian)
+		back, bad := readPDNString(t, out.String(), engine.Russian)
 		require.Empty(t, bad)
 		require.Len(t, back, 1)
 		assert.Equal(t, g.Moves, back[0].Moves)
@@ -560,8 +562,8 @@ func TestPDNWriter(t *testing.T) {
 		assert.Equal(t, g.Comments, back[0].Comments)
 	})
 	t.Run("russian notation, GameType 25, wrapped at 80 columns", func(t *testing.T) {
-		g := NewPDNGame(Russian, StartPosition(Russian))
-		var list MoveList
+		g := NewGame(engine.Russian, engine.StartPosition(engine.Russian))
+		var list engine.MoveList
 		for i := 0; i < 60; i++ {
 			p := g.Position()
 			p.Generate(&list)
@@ -571,7 +573,7 @@ func TestPDNWriter(t *testing.T) {
 			g.AppendMove(list.Moves[i%list.N])
 		}
 		var out bytes.Buffer
-		require.NoError(t, WritePDN(&out, g))
+		require.NoError(t, Write(&out, g))
 		s := out.String()
 		assert.Contains(t, s, "[GameType \"25\"]\n", "CheckerBoard reads a game without GameType as English")
 		assert.NotContains(t, s, "FEN")
@@ -579,26 +581,26 @@ func TestPDNWriter(t *testing.T) {
 		for _, line := range strings.Split(s, "\n") {
 			assert.LessOrEqual(t, len([]rune(line)), 80, line)
 		}
-		back, bad := readPDNString(t, s, Russian)
+		back, bad := readPDNString(t, s, engine.Russian)
 		require.Empty(t, bad)
 		assert.Equal(t, g.Moves, back[0].Moves)
 		assert.Equal(t, g.MoveTexts, back[0].MoveTexts, "AppendMove writes FormatFull")
 	})
 	t.Run("errors", func(t *testing.T) {
-		g := NewPDNGame(English, StartPosition(English))
+		g := NewGame(engine.English, engine.StartPosition(engine.English))
 		g.Result = "white won"
-		assert.ErrorContains(t, WritePDN(io.Discard, g), "result")
+		assert.ErrorContains(t, Write(io.Discard, g), "result")
 		g.Result = "*"
-		g.Moves = append(g.Moves, Move{From: 1, To: 2})
-		assert.ErrorContains(t, WritePDN(io.Discard, g), "not legal")
+		g.Moves = append(g.Moves, engine.Move{From: 1, To: 2})
+		assert.ErrorContains(t, Write(io.Discard, g), "not legal")
 		g.Variant = 9
-		assert.ErrorContains(t, WritePDN(io.Discard, g), "variant")
+		assert.ErrorContains(t, Write(io.Discard, g), "variant")
 	})
 }
 
 // FuzzPDNReader feeds arbitrary bytes to the reader: it must not panic,
 // every call to Next must make progress (consume input), every error must be
-// a *PDNError, and every good game must survive a write and a re-read with
+// a *Error, and every good game must survive a write and a re-read with
 // the same start, moves, comments and result.
 func FuzzPDNReader(f *testing.F) {
 	for _, s := range []string{
@@ -610,11 +612,11 @@ func FuzzPDNReader(f *testing.F) {
 		"[Event \"x] 1. 11-15 *\n[Event \"y\"] 8-11Redoverstepped. 1-0 ; c\n",
 		"\xEF\xBB\xBF[Event \"é\"]\r\n1.11-15 {unterminated",
 	} {
-		f.Add([]byte(s), uint8(English))
+		f.Add([]byte(s), uint8(engine.English))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, v uint8) {
-		variant := VariantID(v % uint8(numVariants))
-		r := NewPDNReader(bytes.NewReader(data), variant)
+		variant := engine.VariantID(v % uint8(engine.NumVariants))
+		r := NewReader(bytes.NewReader(data), variant)
 		for calls := 0; ; calls++ {
 			if calls > len(data)+1 {
 				t.Fatalf("Next called %d times on %d bytes: no progress", calls, len(data))
@@ -624,21 +626,21 @@ func FuzzPDNReader(f *testing.F) {
 				return
 			}
 			if err != nil {
-				var pe *PDNError
+				var pe *Error
 				if !errors.As(err, &pe) {
-					t.Fatalf("error is not a *PDNError: %v", err)
+					t.Fatalf("error is not a *Error: %v", err)
 				}
 				if pe.Error() == "" || g == nil {
-					t.Fatalf("bad PDNError %#v", pe)
+					t.Fatalf("bad Error %#v", pe)
 				}
 				continue
 			}
 			var out bytes.Buffer
-			if err := WritePDN(&out, g); err != nil {
+			if err := Write(&out, g); err != nil {
 				t.Fatalf("write: %v", err)
 			}
 			// Russian, the default variant, is written without GameType.
-			back, err := NewPDNReader(bytes.NewReader(out.Bytes()), Russian).Next()
+			back, err := NewReader(bytes.NewReader(out.Bytes()), engine.Russian).Next()
 			if err != nil {
 				t.Fatalf("re-read: %v\n%s", err, out.String())
 			}

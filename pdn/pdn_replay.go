@@ -2,21 +2,23 @@
 // setup from FEN, movetext words (move numbers, moves checked against the
 // legal moves, results) and comments, with the word helpers they use.
 
-package engine
+package pdn
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"damka/engine"
 )
 
 // gameState is the state of reading one game.
 type gameState struct {
-	r       *PDNReader
+	r       *Reader
 	index   int // 1-based index of this game
-	g       *PDNGame
-	err     *PDNError // first fault; later moves are skipped
-	pos     Position
+	g       *Game
+	err     *Error // first fault; later moves are skipped
+	pos     engine.Position
 	num     int // current PDN move number
 	comment []byte
 	// commentFor is the move the pending comment text follows (-1: intro).
@@ -25,7 +27,7 @@ type gameState struct {
 
 func (s *gameState) fail(line int, format string, a ...any) {
 	if s.err == nil {
-		s.err = &PDNError{Index: s.index, Line: line, Err: fmt.Errorf(format, a...)}
+		s.err = &Error{Index: s.index, Line: line, Err: fmt.Errorf(format, a...)}
 	}
 }
 
@@ -73,21 +75,21 @@ func (s *gameState) run(t token) {
 func (s *gameState) setup(line int) {
 	g := s.g
 	g.Variant = s.r.def
-	if g.Variant >= numVariants {
+	if g.Variant >= engine.NumVariants {
 		s.fail(line, "unknown default variant %d", uint8(g.Variant))
-		g.Variant = Russian
+		g.Variant = engine.Russian
 	}
 	if gt := strings.TrimSpace(g.Tag("GameType")); gt != "" {
-		v, err := VariantFromGameType(gt)
+		v, err := engine.VariantFromGameType(gt)
 		if err != nil {
 			s.fail(line, "%v", err)
 		} else {
 			g.Variant = v
 		}
 	}
-	g.Start = StartPosition(g.Variant)
+	g.Start = engine.StartPosition(g.Variant)
 	if fen := strings.TrimSpace(g.Tag("FEN")); fen != "" && s.err == nil {
-		p, err := ParseFEN(g.Variant, fen)
+		p, err := engine.ParseFEN(g.Variant, fen)
 		if err != nil {
 			s.fail(line, "FEN tag: %v", err)
 			s.err.FEN = fen
@@ -139,7 +141,7 @@ func (s *gameState) word(t token) bool {
 	}
 	m, err := s.pos.ParseMove(mv)
 	if err != nil {
-		s.err = &PDNError{Index: s.index, Line: t.line, MoveNumber: s.num, MoveText: mv,
+		s.err = &Error{Index: s.index, Line: t.line, MoveNumber: s.num, MoveText: mv,
 			FEN: s.pos.FENStyle(s.g.Variant.Rules().Notation), Err: err}
 		return false
 	}

@@ -1,8 +1,8 @@
-// pdn_lex.go: the PDN lexer, the PDNReader methods that turn bytes into
+// pdn_lex.go: the PDN lexer, the Reader methods that turn bytes into
 // tokens (tags, comments, words, skipped NAGs and variations, errors),
 // counting lines and bounding every word, comment and tag value.
 
-package engine
+package pdn
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ type token struct {
 
 // readByte returns the next byte, counting lines; ok is false at the end of
 // input or on a read error (then r.ioErr is set).
-func (r *PDNReader) readByte() (byte, bool) {
+func (r *Reader) readByte() (byte, bool) {
 	if r.replayN < len(r.replay) {
 		c := r.replay[r.replayN]
 		r.replayN++
@@ -64,7 +64,7 @@ func (r *PDNReader) readByte() (byte, bool) {
 }
 
 // unreadByte pushes back c, the byte just read (once per read).
-func (r *PDNReader) unreadByte(c byte) {
+func (r *Reader) unreadByte(c byte) {
 	switch r.last {
 	case fromReplay:
 		r.replayN--
@@ -92,7 +92,7 @@ func isDelim(c byte) bool {
 
 // next returns the next token. Every call consumes at least one byte unless
 // it returns tokEOF (or the pending token).
-func (r *PDNReader) next() token {
+func (r *Reader) next() token {
 	if r.pending != nil {
 		t := *r.pending
 		r.pending = nil
@@ -144,7 +144,7 @@ func (r *PDNReader) next() token {
 }
 
 // word reads a word starting with c.
-func (r *PDNReader) word(c byte, line int) token {
+func (r *Reader) word(c byte, line int) token {
 	b := append(r.buf[:0], c)
 	for {
 		d, ok := r.readByte()
@@ -165,7 +165,7 @@ func (r *PDNReader) word(c byte, line int) token {
 
 // until reads up to the byte end (consumed, not returned), keeping at most
 // max bytes; ok is false when the input ends first.
-func (r *PDNReader) until(end byte, max int) (string, bool) {
+func (r *Reader) until(end byte, max int) (string, bool) {
 	b := r.buf[:0]
 	for {
 		c, ok := r.readByte()
@@ -185,7 +185,7 @@ func (r *PDNReader) until(end byte, max int) (string, bool) {
 
 // skipVariation skips a variation whose "(" was read, with nested
 // variations and comments; it reports false when the input ends first.
-func (r *PDNReader) skipVariation() bool {
+func (r *Reader) skipVariation() bool {
 	depth := 1
 	for {
 		c, ok := r.readByte()
@@ -214,7 +214,7 @@ func (r *PDNReader) skipVariation() bool {
 
 // tag reads a tag whose "[" was read: [Name "Value"] on one line. An
 // unquoted value runs to the "]". PGN escapes \" and \\ are honoured.
-func (r *PDNReader) tag(line int) token {
+func (r *Reader) tag(line int) token {
 	t := token{kind: tokTag, line: line}
 	bad := func(msg string) token {
 		t.err = msg
@@ -342,7 +342,7 @@ func (r *PDNReader) tag(line int) token {
 }
 
 // skipBlanks skips spaces and tabs (not newlines) and returns the next byte.
-func (r *PDNReader) skipBlanks() (byte, bool) {
+func (r *Reader) skipBlanks() (byte, bool) {
 	for {
 		c, ok := r.readByte()
 		if !ok || (c != ' ' && c != '\t' && c != '\r') {

@@ -1,4 +1,4 @@
-package engine
+package pdn
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"damka/engine"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,12 +21,12 @@ import (
 // rules end the game or maxPlies is reached, with random scores (a third
 // of them NoScore). The result is the rules' one, or a random recorded one
 // when the cap stops the game.
-func randomGameRecord(rng *rand.Rand, start Position, index uint32, maxPlies int) *GameRecord {
-	rec := &GameRecord{Index: index, Start: start}
-	g := NewGame(start)
-	var l MoveList
+func randomGameRecord(rng *rand.Rand, start engine.Position, index uint32, maxPlies int) *Record {
+	rec := &Record{Index: index, Start: start}
+	g := engine.NewGame(start)
+	var l engine.MoveList
 	for g.Ply() < maxPlies {
-		if r, why := g.Result(); r != Ongoing {
+		if r, why := g.Result(); r != engine.Ongoing {
 			rec.Result, rec.Reason = r, why
 			return rec
 		}
@@ -42,17 +44,17 @@ func randomGameRecord(rng *rand.Rand, start Position, index uint32, maxPlies int
 		}
 		rec.Scores = append(rec.Scores, sc)
 	}
-	rec.Result = Result(rng.IntN(int(Draw) + 1))
-	rec.Reason = Reason(rng.IntN(int(numReasons)))
+	rec.Result = engine.Result(rng.IntN(int(engine.Draw) + 1))
+	rec.Reason = engine.Reason(rng.IntN(int(engine.NumReasons)))
 	return rec
 }
 
 // writeGameFile writes recs to a game file of v and returns its bytes and
 // the offset at which each record ends.
-func writeGameFile(t testing.TB, v VariantID, note string, recs []*GameRecord) ([]byte, []int64) {
+func writeGameFile(t testing.TB, v engine.VariantID, note string, recs []*Record) ([]byte, []int64) {
 	t.Helper()
 	var buf bytes.Buffer
-	gw, err := NewGameWriter(&buf, v, note)
+	gw, err := NewRecordWriter(&buf, v, note)
 	require.NoError(t, err)
 	require.NoError(t, gw.Flush())
 	var ends []int64
@@ -65,11 +67,11 @@ func writeGameFile(t testing.TB, v VariantID, note string, recs []*GameRecord) (
 }
 
 // readGameFile reads every record of data; it fails the test on any error.
-func readGameFile(t testing.TB, data []byte) (*GameReader, []*GameRecord) {
+func readGameFile(t testing.TB, data []byte) (*RecordReader, []*Record) {
 	t.Helper()
-	gr, err := NewGameReader(bytes.NewReader(data))
+	gr, err := NewRecordReader(bytes.NewReader(data))
 	require.NoError(t, err)
-	var recs []*GameRecord
+	var recs []*Record
 	for {
 		r, err := gr.Next()
 		if err == io.EOF {
@@ -82,12 +84,12 @@ func readGameFile(t testing.TB, data []byte) (*GameReader, []*GameRecord) {
 
 // assertSameRecord compares two records field by field (the start
 // positions by placement, side and key).
-func assertSameRecord(t *testing.T, want, got *GameRecord) bool {
+func assertSameRecord(t *testing.T, want, got *Record) bool {
 	t.Helper()
 	ok := assert.Equal(t, want.Index, got.Index) &&
 		assertSamePosition(t, want.Start, got.Start, fmt.Sprintf("game %d start", want.Index)) &&
 		assert.Equal(t, want.Start.Key, got.Start.Key, "game %d start key", want.Index) &&
-		assert.Equal(t, append([]Move{}, want.Moves...), got.Moves, "game %d moves", want.Index) &&
+		assert.Equal(t, append([]engine.Move{}, want.Moves...), got.Moves, "game %d moves", want.Index) &&
 		assert.Equal(t, append([]int16{}, want.Scores...), got.Scores, "game %d scores", want.Index) &&
 		assert.Equal(t, want.Result, got.Result, "game %d result", want.Index) &&
 		assert.Equal(t, want.Reason, got.Reason, "game %d reason", want.Index)
@@ -95,18 +97,18 @@ func assertSameRecord(t *testing.T, want, got *GameRecord) bool {
 }
 
 func TestGameRecordRoundTrip(t *testing.T) {
-	for _, v := range AllVariants() {
+	for _, v := range engine.AllVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(16, uint64(v)))
-			var recs []*GameRecord
+			var recs []*Record
 			for i := range 12 {
-				start := StartPosition(v)
+				start := engine.StartPosition(v)
 				if i%3 == 2 { // random placements: kings and long captures
 					start = randomPosition(rng, v, 4+rng.IntN(v.Rules().Squares/2))
 				}
 				recs = append(recs, randomGameRecord(rng, start, uint32(i), 40+rng.IntN(300)))
 			}
-			recs = append(recs, &GameRecord{Index: 99, Start: StartPosition(v), Result: Ongoing, Reason: ReasonNone})
+			recs = append(recs, &Record{Index: 99, Start: engine.StartPosition(v), Result: engine.Ongoing, Reason: engine.ReasonNone})
 			note := "damka selfplay --variant " + v.String() + " --seed 7 — ünïcode"
 			data, _ := writeGameFile(t, v, note, recs)
 			gr, got := readGameFile(t, data)
@@ -132,17 +134,17 @@ func TestGameRecordRoundTrip(t *testing.T) {
 // destination but different captured sets (the alt byte) each come back
 // as themselves.
 func TestGameRecordSameEndpoints(t *testing.T) {
-	for _, v := range AllVariants() {
+	for _, v := range engine.AllVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(61, uint64(v)))
-			var recs []*GameRecord
+			var recs []*Record
 			maxAlt := 0
-			var l MoveList
+			var l engine.MoveList
 			for i := 0; i < 20000 && len(recs) < 60; i++ {
 				p := randomPosition(rng, v, 6+rng.IntN(v.Rules().Squares/2))
 				p.Generate(&l)
 				type ends struct{ from, to uint8 }
-				group := map[ends][]Move{}
+				group := map[ends][]engine.Move{}
 				for _, m := range l.Slice() {
 					group[ends{m.From, m.To}] = append(group[ends{m.From, m.To}], m)
 				}
@@ -160,8 +162,8 @@ func TestGameRecordSameEndpoints(t *testing.T) {
 					assert.Len(t, alts, len(ms), "alts of %d moves in %s", len(ms), p.FEN())
 					maxAlt = max(maxAlt, len(ms)-1)
 					for _, m := range ms {
-						recs = append(recs, &GameRecord{Index: uint32(len(recs)), Start: p, Moves: []Move{m},
-							Scores: []int16{int16(len(recs))}, Result: Draw, Reason: Adjudication})
+						recs = append(recs, &Record{Index: uint32(len(recs)), Start: p, Moves: []engine.Move{m},
+							Scores: []int16{int16(len(recs))}, Result: engine.Draw, Reason: engine.Adjudication})
 					}
 				}
 			}
@@ -186,9 +188,9 @@ func TestGameRecordKnownAlt(t *testing.T) {
 	// The first random international placement with such a pair; the
 	// test pins the alt bytes of both moves.
 	rng := rand.New(rand.NewPCG(3, 3))
-	var l MoveList
+	var l engine.MoveList
 	for range 50000 {
-		p := randomPosition(rng, International, 12)
+		p := randomPosition(rng, engine.International, 12)
 		p.Generate(&l)
 		for i, a := range l.Slice() {
 			for _, b := range l.Slice()[i+1:] {
@@ -196,14 +198,14 @@ func TestGameRecordKnownAlt(t *testing.T) {
 					continue
 				}
 				lo, hi := a, b
-				if capturedSquares(&p, b.Captured) < capturedSquares(&p, a.Captured) {
+				if engine.SquareSet(p.V, b.Captured) < engine.SquareSet(p.V, a.Captured) {
 					lo, hi = b, a
 				}
-				recs := []*GameRecord{
-					{Start: p, Moves: []Move{lo}, Scores: []int16{1}, Result: Draw},
-					{Index: 1, Start: p, Moves: []Move{hi}, Scores: []int16{2}, Result: Draw},
+				recs := []*Record{
+					{Start: p, Moves: []engine.Move{lo}, Scores: []int16{1}, Result: engine.Draw},
+					{Index: 1, Start: p, Moves: []engine.Move{hi}, Scores: []int16{2}, Result: engine.Draw},
 				}
-				data, ends := writeGameFile(t, International, "", recs)
+				data, ends := writeGameFile(t, engine.International, "", recs)
 				// The alt byte: the ply's third byte, after the 33-byte
 				// body head and the 4-byte size.
 				first := ends[0] - int64(4+33+5+4)
@@ -222,17 +224,17 @@ func TestGameRecordKnownAlt(t *testing.T) {
 
 func TestGameRecordTruncated(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	var recs []*GameRecord
+	var recs []*Record
 	for i := range 4 {
-		recs = append(recs, randomGameRecord(rng, StartPosition(Russian), uint32(i), 30))
+		recs = append(recs, randomGameRecord(rng, engine.StartPosition(engine.Russian), uint32(i), 30))
 	}
-	data, ends := writeGameFile(t, Russian, "note", recs)
+	data, ends := writeGameFile(t, engine.Russian, "note", recs)
 	header := int64(16 + len("note"))
 	starts := append([]int64{header}, ends[:len(ends)-1]...)
 	for k := range recs {
 		// Every cut inside record k: its size field, its body, its CRC.
 		for cut := starts[k] + 1; cut < ends[k]; cut++ {
-			gr, err := NewGameReader(bytes.NewReader(data[:cut]))
+			gr, err := NewRecordReader(bytes.NewReader(data[:cut]))
 			require.NoError(t, err)
 			for range k {
 				_, err := gr.Next()
@@ -244,7 +246,7 @@ func TestGameRecordTruncated(t *testing.T) {
 			assert.Equal(t, starts[k], gr.Offset(), "offset after a cut at %d", cut)
 		}
 		// A cut at the record's end is a clean end of file.
-		gr, err := NewGameReader(bytes.NewReader(data[:ends[k]]))
+		gr, err := NewRecordReader(bytes.NewReader(data[:ends[k]]))
 		require.NoError(t, err)
 		for range k + 1 {
 			_, err := gr.Next()
@@ -256,7 +258,7 @@ func TestGameRecordTruncated(t *testing.T) {
 	}
 	// A cut inside the header.
 	for cut := range int(header) {
-		_, err := NewGameReader(bytes.NewReader(data[:cut]))
+		_, err := NewRecordReader(bytes.NewReader(data[:cut]))
 		require.Error(t, err, "header cut at %d", cut)
 		assert.Contains(t, err.Error(), "game file", "header cut at %d", cut)
 	}
@@ -266,9 +268,9 @@ func TestGameRecordTruncated(t *testing.T) {
 // a file that ends inside a record.
 func TestGameRecordReadError(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	data, ends := writeGameFile(t, English, "", []*GameRecord{randomGameRecord(rng, StartPosition(English), 0, 10)})
+	data, ends := writeGameFile(t, engine.English, "", []*Record{randomGameRecord(rng, engine.StartPosition(engine.English), 0, 10)})
 	for _, cut := range []int64{ends[0] - 30, 16 + 2, 16} {
-		gr, err := NewGameReader(&failingReader{data: data[:cut], err: errors.New("disk on fire")})
+		gr, err := NewRecordReader(&failingReader{data: data[:cut], err: errors.New("disk on fire")})
 		require.NoError(t, err)
 		_, err = gr.Next()
 		require.Error(t, err)
@@ -279,17 +281,17 @@ func TestGameRecordReadError(t *testing.T) {
 
 func TestGameRecordFlippedBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	var recs []*GameRecord
+	var recs []*Record
 	for i := range 3 {
-		recs = append(recs, randomGameRecord(rng, StartPosition(Brazilian), uint32(i), 20))
+		recs = append(recs, randomGameRecord(rng, engine.StartPosition(engine.Brazilian), uint32(i), 20))
 	}
-	data, ends := writeGameFile(t, Brazilian, "", recs)
+	data, ends := writeGameFile(t, engine.Brazilian, "", recs)
 	at := ends[0] // the second record
 	for i := at; i < ends[1]; i++ {
 		for bit := range 8 {
 			bad := bytes.Clone(data)
 			bad[i] ^= 1 << bit
-			gr, err := NewGameReader(bytes.NewReader(bad))
+			gr, err := NewRecordReader(bytes.NewReader(bad))
 			require.NoError(t, err)
 			_, err = gr.Next()
 			require.NoError(t, err)
@@ -305,7 +307,7 @@ func TestGameRecordFlippedBits(t *testing.T) {
 }
 
 func TestGameFileHeaderErrors(t *testing.T) {
-	good, _ := writeGameFile(t, English, "hi", nil)
+	good, _ := writeGameFile(t, engine.English, "hi", nil)
 	cases := []struct {
 		name string
 		edit func(b []byte) []byte
@@ -322,14 +324,14 @@ func TestGameFileHeaderErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := NewGameReader(bytes.NewReader(c.edit(bytes.Clone(good))))
+			_, err := NewRecordReader(bytes.NewReader(c.edit(bytes.Clone(good))))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
-	gr, err := NewGameReader(bytes.NewReader(good))
+	gr, err := NewRecordReader(bytes.NewReader(good))
 	require.NoError(t, err)
-	assert.Equal(t, English, gr.Variant())
+	assert.Equal(t, engine.English, gr.Variant())
 	_, err = gr.Next()
 	assert.Equal(t, io.EOF, err)
 }
@@ -337,11 +339,11 @@ func TestGameFileHeaderErrors(t *testing.T) {
 // TestGameRecordBadRecords checks records whose checksum is right but
 // whose contents are not: the reader names the fault.
 func TestGameRecordBadRecords(t *testing.T) {
-	v := Russian
-	start := StartPosition(v)
+	v := engine.Russian
+	start := engine.StartPosition(v)
 	m := mustMove(t, start, "c3-d4")
-	rec := &GameRecord{Start: start, Moves: []Move{m}, Scores: []int16{5}, Result: Draw, Reason: Repetition}
-	data, _ := writeGameFile(t, v, "", []*GameRecord{rec})
+	rec := &Record{Start: start, Moves: []engine.Move{m}, Scores: []int16{5}, Result: engine.Draw, Reason: engine.Repetition}
+	data, _ := writeGameFile(t, v, "", []*Record{rec})
 	const at = 16
 	reseal := func(b []byte) []byte {
 		n := binary.LittleEndian.Uint32(b[at:])
@@ -358,7 +360,7 @@ func TestGameRecordBadRecords(t *testing.T) {
 		{"both colours", func(b []byte) []byte { b[at+4+4] |= 1; return reseal(b) }, "start position: square 1 is both white and black"},
 		{"square off board", func(b []byte) []byte { b[at+4+11] = 0x80; return reseal(b) }, "square set has squares above 32"},
 		{"result", func(b []byte) []byte { b[at+4+29] = 4; return reseal(b) }, "result 4 reason 3 out of range"},
-		{"reason", func(b []byte) []byte { b[at+4+30] = byte(numReasons); return reseal(b) }, "out of range"},
+		{"reason", func(b []byte) []byte { b[at+4+30] = byte(engine.NumReasons); return reseal(b) }, "out of range"},
 		{"plies", func(b []byte) []byte { b[at+4+31] = 2; return reseal(b) }, "2 plies in 38 bytes"},
 		{"illegal move", func(b []byte) []byte { b[at+4+33+1] = 1; return reseal(b) }, "ply 1: no legal move 22-1 (alt 0)"},
 		{"alt", func(b []byte) []byte { b[at+4+33+2] = 1; return reseal(b) }, "ply 1: no legal move 22-18 (alt 1)"},
@@ -367,7 +369,7 @@ func TestGameRecordBadRecords(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			gr, err := NewGameReader(bytes.NewReader(c.edit(bytes.Clone(data))))
+			gr, err := NewRecordReader(bytes.NewReader(c.edit(bytes.Clone(data))))
 			require.NoError(t, err)
 			_, err = gr.Next()
 			require.Error(t, err)
@@ -380,80 +382,30 @@ func TestGameRecordBadRecords(t *testing.T) {
 
 func TestGameWriterRefuses(t *testing.T) {
 	var buf bytes.Buffer
-	gw, err := NewGameWriter(&buf, International, "")
+	gw, err := NewRecordWriter(&buf, engine.International, "")
 	require.NoError(t, err)
-	start := StartPosition(International)
+	start := engine.StartPosition(engine.International)
 	m := mustMove(t, start, "32-28")
-	err = gw.Write(&GameRecord{Index: 3, Start: StartPosition(Brazilian)})
+	err = gw.Write(&Record{Index: 3, Start: engine.StartPosition(engine.Brazilian)})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "game 3 is brazilian, the file is international")
-	err = gw.Write(&GameRecord{Index: 4, Start: start, Moves: []Move{m}})
+	err = gw.Write(&Record{Index: 4, Start: start, Moves: []engine.Move{m}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "game 4: 1 moves and 0 scores")
-	err = gw.Write(&GameRecord{Index: 5, Start: start, Moves: []Move{m, m}, Scores: []int16{0, 0}})
+	err = gw.Write(&Record{Index: 5, Start: start, Moves: []engine.Move{m, m}, Scores: []int16{0, 0}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "game 5 ply 2: illegal move in B:")
 	require.NoError(t, gw.Flush())
 	assert.Equal(t, 16, buf.Len(), "a refused record writes nothing")
 }
 
-func TestPositionSquaresRoundTrip(t *testing.T) {
-	for _, v := range AllVariants() {
-		rng := rand.New(rand.NewPCG(2, uint64(v)))
-		for range 300 {
-			p := randomPosition(rng, v, rng.IntN(v.Rules().Squares))
-			w, b, k := p.Squares()
-			assert.Zero(t, w&b)
-			assert.Zero(t, k&^(w|b))
-			q, err := PositionFromSquares(v, w, b, k, p.Side)
-			require.NoError(t, err)
-			if !assertSamePosition(t, p, q, p.FEN()) || !assert.Equal(t, p.Key, q.Key) {
-				return
-			}
-		}
-		// Square s is bit s-1.
-		p := StartPosition(v)
-		w, b, k := p.Squares()
-		men := v.Rules().Board.Info().Men
-		n := v.Rules().Squares
-		assert.Equal(t, uint64(1)<<men-1, b, v.String())
-		assert.Equal(t, (uint64(1)<<men-1)<<(n-men), w, v.String())
-		assert.Zero(t, k)
-	}
-}
-
-func TestPositionFromSquaresErrors(t *testing.T) {
-	cases := []struct {
-		v                  VariantID
-		white, black, king uint64
-		side               Color
-		want               string
-	}{
-		{English, 1 << 32, 0, 0, White, "square set has squares above 32"},
-		{International, 0, 1 << 50, 0, White, "square set has squares above 50"},
-		{Russian, 0, 0, 1 << 40, White, "square set has squares above 32"},
-		{Russian, 1 << 4, 1<<4 | 1, 0, White, "square 5 is both white and black"},
-		{Brazilian, 1, 2, 4, Black, "king on empty square 3"},
-		{International, 1, 2, 0, 2, "side to move 2"},
-	}
-	for _, c := range cases {
-		_, err := PositionFromSquares(c.v, c.white, c.black, c.king, c.side)
-		if assert.Error(t, err, c.want) {
-			assert.Equal(t, c.want, err.Error())
-		}
-	}
-	p, err := PositionFromSquares(International, 1<<49, 1, 1, Black)
-	require.NoError(t, err)
-	assert.Equal(t, "B:W50:BK1", p.FEN())
-}
-
 // FuzzGameReader reads arbitrary bytes as a game file: it never panics,
 // and every record it returns writes back to the same bytes.
 func FuzzGameReader(f *testing.F) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, v := range AllVariants() {
-		rec := randomGameRecord(rng, StartPosition(v), 0, 12)
-		data, _ := writeGameFile(f, v, v.String(), []*GameRecord{rec})
+	for _, v := range engine.AllVariants() {
+		rec := randomGameRecord(rng, engine.StartPosition(v), 0, 12)
+		data, _ := writeGameFile(f, v, v.String(), []*Record{rec})
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -487,12 +439,12 @@ func resealGameFile(data []byte) []byte {
 // checkGameFileBytes reads data as a game file: errors name the record,
 // and every record read writes back to the bytes it was read from.
 func checkGameFileBytes(t *testing.T, data []byte) {
-	gr, err := NewGameReader(bytes.NewReader(data))
+	gr, err := NewRecordReader(bytes.NewReader(data))
 	if err != nil {
 		return
 	}
 	var buf bytes.Buffer
-	gw := AppendGameWriter(&buf, gr.Variant())
+	gw := AppendRecordWriter(&buf, gr.Variant())
 	at := gr.Offset()
 	for range 1000 {
 		rec, err := gr.Next()

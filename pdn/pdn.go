@@ -1,16 +1,18 @@
-// pdn.go: the PDN game type (PDNGame, Tag), its error type (PDNError), the
-// input limits, and the streaming reader's API (PDNReader, NewPDNReader,
-// Next), shared/spec/rules.md section 7, FMJD PDN 3.0. The reader's lexer is
+// pdn.go: the PDN game type (Game, Tag), its error type (Error), the
+// input limits, and the streaming reader's API (Reader, NewReader,
+// Next), FMJD PDN 3.0 as docs/pdn.md describes it. The reader's lexer is
 // in pdn_lex.go, the replay of a game's movetext in pdn_replay.go, the writer
 // in pdn_write.go.
 
-package engine
+package pdn
 
 import (
 	"bufio"
 	"fmt"
 	"io"
 	"strings"
+
+	"damka/engine"
 )
 
 // Tag is one PDN tag pair, [Name "Value"].
@@ -19,14 +21,14 @@ type Tag struct {
 	Value string
 }
 
-// PDNGame is one game of a PDN file: its tags in file order, the variant and
+// Game is one game of a PDN file: its tags in file order, the variant and
 // start position they select, the moves (legal, replayed from Start) with
 // the text each had in the file, the comments, and the result token.
-type PDNGame struct {
-	Tags    []Tag     // in file order; Tag looks one up
-	Variant VariantID // from the GameType tag, else the reader's default
-	Start   Position  // from the FEN tag, else StartPosition(Variant)
-	Moves   []Move    // the moves, legal in order from Start
+type Game struct {
+	Tags    []Tag            // in file order; Tag looks one up
+	Variant engine.VariantID // from the GameType tag, else the reader's default
+	Start   engine.Position  // from the FEN tag, else StartPosition(Variant)
+	Moves   []engine.Move    // the moves, legal in order from Start
 	// MoveTexts[i] is Moves[i] as the file wrote it, without move number,
 	// annotation glyphs or glued comment text (AppendMove writes FormatFull).
 	MoveTexts []string
@@ -44,21 +46,21 @@ type PDNGame struct {
 	// tag's, else "*". "½-½" is normalised to "1/2-1/2".
 	Result string
 	// Line is the 1-based line of the input where the game starts (0 for a
-	// game made with NewPDNGame).
+	// game made with NewGame).
 	Line int
 }
 
-// NewPDNGame returns an empty game of variant v from start (a position of
+// NewGame returns an empty game of variant v from start (a position of
 // v), result "*", for match runners and protocol code that record games
-// move by move (AppendMove) and write them with WritePDN.
-func NewPDNGame(v VariantID, start Position) *PDNGame {
+// move by move (AppendMove) and write them with Write.
+func NewGame(v engine.VariantID, start engine.Position) *Game {
 	start.V = v
-	return &PDNGame{Variant: v, Start: start, Result: "*"}
+	return &Game{Variant: v, Start: start, Result: "*"}
 }
 
 // Tag returns the value of the first tag named name (compared without regard
 // to case, so "SetUp" finds "Setup"), or "" when there is none.
-func (g *PDNGame) Tag(name string) string {
+func (g *Game) Tag(name string) string {
 	for _, t := range g.Tags {
 		if strings.EqualFold(t.Name, name) {
 			return t.Value
@@ -69,7 +71,7 @@ func (g *PDNGame) Tag(name string) string {
 
 // SetTag sets the value of the first tag named name (case-insensitive), or
 // appends the tag when there is none.
-func (g *PDNGame) SetTag(name, value string) {
+func (g *Game) SetTag(name, value string) {
 	for i := range g.Tags {
 		if strings.EqualFold(g.Tags[i].Name, name) {
 			g.Tags[i].Value = value
@@ -81,7 +83,7 @@ func (g *PDNGame) SetTag(name, value string) {
 
 // Position returns the position after all of g's moves. The moves must be
 // legal in order (as the reader and AppendMove guarantee).
-func (g *PDNGame) Position() Position {
+func (g *Game) Position() engine.Position {
 	p := g.Start
 	for _, m := range g.Moves {
 		p = p.Play(m)
@@ -91,17 +93,17 @@ func (g *PDNGame) Position() Position {
 
 // AppendMove appends m, which must be legal in g.Position(), with its
 // FormatFull text (and an empty comment when g has comments).
-func (g *PDNGame) AppendMove(m Move) {
+func (g *Game) AppendMove(m engine.Move) {
 	p := g.Position()
 	g.Moves = append(g.Moves, m)
-	g.MoveTexts = append(g.MoveTexts, p.FormatMove(m, FormatFull))
+	g.MoveTexts = append(g.MoveTexts, p.FormatMove(m, engine.FormatFull))
 	if g.Comments != nil {
 		g.Comments = append(g.Comments, "")
 	}
 }
 
 // Comment returns the comment after move i (0-based), or "".
-func (g *PDNGame) Comment(i int) string {
+func (g *Game) Comment(i int) string {
 	if i < 0 || i >= len(g.Comments) {
 		return ""
 	}
@@ -109,19 +111,19 @@ func (g *PDNGame) Comment(i int) string {
 }
 
 // Game returns g's moves as a Game, for result and draw rule queries.
-func (g *PDNGame) Game() *Game {
-	gm := NewGame(g.Start)
+func (g *Game) Game() *engine.Game {
+	gm := engine.NewGame(g.Start)
 	for _, m := range g.Moves {
 		gm.Play(m)
 	}
 	return gm
 }
 
-// PDNError reports a bad game: the game's 1-based index in the input, where
+// Error reports a bad game: the game's 1-based index in the input, where
 // it went wrong, and why. MoveNumber, MoveText and FEN are set when a move
 // failed; for a bad tag (an unknown GameType, a bad FEN) MoveNumber is 0
 // and FEN holds the tag's text.
-type PDNError struct {
+type Error struct {
 	Index      int    // 1-based index of the game in the input
 	Line       int    // 1-based input line of the bad move or tag
 	Event      string // the game's Event tag, if any
@@ -133,7 +135,7 @@ type PDNError struct {
 
 // Error returns one line: game index and Event, line, move number and text,
 // the cause and the position.
-func (e *PDNError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "pdn: game %d", e.Index)
 	if e.Event != "" {
@@ -159,7 +161,7 @@ func (e *PDNError) Error() string {
 }
 
 // Unwrap returns the cause.
-func (e *PDNError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 // Limits that keep a hostile input from growing memory without bound.
 const (
@@ -170,10 +172,10 @@ const (
 	maxPDNPlies    = 1 << 16 // moves beyond this end the game with an error
 )
 
-// PDNReader reads PDN games one at a time from a stream.
-type PDNReader struct {
+// Reader reads PDN games one at a time from a stream.
+type Reader struct {
 	r       *bufio.Reader
-	def     VariantID
+	def     engine.VariantID
 	line    int    // current input line, 1-based
 	index   int    // games returned so far
 	pending *token // a tag read while finishing the previous game
@@ -191,17 +193,17 @@ const (
 	fromReplay
 )
 
-// NewPDNReader returns a reader of the PDN games in r. Games without a
+// NewReader returns a reader of the PDN games in r. Games without a
 // GameType tag are of variant defaultVariant. r is read through a buffer;
 // a leading UTF-8 byte order mark is skipped.
-func NewPDNReader(r io.Reader, defaultVariant VariantID) *PDNReader {
-	return &PDNReader{r: bufio.NewReaderSize(r, 64<<10), def: defaultVariant, line: 1}
+func NewReader(r io.Reader, defaultVariant engine.VariantID) *Reader {
+	return &Reader{r: bufio.NewReaderSize(r, 64<<10), def: defaultVariant, line: 1}
 }
 
 // Next returns the next game. At the end of the input it returns (nil,
 // io.EOF). A bad game (illegal or malformed move, bad FEN, unknown
 // GameType, a syntax error such as an unterminated comment) gives a
-// *PDNError together with the part of the game read before the fault (its
+// *Error together with the part of the game read before the fault (its
 // tags and the moves up to the bad one); the next call reads the next game,
 // so one bad game never loses the others. Any other error is a read error of
 // the underlying reader; it is returned again by every later call.
@@ -210,7 +212,7 @@ func NewPDNReader(r io.Reader, defaultVariant VariantID) *PDNReader {
 // the end of input (a missing result is no error). Text between games that
 // holds no move (no digit) is skipped; text with a digit is read as a game
 // without tags.
-func (r *PDNReader) Next() (*PDNGame, error) {
+func (r *Reader) Next() (*Game, error) {
 	if r.ioErr != nil {
 		return nil, r.ioErr
 	}
@@ -231,7 +233,7 @@ func (r *PDNReader) Next() (*PDNGame, error) {
 				break
 			}
 		}
-		st = &gameState{r: r, index: r.index + 1, g: &PDNGame{Line: first.line}}
+		st = &gameState{r: r, index: r.index + 1, g: &Game{Line: first.line}}
 		st.run(first)
 		if r.ioErr != nil {
 			return nil, r.ioErr
