@@ -1,6 +1,6 @@
 // selfplay.go: fast self-play games for training the evaluation (`damka
 // selfplay`): real openings, a few random plies for variety, then a fixed
-// node or depth search per move, written to a game file (engine/gamerec.go)
+// node or depth search per move, written to a game file (pdn/gamerec.go)
 // in game order, resumable, and deterministic for a seed.
 
 package bench
@@ -16,6 +16,7 @@ import (
 
 	"damka/engine"
 	"damka/eval"
+	"damka/openings"
 	"damka/pdn"
 	"damka/search"
 )
@@ -37,7 +38,7 @@ type SelfPlayOptions struct {
 
 	// Openings are played in turn (game i starts from Openings[i mod n]);
 	// none: the variant's start position.
-	Openings []Opening
+	Openings []openings.Opening
 	// RandomPlies: each game plays a uniformly random number, 0 to
 	// RandomPlies, of random legal moves after its opening.
 	RandomPlies int

@@ -1,5 +1,5 @@
 // Package learn trains the pattern evaluation (package eval) on game files
-// (engine/gamerec.go, written by `damka selfplay`): a logistic regression
+// (pdn/gamerec.go, written by `damka selfplay`): a logistic regression
 // of the game result, blended with the search score, on
 // sigmoid(eval / scale), with L2 regularisation and Adam over mini-batches,
 // and a held-out validation set. It is deterministic for a seed.

@@ -23,10 +23,10 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"damka/bench"
 	"damka/egdb"
 	"damka/engine"
 	"damka/internal/gzfile"
+	"damka/match"
 	"damka/openings"
 	"damka/pdn"
 	"damka/search"
@@ -221,10 +221,10 @@ func newMatchCmd() *cobra.Command {
 	fl.StringVar(&f.resign, "resign", "", "adjudicate a loss: movecount=M,score=S (both engines agree one side is S men or more down for M moves each)")
 	fl.StringVar(&f.adjudicate, "adjudicate", "", "adjudicate by the endgame databases: egdb (the result the database knows, where the draw rules cannot change it)")
 	fl.StringVar(&f.egdbDir, "egdb", "", "directory of endgame tables for --adjudicate egdb, over the embedded set (default: the embedded set)")
-	fl.IntVar(&f.maxPlies, "max-plies", bench.DefaultMaxPlies, "adjudicate a draw after this many plies played by the engines")
-	fl.Float64Var(&f.timeMargin, "time-margin", bench.DefaultTimeMargin.Seconds(), "seconds an engine may overrun its time before it loses on time")
-	fl.Float64Var(&f.hangTimeout, "hang-timeout", bench.DefaultHangTimeout.Seconds(), "seconds a --depth/--nodes search may take before the engine is stopped")
-	fl.Float64Var(&f.handshakeTimeout, "handshake-timeout", bench.DefaultStartTimeout.Seconds(), "seconds an engine may take to start and answer the handshake with wait")
+	fl.IntVar(&f.maxPlies, "max-plies", match.DefaultMaxPlies, "adjudicate a draw after this many plies played by the engines")
+	fl.Float64Var(&f.timeMargin, "time-margin", match.DefaultTimeMargin.Seconds(), "seconds an engine may overrun its time before it loses on time")
+	fl.Float64Var(&f.hangTimeout, "hang-timeout", match.DefaultHangTimeout.Seconds(), "seconds a --depth/--nodes search may take before the engine is stopped")
+	fl.Float64Var(&f.handshakeTimeout, "handshake-timeout", match.DefaultStartTimeout.Seconds(), "seconds an engine may take to start and answer the handshake with wait")
 	fl.StringVar(&f.engineStderr, "engine-stderr", "", "append the engines' standard error to this file (default: discard)")
 	fl.StringVar(&f.event, "event", "", "PDN Event tag (default \"damka match\")")
 	fl.BoolVar(&f.noProgress, "no-progress", false, noProgressUsage)
@@ -236,8 +236,8 @@ func newMatchCmd() *cobra.Command {
 }
 
 // matchConfig builds the runner's configuration from the flags.
-func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
-	var cfg bench.Config
+func matchConfig(f matchFlags, specs [][]string) (match.Config, error) {
+	var cfg match.Config
 	v, err := parseVariantFlag(f.variant)
 	if err != nil {
 		return cfg, err
@@ -247,7 +247,7 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 		return cfg, badInput("want exactly two --engine, got %d", len(specs))
 	}
 	for i, words := range specs {
-		e, err := bench.ParseEngineSpec(words, shlex.Split)
+		e, err := match.ParseEngineSpec(words, shlex.Split)
 		if err != nil {
 			return cfg, badInput("--engine %d: %v", i+1, err)
 		}
@@ -270,12 +270,12 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 	}
 	cfg.Rounds = f.rounds
 	if f.tc != "" {
-		if cfg.Limits, err = bench.ParseTC(f.tc); err != nil {
+		if cfg.Limits, err = match.ParseTC(f.tc); err != nil {
 			return cfg, badInput("--tc: %v", err)
 		}
 	}
 	if f.movetime != "" {
-		if cfg.Limits.MoveTime, err = bench.ParseMoveTime(f.movetime); err != nil {
+		if cfg.Limits.MoveTime, err = match.ParseMoveTime(f.movetime); err != nil {
 			return cfg, badInput("--movetime: %v", err)
 		}
 	}
@@ -290,10 +290,10 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 		if err := cfg.EngineLimits(i).Validate(); err != nil {
 			return cfg, badInput("engine %s: %v", e.Name, err)
 		}
-		if e.Proto != bench.ProtoDXP {
+		if e.Proto != match.ProtoDXP {
 			continue
 		}
-		if err := bench.CheckDXPLimits(cfg.EngineLimits(i)); err != nil {
+		if err := match.CheckDXPLimits(cfg.EngineLimits(i)); err != nil {
 			return cfg, badInput("engine %s: %v", e.Name, err)
 		}
 		if e.Host != "" && f.concurrency > 1 {
@@ -302,26 +302,26 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 	}
 	cfg.Concurrency = f.concurrency
 	if f.sprt != "" {
-		t, err := bench.ParseSPRT(f.sprt)
+		t, err := match.ParseSPRT(f.sprt)
 		if err != nil {
 			return cfg, badInput("--sprt: %v", err)
 		}
 		cfg.SPRT = &t
 	}
 	if f.shard != "" {
-		if cfg.Shard, cfg.Shards, err = bench.ParseShard(f.shard); err != nil {
+		if cfg.Shard, cfg.Shards, err = match.ParseShard(f.shard); err != nil {
 			return cfg, badInput("--shard: %v", err)
 		}
 	}
 	if f.draw != "" {
-		d, err := bench.ParseDrawRule(f.draw)
+		d, err := match.ParseDrawRule(f.draw)
 		if err != nil {
 			return cfg, badInput("--draw: %v", err)
 		}
 		cfg.Draw = &d
 	}
 	if f.resign != "" {
-		r, err := bench.ParseResignRule(f.resign)
+		r, err := match.ParseResignRule(f.resign)
 		if err != nil {
 			return cfg, badInput("--resign: %v", err)
 		}
@@ -367,7 +367,7 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 // checkEngineCommand checks that an engine's program exists and can be
 // run (a command with a "/" relative to its dir=), so that a wrong cmd= is
 // reported before the match starts.
-func checkEngineCommand(e bench.EngineSpec) error {
+func checkEngineCommand(e match.EngineSpec) error {
 	if e.Host != "" {
 		return nil
 	}
@@ -423,10 +423,10 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		defer ef.Close()
 		cfg.EngineStderr = &lockedWriter{w: ef}
 	}
-	total := 2 * len(bench.Shard(bench.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed), max(cfg.Shard, 1), max(cfg.Shards, 1)))
+	total := 2 * len(match.Shard(match.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed), max(cfg.Shard, 1), max(cfg.Shards, 1)))
 	if total == 0 {
 		return badInput("--shard %s: that part of the schedule has no games (%d openings x %d rounds make %d pairs)",
-			f.shard, len(cfg.Openings), cfg.Rounds, len(bench.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed)))
+			f.shard, len(cfg.Openings), cfg.Rounds, len(match.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed)))
 	}
 	fmt.Fprintf(out, "match %s: %s (%s) vs %s (%s), %d openings x %d rounds, %d games (shard %s), concurrency %d\n",
 		cfg.Variant, cfg.Engines[0].Name, cfg.EngineLimits(0), cfg.Engines[1].Name, cfg.EngineLimits(1),
@@ -443,7 +443,7 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 			progressbar.OptionShowDescriptionAtLineEnd(),
 		)
 		cfg.Out = &barWriter{bar: bar, w: out}
-		cfg.Progress = func(p bench.Progress) {
+		cfg.Progress = func(p match.Progress) {
 			elo, eloErr := p.Stats.EloText()
 			d := fmt.Sprintf("score %.1f/%d elo %s±%s", p.Stats.Score(), p.Stats.Games, elo, eloErr)
 			if cfg.SPRT != nil {
@@ -458,7 +458,7 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 	// stop the match with its summary of the games finished.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sum, err := bench.Run(ctx, cfg)
+	sum, err := match.Run(ctx, cfg)
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		err = fmt.Errorf("interrupted (by a signal) after %d of %d games", sum.Played, sum.Scheduled)
 		if sum.Played == 0 {
@@ -466,7 +466,7 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		}
 	}
 	if sum.Played == 0 && err != nil {
-		if errors.Is(err, bench.ErrStart) {
+		if errors.Is(err, match.ErrStart) {
 			return inputError{err} // the --engine description does not start a Hub engine
 		}
 		return err
@@ -508,7 +508,7 @@ func orDefault(s, d string) string {
 }
 
 // writeMatchSummary writes the result block (not the last line).
-func writeMatchSummary(out io.Writer, a, b string, s bench.Stats, faults [2]map[string]int, terms map[string]int) {
+func writeMatchSummary(out io.Writer, a, b string, s match.Stats, faults [2]map[string]int, terms map[string]int) {
 	pct := math.NaN()
 	if s.Games > 0 {
 		pct = 100 * s.Score() / float64(s.Games)
@@ -524,7 +524,7 @@ func writeMatchSummary(out io.Writer, a, b string, s bench.Stats, faults [2]map[
 		s.Penta, s.Pairs(), pe, peErr)
 	for i, name := range []string{a, b} {
 		fmt.Fprintf(out, "faults of %s: illegal=%d crash=%d hang=%d time=%d\n", name,
-			faults[i][bench.TermIllegal], faults[i][bench.TermCrash], faults[i][bench.TermHang], faults[i][bench.TermTime])
+			faults[i][match.TermIllegal], faults[i][match.TermCrash], faults[i][match.TermHang], faults[i][match.TermTime])
 	}
 	keys := make([]string, 0, len(terms))
 	for k := range terms {
@@ -554,9 +554,9 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 			if err != nil {
 				return err
 			}
-			var t *bench.SPRT
+			var t *match.SPRT
 			if sprt != "" {
-				s, err := bench.ParseSPRT(sprt)
+				s, err := match.ParseSPRT(sprt)
 				if err != nil {
 					return badInput("--sprt: %v", err)
 				}
@@ -570,7 +570,7 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 				}
 				games = append(games, gs...)
 			}
-			ms, err := bench.MergeGames(games, a)
+			ms, err := match.MergeGames(games, a)
 			if err != nil {
 				return badInput("%v", err)
 			}
@@ -606,7 +606,7 @@ func readMergeFile(name string, v engine.VariantID) ([]*pdn.Game, error) {
 	if f.Gzip {
 		where = name + " (gzip)"
 	}
-	gs, err := bench.ReadMatchPDN(f, v)
+	gs, err := match.ReadPDN(f, v)
 	if err != nil {
 		return nil, badInput("%s: %v", where, err)
 	}
@@ -615,8 +615,8 @@ func readMergeFile(name string, v engine.VariantID) ([]*pdn.Game, error) {
 
 // writeTimeUse prints each engine's median answer to go and, under a
 // clock, its clock at the end of the games (least and median).
-func writeTimeUse(out io.Writer, cfg bench.Config, sum *bench.Summary) {
-	var u [2]bench.TimeUse
+func writeTimeUse(out io.Writer, cfg match.Config, sum *match.Summary) {
+	var u [2]match.TimeUse
 	clocked := false
 	for e := range u {
 		c := cfg.EngineLimits(e).Clocked()

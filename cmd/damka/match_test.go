@@ -233,8 +233,8 @@ func buildPkg(t *testing.T, dir, name, pkg string) string {
 // `match merge` equal to the run, and `pdn check` happy.
 func TestMatchDXPCommand(t *testing.T) {
 	dir := t.TempDir()
-	hubFake := buildPkg(t, dir, "fakeengine", "../../bench/testdata/fakeengine")
-	dxpFake := buildPkg(t, dir, "fakedxp", "../../bench/testdata/fakedxp")
+	hubFake := buildPkg(t, dir, "fakeengine", "../../match/testdata/fakeengine")
+	dxpFake := buildPkg(t, dir, "fakedxp", "../../match/testdata/fakedxp")
 	deck := filepath.Join(dir, "deck.txt")
 	require.NoError(t, os.WriteFile(deck, []byte("# two openings\nW:W31-50:B1-20 ; start\nB:W28,31-50:B1-20 ; 32-28\n"), 0o644))
 	pdn := filepath.Join(dir, "m.pdn")

@@ -30,7 +30,8 @@ var layer = map[string]int{
 	"damka/protocol/hub":             4,
 	"damka/protocol/dxp":             4,
 	"damka/protocol/cb":              4, // CheckerBoard engine API (damka.dll)
-	"damka/bench":                    5,
+	"damka/bench":                    5, // perft, bench signature, solve suites, self-play
+	"damka/match":                    5, // match runner and its statistics (speaks Hub and DXP to engines)
 	"damka/cmd/damka":                6,
 	"damka/cmd/damka-cb":             6, // damka.dll for CheckerBoard (Windows only; empty elsewhere)
 	"damka/engine/internal/genboard": -1,

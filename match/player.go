@@ -1,7 +1,7 @@
-// match_player.go: an engine as the match runner drives it (enginePlayer),
-// and its Hub form (hubPlayer); match_dxp.go has the DXP form.
+// player.go: an engine as the match runner drives it (enginePlayer),
+// and its Hub form (hubPlayer); dxp.go has the DXP form.
 
-package bench
+package match
 
 import (
 	"cmp"

@@ -1,8 +1,8 @@
-// match_adjudicate.go: adjudication as cutechess-cli has it: a draw when
+// adjudicate.go: adjudication as cutechess-cli has it: a draw when
 // both engines' scores stay near zero, a loss when both agree that one
 // side is lost, from the scores the engines report (Hub info lines).
 
-package bench
+package match
 
 import (
 	"fmt"

@@ -1,7 +1,7 @@
-// match_limits.go: the search limits of a match (a clock, a time per move,
+// limits.go: the search limits of a match (a clock, a time per move,
 // a depth or a node count) and the engine descriptions.
 
-package bench
+package match
 
 import (
 	"errors"

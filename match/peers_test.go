@@ -1,4 +1,4 @@
-package bench
+package match
 
 import (
 	"bytes"
@@ -18,10 +18,10 @@ import (
 	"damka/protocol/hub"
 )
 
-// PeersEnv names the folder of the built peer engines (shared/peers:
-// build.sh's $PEERS, with mobydam/mobydam and mobydam/book/book.opn, and
-// Scan 2.0 in scan2/ with scan_hub2 linked in): the real-peer match test
-// runs only when it is set.
+// PeersEnv names the folder of the built peer engines (built as
+// docs/strength.md says, with mobydam/mobydam and mobydam/book/book.opn,
+// and Scan 2.0 in scan2/ with scan_hub2 linked in): the real-peer match
+// test runs only when it is set.
 const PeersEnv = "DAMKA_PEERS"
 
 // TestMatchRealPeers plays damka against Moby Dam over DXP (the runner

@@ -1,7 +1,7 @@
-// match_schedule.go: the match schedule (opening pairs, rounds, the seeded
+// schedule.go: the match schedule (opening pairs, rounds, the seeded
 // opening order) and its split into shards.
 
-package bench
+package match
 
 import (
 	"fmt"

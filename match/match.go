@@ -1,9 +1,9 @@
 // match.go: the match runner: plays a schedule of opening pairs between two
-// engines (Hub or DXP: match_player.go, match_dxp.go), refereeing every
+// engines (Hub or DXP: player.go, dxp.go), refereeing every
 // game with the rules core and its own clocks, writes each game to PDN as
 // it ends, and keeps the statistics and the SPRT.
 
-package bench
+package match
 
 import (
 	"cmp"

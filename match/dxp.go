@@ -1,9 +1,9 @@
-// match_dxp.go: a DXP engine as a match player: the runner starts the
+// dxp.go: a DXP engine as a match player: the runner starts the
 // engine (or finds it listening), connects as DXP initiator, proposes each
 // game with GAMEREQ (the opening's position, the clock in minutes and
 // moves), passes the opponent's moves on and reads the engine's.
 
-package bench
+package match
 
 import (
 	"cmp"

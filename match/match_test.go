@@ -1,4 +1,4 @@
-package bench
+package match
 
 import (
 	"bytes"
@@ -48,7 +48,7 @@ func fakeEngine(bin, name string, args ...string) EngineSpec {
 // pdnGames reads back the games written to buf.
 func pdnGames(t *testing.T, buf []byte, v engine.VariantID) []*pdn.Game {
 	t.Helper()
-	games, err := ReadMatchPDN(bytes.NewReader(buf), v)
+	games, err := ReadPDN(bytes.NewReader(buf), v)
 	require.NoError(t, err)
 	return games
 }
@@ -377,7 +377,7 @@ func TestMergeRefusesMixedVariants(t *testing.T) {
 [Opening "y"]
 1. c3-d4 1-0
 `
-	games, err := ReadMatchPDN(strings.NewReader(text), engine.Russian)
+	games, err := ReadPDN(strings.NewReader(text), engine.Russian)
 	require.NoError(t, err)
 	require.Len(t, games, 3)
 	ms, err := MergeGames(games[:2], "")
@@ -411,7 +411,7 @@ func TestMergeNamesCutGames(t *testing.T) {
 [PlyCount "3"]
 1. 11-15 23-19
 `
-	games, err := ReadMatchPDN(strings.NewReader(text), engine.English)
+	games, err := ReadPDN(strings.NewReader(text), engine.English)
 	require.NoError(t, err)
 	require.Len(t, games, 2)
 	ms, err := MergeGames(games, "")

@@ -1,7 +1,7 @@
-// match_merge.go: statistics recomputed from the PDN files of match runs
+// merge.go: statistics recomputed from the PDN files of match runs
 // (shards of one match, or a run and its continuation).
 
-package bench
+package match
 
 import (
 	"errors"
@@ -29,9 +29,9 @@ type MergeSummary struct {
 	Cut []string
 }
 
-// ReadMatchPDN reads every game of a PDN stream (the default variant
+// ReadPDN reads every game of a PDN stream (the default variant
 // applies to games without a GameType tag; match games have one).
-func ReadMatchPDN(r io.Reader, v engine.VariantID) ([]*pdn.Game, error) {
+func ReadPDN(r io.Reader, v engine.VariantID) ([]*pdn.Game, error) {
 	pr := pdn.NewReader(r, v)
 	var out []*pdn.Game
 	for {

@@ -29,7 +29,7 @@
 // a_i)/sigma)^2)/2)), with mu_q and sigma those of q and x the root of
 // sum_i p_i b_i / (1 + x b_i) = 0 for those b_i).
 
-package bench
+package match
 
 import (
 	"math"

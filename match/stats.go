@@ -2,7 +2,7 @@
 // difference with its 95% interval, the likelihood of superiority, and
 // pentanomial counts over opening pairs.
 
-package bench
+package match
 
 import (
 	"fmt"

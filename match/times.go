@@ -1,6 +1,6 @@
-// match_times.go: how the engines of a match used their time.
+// times.go: how the engines of a match used their time.
 
-package bench
+package match
 
 import (
 	"slices"

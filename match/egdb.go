@@ -1,9 +1,9 @@
-// match_egdb.go: adjudication by the endgame databases (damka match
+// egdb.go: adjudication by the endgame databases (damka match
 // --adjudicate egdb): the referee probes the position after each move and
 // ends the game with the value the database knows, where the move-count
 // draw rules cannot change it.
 
-package bench
+package match
 
 import (
 	"fmt"

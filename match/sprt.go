@@ -1,7 +1,7 @@
 // sprt.go: the sequential probability ratio test that stops a match once
 // the games tell which of two Elo hypotheses holds.
 
-package bench
+package match
 
 import (
 	"fmt"

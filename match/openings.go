@@ -1,7 +1,7 @@
 // openings.go: a match's openings are those of package openings, the one
 // reader of opening decks for match, selfplay and dxp.
 
-package bench
+package match
 
 import "damka/openings"
 
