@@ -432,6 +432,10 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		cfg.Variant, cfg.Engines[0].Name, cfg.EngineLimits(0), cfg.Engines[1].Name, cfg.EngineLimits(1),
 		len(cfg.Openings), cfg.Rounds, total, orDefault(f.shard, "all"), cfg.Concurrency)
 	cfg.Out = out
+	// endBar finishes the progress bar and ends its line, before anything
+	// more is printed on a terminal the bar shares with standard output.
+	endBar := func() {}
+	defer func() { endBar() }()
 	if progressOn(cmd.ErrOrStderr(), f.noProgress || !f.progress) {
 		bar := progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(cmd.ErrOrStderr()),
@@ -452,7 +456,11 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 			bar.Describe(d)
 			_ = bar.Set(p.Played)
 		}
-		defer func() { _ = bar.Finish(); fmt.Fprintln(cmd.ErrOrStderr()) }()
+		endBar = func() {
+			_ = bar.Finish()
+			fmt.Fprintln(cmd.ErrOrStderr())
+			endBar = func() {}
+		}
 	}
 	// Ctrl-C, and the SIGTERM of a batch system's time limit (Slurm),
 	// stop the match with its summary of the games finished.
@@ -465,6 +473,7 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 			return err
 		}
 	}
+	endBar()
 	if sum.Played == 0 && err != nil {
 		if errors.Is(err, match.ErrStart) {
 			return inputError{err} // the --engine description does not start a Hub engine

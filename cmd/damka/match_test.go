@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -306,4 +307,26 @@ func TestMatchSIGTERM(t *testing.T) {
 	data, err := os.ReadFile(pdn)
 	require.NoError(t, err)
 	assert.Equal(t, m[1], strconv.Itoa(strings.Count(string(data), "[Round ")), "every game of the summary is in the PDN")
+}
+
+// TestMatchProgressBarEndsBeforeSummary: on a terminal, where the bar
+// (stderr) and the results (stdout) share the screen, the bar is finished
+// and its line ended before the summary, so that "score of" starts a line
+// of its own instead of running on after the bar's "elo ...".
+func TestMatchProgressBarEndsBeforeSummary(t *testing.T) {
+	defer func(f func(io.Writer) bool) { isTerminalOut = f }(isTerminalOut)
+	isTerminalOut = func(io.Writer) bool { return true }
+	dir := t.TempDir()
+	fake := buildPkg(t, dir, "fakeengine", "../../match/testdata/fakeengine")
+	deck := filepath.Join(dir, "deck.txt")
+	require.NoError(t, os.WriteFile(deck, []byte("W:W21-32:B1-12\nB:W21-32:B1-12\n"), 0o644))
+	var screen bytes.Buffer
+	term := &lockedWriter{w: &screen}
+	code := run([]string{"match", "--variant", "english", "--engine", "name=a", "cmd=" + fake + " -seed 1",
+		"--engine", "name=b", "cmd=" + fake + " -seed 2", "--openings", deck, "--depth", "1", "--log-level", "error"}, term, term)
+	out := screen.String()
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "games", "the bar was drawn")
+	assert.Regexp(t, `(?m)^score of a vs b: `, out)
+	assert.NotRegexp(t, `[^\n]score of a vs b`, out)
 }
