@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -113,11 +114,15 @@ func isSpecWord(w string) bool {
 	return false
 }
 
+// keyValueRE matches a word of the key=value form of engine descriptions.
+var keyValueRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.]*=`)
+
 // extractEngines takes every --engine and the key=value words after it
 // out of args. A word may hold a whole description in one quoted string
-// ('name=A cmd="damka hub"'): it is split as a shell does when every part
-// is a key=value word; otherwise it is one word whose value may contain
-// spaces (cmd=/path/to/engine --hub).
+// ('name=A cmd="damka hub"'): it is split as a shell does when its first
+// two parts are description words and every part is a key=value word;
+// otherwise it is one word whose value may contain spaces
+// (cmd=/path/to/engine --hub).
 func extractEngines(args []string) (rest []string, engines [][]string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -137,9 +142,12 @@ func extractEngines(args []string) (rest []string, engines [][]string, err error
 		var words []string
 		for _, w := range raw {
 			parts, serr := shlex.Split(w)
-			whole := serr == nil && len(parts) > 1
+			// A whole description: its first two words are description
+			// words and every word is key=value (an unknown key among them
+			// is then reported as such).
+			whole := serr == nil && len(parts) > 1 && isSpecWord(parts[0]) && isSpecWord(parts[1])
 			for _, p := range parts {
-				whole = whole && isSpecWord(p)
+				whole = whole && keyValueRE.MatchString(p)
 			}
 			if f := strings.Fields(w); serr != nil && len(f) > 1 && isSpecWord(f[0]) && isSpecWord(f[1]) {
 				// A whole description with a broken quote: its words would

@@ -330,3 +330,26 @@ func TestMatchProgressBarEndsBeforeSummary(t *testing.T) {
 	assert.Regexp(t, `(?m)^score of a vs b: `, out)
 	assert.NotRegexp(t, `[^\n]score of a vs b`, out)
 }
+
+// TestMatchEngineUnknownKeyQuoted: an unknown key in a description given
+// as one quoted word gets the same message as in one given as several
+// words (not "no cmd= given", the key's value having swallowed the rest).
+func TestMatchEngineUnknownKeyQuoted(t *testing.T) {
+	dir := t.TempDir()
+	op := filepath.Join(dir, "o.fen")
+	require.NoError(t, os.WriteFile(op, []byte("W:W21-32:B1-12\n"), 0o644))
+	self, err := os.Executable()
+	require.NoError(t, err)
+	base := []string{"match", "--openings", op, "--depth", "2", "--no-progress", "--engine", "name=a", "cmd=" + self}
+	_, words, code := runCLI(append(base, "--engine", "name=b", "cmd="+self, "bogus=1")...)
+	assert.Equal(t, exitBadInput, code, words)
+	assert.Contains(t, words, `unknown key "bogus"`)
+	_, quoted, code := runCLI(append(base, "--engine", "name=b cmd="+self+" bogus=1")...)
+	assert.Equal(t, exitBadInput, code, quoted)
+	assert.Contains(t, quoted, `unknown key "bogus"`)
+	assert.NotContains(t, quoted, "no cmd= given")
+	// A value with key=value words of its own stays one word.
+	_, engines, err := extractEngines([]string{"--engine", "cmd=env FOO=1", "name=x"})
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"cmd=env FOO=1", "name=x"}}, engines)
+}
