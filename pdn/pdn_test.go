@@ -586,6 +586,30 @@ func TestPDNWriter(t *testing.T) {
 		assert.Equal(t, g.Moves, back[0].Moves)
 		assert.Equal(t, g.MoveTexts, back[0].MoveTexts, "AppendMove writes FormatFull")
 	})
+	t.Run("set-up FEN in the notation of the moves", func(t *testing.T) {
+		for _, c := range []struct {
+			v         engine.VariantID
+			fen, move string
+			want      string
+		}{
+			{engine.Russian, "W:WKa1,c3:Bf6,Kh8", "c3-d4", `[FEN "W:Wc3,Ka1:BKh8,f6"]`},
+			{engine.Brazilian, "B:Wa1,c3,e3:Bf6,Kh8", "f6-g5", `[FEN "B:Wc3,e3,a1:BKh8,f6"]`},
+			{engine.English, "W:W21,22:B1,K12", "22-18", `[FEN "W:W21,22:B1,K12"]`},
+			{engine.International, "W:W31,32:B1,K19", "31-26", `[FEN "W:W31,32:B1,K19"]`},
+		} {
+			g := NewGame(c.v, mustFEN(t, c.v, c.fen))
+			g.AppendMove(mustMove(t, g.Position(), c.move))
+			var out bytes.Buffer
+			require.NoError(t, Write(&out, g))
+			assert.Contains(t, out.String(), c.want+"\n", c.v.String())
+			assert.Contains(t, out.String(), c.move, c.v.String())
+			back, bad := readPDNString(t, out.String(), c.v)
+			require.Empty(t, bad, c.v.String())
+			require.Len(t, back, 1)
+			assertSamePosition(t, g.Start, back[0].Start, c.v.String())
+			assert.Equal(t, g.Moves, back[0].Moves, c.v.String())
+		}
+	})
 	t.Run("errors", func(t *testing.T) {
 		g := NewGame(engine.English, engine.StartPosition(engine.English))
 		g.Result = "white won"

@@ -28,8 +28,9 @@ var derivedTags = [...]string{"GameType", "FEN", "SetUp"}
 // Round, White, Black, Result; "?" for a missing value; Result from
 // g.Result), GameType (always: g's own tag when it names g's variant, else
 // the variant's number: 25 Russian, 21 English, 26 Brazilian, 20
-// international), SetUp "1" and FEN (numeric squares) when Start is not
-// the variant's start position, the other tags of g in order; then a blank
+// international), SetUp "1" and FEN (in the notation of the moves:
+// algebraic squares for Russian and Brazilian, numbers for English and
+// international) when Start is not the variant's start position, the other tags of g in order; then a blank
 // line, the movetext in the variant's notation (FormatFull: "11-15",
 // "5x14x23", "c3-d4", "c3:e5:g3") with move numbers ("1." and, when a move
 // of the second player starts a line of play, "1..."), comments in braces,
@@ -91,7 +92,7 @@ func Write(w io.Writer, g *Game) error {
 	start.V = g.Variant
 	if !isStartPosition(&start) {
 		writeTag("SetUp", "1")
-		writeTag("FEN", start.FEN())
+		writeTag("FEN", start.FENStyle(r.Notation))
 	}
 	for _, t := range g.Tags {
 		if isRosterOrDerived(t.Name) {
