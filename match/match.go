@@ -18,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"damka/engine"
+	"damka/openings"
 	"damka/pdn"
 	"damka/protocol/dxp"
 	"damka/protocol/hub"
@@ -517,16 +518,37 @@ func (w *worker) newGame(j GameJob) *matchGame {
 	}
 	op := j.Opening
 	gm.g = engine.NewGame(op.Start)
-	gm.rec = pdn.NewGame(cfg.Variant, op.Start)
 	for _, m := range op.Moves {
 		gm.g.Play(m)
-		gm.rec.AppendMove(m)
 	}
+	gm.rec = openingRecord(cfg.Variant, op)
+
 	gm.lims = [2]Limits{cfg.EngineLimits(0), cfg.EngineLimits(1)}
 	for e := range gm.clock {
 		gm.clock[e], gm.toGo[e] = gm.lims[e].Base, gm.lims[e].Moves
 	}
 	return gm
+}
+
+// openingRecord returns the PDN record of a game of variant v from op, up
+// to the position the engines start from: op's moves from op.Start, or,
+// for a ballot given only by its end position whose name lists the moves
+// (openings.MovesFromName), those moves from the start position, so that
+// the record numbers the opening's moves from move 1 as PDN readers
+// (CheckerBoard, lidraughts) expect, instead of a FEN tag and "1..." where
+// they belong.
+func openingRecord(v engine.VariantID, op *Opening) *pdn.Game {
+	start, moves := op.Start, op.Moves
+	if len(moves) == 0 {
+		if ms, ok := openings.MovesFromName(v, op.Name, op.Start); ok {
+			start, moves = engine.StartPosition(v), ms
+		}
+	}
+	rec := pdn.NewGame(v, start)
+	for _, m := range moves {
+		rec.AppendMove(m)
+	}
+	return rec
 }
 
 // startEngines starts (or restarts) each engine that is not running and

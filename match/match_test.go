@@ -424,3 +424,41 @@ func TestMergeNamesCutGames(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, ms.Cut)
 }
+
+// TestMatchPDNOpeningMoves: a match from a ballot deck whose names carry
+// the opening's moves (pydraughts' JSON: "1-I cd4 ba5 dc5": FEN after
+// them) records each game from the variant's start position with the
+// opening's moves as the game's first moves, numbered from 1, as
+// CheckerBoard and lidraughts read them: no FEN tag and no "1..." where
+// the opening's moves belong.
+func TestMatchPDNOpeningMoves(t *testing.T) {
+	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
+	for _, c := range []struct {
+		v     engine.VariantID
+		deck  string
+		moves string
+	}{
+		{engine.Russian, `{"all": {"1-I cd4 ba5 dc5": "B:Wa1,e3,g3,c5,c1,e1,g1,b2,d2,f2,h2,a3:Ba5,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"}}`,
+			"1. c3-d4 b6-a5 2. d4-c5 "},
+		{engine.English, `{"all": {"001 09-13 21-17 05-09": "W:W17,22,23,24,25,26,27,28,29,30,31,32:B1,10,11,12,13,2,3,4,6,7,8,9"}}`,
+			"1. 9-13 21-17 2. 5-9 "},
+	} {
+		ops, err := openings.Read(strings.NewReader(c.deck), ".json", c.v)
+		require.NoError(t, err)
+		var out bytes.Buffer
+		_, err = Run(context.Background(), Config{
+			Variant: c.v, Openings: ops, Limits: Limits{Depth: 1}, PDN: &out,
+			Engines: [2]EngineSpec{fakeEngine(fake, "a"), fakeEngine(fake, "b")},
+		})
+		require.NoError(t, err)
+		s := out.String()
+		assert.NotContains(t, s, "[FEN ", c.v.String())
+		assert.NotContains(t, s, "1...", c.v.String())
+		assert.Equal(t, 2, strings.Count(s, "\n\n"+c.moves), "%s: %s", c.v, s)
+		for _, g := range pdnGames(t, out.Bytes(), c.v) {
+			assert.Equal(t, engine.StartPosition(c.v), g.Start)
+			require.Greater(t, len(g.Moves), 3)
+			assert.Equal(t, ops[0].Position().Pieces, g.Start.Play(g.Moves[0]).Play(g.Moves[1]).Play(g.Moves[2]).Pieces, c.v.String())
+		}
+	}
+}
