@@ -224,23 +224,77 @@ func eloBound(mu float64, n int) (string, bool) {
 	return "<=" + fmtElo(EloFromScore(1-lo)), true
 }
 
+// MinPairs is the fewest complete opening pairs from which the
+// pentanomial and normalized Elo intervals are estimated: with fewer, the
+// variance of the pair scores is not known well enough (two pairs gave
+// "+2833.7 +/- 58472.5"), and they are n/a.
+const MinPairs = 10
+
+// EloNA returns why the Elo difference and its interval cannot be
+// estimated: "no games", "all draws" (no variance: "+0.0 +/- 0.0" would
+// claim a certainty the games do not give), or "too few games for an
+// interval" (the interval reaches a 100% or 0% score); "" when they can
+// (a 100% or 0% score gives a bound, see EloText).
+func (s Stats) EloNA() string {
+	switch {
+	case s.Games == 0:
+		return "no games"
+	case s.Draws == s.Games:
+		return "all draws"
+	}
+	if _, ok := eloBound(s.Score()/float64(s.Games), s.Games); ok {
+		return ""
+	}
+	if math.IsInf(s.EloErr, 0) || math.IsNaN(s.EloErr) {
+		return "too few games for an interval"
+	}
+	return ""
+}
+
 // EloText returns the Elo difference and its error bar as the summary
 // writes them: "+12.3" and "45.6"; at a 100% (0%) score, where the Elo is
 // infinite, a 95% lower (upper) bound ">=+317.6" and the error "bound";
-// "nan" and "nan" without games; an error bar reaching a 100% or 0% score
-// is "inf".
+// "n/a" for both where EloNA gives a reason.
 func (s Stats) EloText() (elo, err string) {
-	if s.Games > 0 {
-		if b, ok := eloBound(s.Score()/float64(s.Games), s.Games); ok {
-			return b, "bound"
-		}
+	if s.EloNA() != "" {
+		return "n/a", "n/a"
+	}
+	if b, ok := eloBound(s.Score()/float64(s.Games), s.Games); ok {
+		return b, "bound"
 	}
 	return fmtElo(s.Elo), fmtErr(s.EloErr)
 }
 
+// PentaEloNA returns why the pentanomial Elo and its interval cannot be
+// estimated: "no complete pairs", "fewer than MinPairs pairs" (with the
+// number), or "every pair scored the same" (no variance); "" when they
+// can (every pair won, or lost, gives a bound, see PentaEloText).
+func (s Stats) PentaEloNA() string {
+	n := s.Pairs()
+	if n == 0 {
+		return "no complete pairs"
+	}
+	if s.Penta[4] == n || s.Penta[0] == n {
+		return ""
+	}
+	if n < MinPairs {
+		return fmt.Sprintf("fewer than %d pairs", MinPairs)
+	}
+	for _, c := range s.Penta {
+		if c == n {
+			return "every pair scored the same"
+		}
+	}
+	return ""
+}
+
 // PentaEloText is EloText for the pentanomial Elo (bounds over the pairs
-// when every pair scored 2, or 0).
+// when every pair scored 2, or 0; "n/a" for both where PentaEloNA gives a
+// reason).
 func (s Stats) PentaEloText() (elo, err string) {
+	if s.PentaEloNA() != "" {
+		return "n/a", "n/a"
+	}
 	if n := s.Pairs(); n > 0 {
 		mu := -1.0
 		if s.Penta[4] == n {
@@ -255,25 +309,64 @@ func (s Stats) PentaEloText() (elo, err string) {
 	return fmtElo(s.PentaElo), fmtErr(s.PentaErr)
 }
 
+// NormalizedEloNA returns why the normalized Elo cannot be estimated:
+// "no games", "all won" or "all lost" (only the regularization keeps it
+// finite), "all draws", "fewer than MinPairs pairs" (with the number), or
+// "every pair scored the same"; "" when it can.
+func (s Stats) NormalizedEloNA() string {
+	switch {
+	case s.Games == 0:
+		return "no games"
+	case s.Wins == s.Games:
+		return "all won"
+	case s.Losses == s.Games:
+		return "all lost"
+	case s.Draws == s.Games:
+		return "all draws"
+	case s.Pairs() < MinPairs:
+		return fmt.Sprintf("fewer than %d pairs", MinPairs)
+	}
+	for _, c := range s.Penta {
+		if c == s.Pairs() {
+			return "every pair scored the same"
+		}
+	}
+	return ""
+}
+
 // NormalizedEloText returns NormalizedElo as the summary writes it ("+3.2"
-// and "5.1"), or "n/a" for both at a 100% or 0% score (where only the
-// regularization keeps it finite) and without games.
+// and "5.1"), or "n/a" for both where NormalizedEloNA gives a reason.
 func (s Stats) NormalizedEloText() (nelo, err string) {
-	if s.Games == 0 || s.Wins == s.Games || s.Losses == s.Games {
+	if s.NormalizedEloNA() != "" {
 		return "n/a", "n/a"
 	}
 	n, e := s.NormalizedElo()
 	return fmtElo(n), fmtErr(e)
 }
 
+// LOSText returns the likelihood of superiority as a percentage with one
+// decimal ("90.2%"), or "n/a (no wins or losses)" when no game was
+// decisive (LOS is then 0.5 by convention, and says nothing).
+func (s Stats) LOSText() string {
+	if s.Wins+s.Losses == 0 {
+		return "n/a (no wins or losses)"
+	}
+	return fmt.Sprintf("%.1f%%", 100*s.LOS)
+}
+
 // Line returns the summary line "games=N wins=W draws=D losses=L elo=E
 // err=X los=P" (Elo and error with one decimal as EloText writes them:
-// a bound at a 100% or 0% score; LOS as a percentage with one decimal),
+// a bound at a 100% or 0% score, "n/a" where they cannot be estimated;
+// LOS as a percentage with one decimal, "n/a" without a decisive game),
 // followed by " llr=L" (two decimals) when sprt is not nil.
 func (s Stats) Line(sprt *SPRT) string {
 	elo, err := s.EloText()
-	line := fmt.Sprintf("games=%d wins=%d draws=%d losses=%d elo=%s err=%s los=%.1f%%",
-		s.Games, s.Wins, s.Draws, s.Losses, elo, err, 100*s.LOS)
+	los := "n/a"
+	if s.Wins+s.Losses > 0 {
+		los = fmt.Sprintf("%.1f%%", 100*s.LOS)
+	}
+	line := fmt.Sprintf("games=%d wins=%d draws=%d losses=%d elo=%s err=%s los=%s",
+		s.Games, s.Wins, s.Draws, s.Losses, elo, err, los)
 	if sprt != nil {
 		line += fmt.Sprintf(" llr=%.2f", sprt.LLR(s.Penta))
 	}

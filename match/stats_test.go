@@ -33,7 +33,7 @@ func TestStatsHandComputed(t *testing.T) {
 	assert.True(t, math.IsInf(StatsFromCounts(4, 0, 0, [5]int{}).Elo, 1))
 	assert.True(t, math.IsNaN(StatsFromCounts(0, 0, 0, [5]int{}).Elo))
 	assert.Equal(t, 0.5, StatsFromCounts(0, 5, 0, [5]int{}).LOS)
-	assert.Equal(t, "games=0 wins=0 draws=0 losses=0 elo=nan err=nan los=50.0%", StatsFromCounts(0, 0, 0, [5]int{}).Line(nil))
+	assert.Equal(t, "games=0 wins=0 draws=0 losses=0 elo=n/a err=n/a los=n/a", StatsFromCounts(0, 0, 0, [5]int{}).Line(nil))
 
 	// z95 is the normal quantile.
 	assert.InDelta(t, 1.959964, z95, 1e-6)
@@ -118,4 +118,42 @@ func TestParseSPRT(t *testing.T) {
 		_, err := ParseSPRT(bad)
 		assert.Error(t, err, bad)
 	}
+}
+
+// TestStatsNotEstimable: where an interval cannot be estimated (no games,
+// all draws, too few games or pairs, no decisive game for the LOS) the
+// texts say n/a and why, instead of "+0.0 +/- 0.0" or
+// "+2833.7 +/- 58472.5".
+func TestStatsNotEstimable(t *testing.T) {
+	draws := StatsFromCounts(0, 20, 0, [5]int{0, 0, 10, 0, 0})
+	elo, err := draws.EloText()
+	assert.Equal(t, [2]string{"n/a", "n/a"}, [2]string{elo, err})
+	assert.Equal(t, "all draws", draws.EloNA())
+	n, ne := draws.NormalizedEloText()
+	assert.Equal(t, [2]string{"n/a", "n/a"}, [2]string{n, ne})
+	assert.Equal(t, "all draws", draws.NormalizedEloNA())
+	assert.Equal(t, "every pair scored the same", draws.PentaEloNA())
+	assert.Equal(t, "n/a (no wins or losses)", draws.LOSText())
+	assert.Equal(t, "games=20 wins=0 draws=20 losses=0 elo=n/a err=n/a los=n/a", draws.Line(nil))
+
+	tiny := StatsFromCounts(3, 1, 0, [5]int{0, 0, 0, 1, 1})
+	assert.Equal(t, "fewer than 10 pairs", tiny.NormalizedEloNA())
+	n, ne = tiny.NormalizedEloText()
+	assert.Equal(t, [2]string{"n/a", "n/a"}, [2]string{n, ne})
+	assert.Equal(t, "fewer than 10 pairs", tiny.PentaEloNA())
+	assert.Equal(t, "too few games for an interval", tiny.EloNA(), "the interval reaches a 100% score")
+	elo, _ = tiny.EloText()
+	assert.Equal(t, "n/a", elo)
+
+	none := StatsFromCounts(0, 0, 0, [5]int{})
+	assert.Equal(t, "no games", none.EloNA())
+	assert.Equal(t, "no games", none.NormalizedEloNA())
+	assert.Equal(t, "no complete pairs", none.PentaEloNA())
+
+	// Enough games and pairs: numbers, no reason.
+	s := StatsFromCounts(6, 8, 6, [5]int{0, 2, 6, 2, 0})
+	assert.Empty(t, s.EloNA())
+	assert.Empty(t, s.NormalizedEloNA())
+	assert.Empty(t, s.PentaEloNA())
+	assert.Equal(t, "50.0%", s.LOSText())
 }

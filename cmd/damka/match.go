@@ -457,7 +457,10 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		cfg.Out = &barWriter{bar: bar, w: out}
 		cfg.Progress = func(p match.Progress) {
 			elo, eloErr := p.Stats.EloText()
-			d := fmt.Sprintf("score %.1f/%d elo %s±%s", p.Stats.Score(), p.Stats.Games, elo, eloErr)
+			if p.Stats.EloNA() == "" {
+				elo += "±" + eloErr
+			}
+			d := fmt.Sprintf("score %.1f/%d elo %s", p.Stats.Score(), p.Stats.Games, elo)
 			if cfg.SPRT != nil {
 				d += fmt.Sprintf(" llr %.2f", p.LLR)
 			}
@@ -524,6 +527,15 @@ func orDefault(s, d string) string {
 	return s
 }
 
+// interval writes an estimate and its error bar, "+12.3 +/- 45.6" and
+// then note, or "n/a (why)" when why says it cannot be estimated.
+func interval(est, err, why, note string) string {
+	if why != "" {
+		return "n/a (" + why + ")"
+	}
+	return est + " +/- " + err + note
+}
+
 // writeMatchSummary writes the result block (not the last line).
 func writeMatchSummary(out io.Writer, a, b string, s match.Stats, faults [2]map[string]int, terms map[string]int) {
 	pct := math.NaN()
@@ -533,12 +545,12 @@ func writeMatchSummary(out io.Writer, a, b string, s match.Stats, faults [2]map[
 	fmt.Fprintf(out, "score of %s vs %s: %d - %d - %d (wins - losses - draws) %.1f/%d = %.1f%%\n",
 		a, b, s.Wins, s.Losses, s.Draws, s.Score(), s.Games, pct)
 	elo, eloErr := s.EloText()
-	fmt.Fprintf(out, "elo difference %s +/- %s (95%%), LOS %.1f%%\n", elo, eloErr, 100*s.LOS)
+	fmt.Fprintf(out, "elo difference %s, LOS %s\n", interval(elo, eloErr, s.EloNA(), " (95%)"), s.LOSText())
 	nelo, neloErr := s.NormalizedEloText()
-	fmt.Fprintf(out, "normalized elo %s +/- %s (95%%, fishtest's nElo)\n", nelo, neloErr)
+	fmt.Fprintf(out, "normalized elo %s\n", interval(nelo, neloErr, s.NormalizedEloNA(), " (95%, fishtest's nElo)"))
 	pe, peErr := s.PentaEloText()
-	fmt.Fprintf(out, "pentanomial [0, 0.5, 1, 1.5, 2] = %v over %d pairs: elo %s +/- %s\n",
-		s.Penta, s.Pairs(), pe, peErr)
+	fmt.Fprintf(out, "pentanomial [0, 0.5, 1, 1.5, 2] = %v over %d pairs: elo %s\n",
+		s.Penta, s.Pairs(), interval(pe, peErr, s.PentaEloNA(), ""))
 	for i, name := range []string{a, b} {
 		fmt.Fprintf(out, "faults of %s: illegal=%d crash=%d hang=%d time=%d\n", name,
 			faults[i][match.TermIllegal], faults[i][match.TermCrash], faults[i][match.TermHang], faults[i][match.TermTime])

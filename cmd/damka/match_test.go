@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/internal/shareddata"
+	"damka/match"
 )
 
 func TestExtractEngines(t *testing.T) {
@@ -68,7 +69,7 @@ func TestMatchCommand(t *testing.T) {
 	require.Equal(t, 0, code, "%s\n%s", out, errs)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	last := lines[len(lines)-1]
-	lineRE := regexp.MustCompile(`^games=4 wins=(\d) draws=(\d) losses=(\d) elo=\S+ err=\S+ los=\d+\.\d% llr=-?\d+\.\d\d$`)
+	lineRE := regexp.MustCompile(`^games=4 wins=(\d) draws=(\d) losses=(\d) elo=\S+ err=\S+ los=(?:\d+\.\d%|n/a) llr=-?\d+\.\d\d$`)
 	assert.Regexp(t, lineRE, last)
 	assert.Contains(t, out, "match english: A (depth=2) vs B (depth=2), 156 openings x 1 rounds, 4 games (shard 1/78)")
 	assert.Contains(t, out, "faults of A: illegal=0 crash=0 hang=0 time=0")
@@ -252,7 +253,7 @@ func TestMatchDXPCommand(t *testing.T) {
 	assert.Contains(t, out, "SPRT elo0=0,elo1=2,alpha=0.05,beta=0.05,model=normalized: llr ")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	last := lines[len(lines)-1]
-	assert.Regexp(t, `^games=4 wins=\d draws=\d losses=\d elo=\S+ err=\S+ los=\d+\.\d% llr=-?\d+\.\d\d$`, last)
+	assert.Regexp(t, `^games=4 wins=\d draws=\d losses=\d elo=\S+ err=\S+ los=(?:\d+\.\d%|n/a) llr=-?\d+\.\d\d$`, last)
 	assert.NotContains(t, last, "inf")
 
 	mout, errs, code := runCLI("match", "merge", pdn, "--variant", "international", "--sprt", "elo0=0,elo1=2,model=normalized")
@@ -352,4 +353,19 @@ func TestMatchEngineUnknownKeyQuoted(t *testing.T) {
 	_, engines, err := extractEngines([]string{"--engine", "cmd=env FOO=1", "name=x"})
 	require.NoError(t, err)
 	assert.Equal(t, [][]string{{"cmd=env FOO=1", "name=x"}}, engines)
+}
+
+// TestMatchSummaryNotEstimable: the summary says n/a and why where an Elo
+// or its interval cannot be estimated.
+func TestMatchSummaryNotEstimable(t *testing.T) {
+	var b strings.Builder
+	writeMatchSummary(&b, "a", "b", match.StatsFromCounts(0, 4, 0, [5]int{0, 0, 2, 0, 0}), [2]map[string]int{{}, {}}, map[string]int{"normal": 4})
+	out := b.String()
+	assert.Contains(t, out, "elo difference n/a (all draws), LOS n/a (no wins or losses)\n")
+	assert.Contains(t, out, "normalized elo n/a (all draws)\n")
+	assert.Contains(t, out, "over 2 pairs: elo n/a (fewer than 10 pairs)\n")
+	b.Reset()
+	writeMatchSummary(&b, "a", "b", match.StatsFromCounts(3, 1, 0, [5]int{0, 0, 0, 1, 1}), [2]map[string]int{{}, {}}, map[string]int{"normal": 4})
+	assert.Contains(t, b.String(), "normalized elo n/a (fewer than 10 pairs)\n")
+	assert.NotContains(t, b.String(), "inf")
 }
