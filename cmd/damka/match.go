@@ -169,13 +169,15 @@ func extractEngines(args []string) (rest []string, engines [][]string, err error
 }
 
 type matchFlags struct {
-	variant, openings, tc, movetime, pdn, sprt, shard string
-	draw, resign, adjudicate, egdbDir                 string
-	engineStderr, event                               string
-	rounds, depth, concurrency, maxPlies              int
-	nodes, seed                                       uint64
-	timeMargin, hangTimeout, handshakeTimeout         float64
-	noProgress, progress                              bool
+	variant, openings, tc, pdn, sprt, shard string
+	draw, resign, adjudicate, egdbDir       string
+	engineStderr, event                     string
+	rounds, depth, concurrency, maxPlies    int
+	nodes, seed                             uint64
+	movetime, timeMargin, hangTimeout       float64
+	handshakeTimeout                        float64
+	movetimeSet                             bool // --movetime given (0 is out of range, not missing)
+	noProgress, progress                    bool
 }
 
 func newMatchCmd() *cobra.Command {
@@ -208,6 +210,7 @@ func newMatchCmd() *cobra.Command {
 			if err := setupLogging(); err != nil {
 				return err
 			}
+			f.movetimeSet = cmd.Flags().Changed("movetime")
 			return runMatch(cmd, f, specs)
 		},
 	}
@@ -217,7 +220,7 @@ func newMatchCmd() *cobra.Command {
 	fl.StringVar(&f.openings, "openings", "", "openings file: .tsv (ACF 3-move), .json (ballots), .pdn, or FEN lines")
 	fl.IntVar(&f.rounds, "rounds", 1, "play the opening deck this many times")
 	fl.StringVar(&f.tc, "tc", "", "clock [moves/]base[+inc] in seconds, e.g. 40/60+0.5")
-	fl.StringVar(&f.movetime, "movetime", "", "seconds per move")
+	fl.Float64Var(&f.movetime, "movetime", 0, "seconds per move (more than 0)")
 	fl.IntVar(&f.depth, "depth", 0, "search depth per move (plies)")
 	fl.Uint64Var(&f.nodes, "nodes", 0, "nodes per move")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "games played at once (each with its own two engine processes)")
@@ -282,10 +285,11 @@ func matchConfig(f matchFlags, specs [][]string) (match.Config, error) {
 			return cfg, badInput("--tc: %v", err)
 		}
 	}
-	if f.movetime != "" {
-		if cfg.Limits.MoveTime, err = match.ParseMoveTime(f.movetime); err != nil {
-			return cfg, badInput("--movetime: %v", err)
+	if f.movetimeSet || f.movetime != 0 {
+		if !(f.movetime > 0 && f.movetime <= 1e6) { // also NaN
+			return cfg, badInput("--movetime %g: out of range (0, 1e6] seconds", f.movetime)
 		}
+		cfg.Limits.MoveTime = time.Duration(f.movetime * float64(time.Second))
 	}
 	if f.depth < 0 || f.depth > search.MaxDepth {
 		return cfg, badInput("--depth %d: out of range 1..%d", f.depth, search.MaxDepth)

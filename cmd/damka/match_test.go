@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
@@ -368,4 +369,34 @@ func TestMatchSummaryNotEstimable(t *testing.T) {
 	writeMatchSummary(&b, "a", "b", match.StatsFromCounts(3, 1, 0, [5]int{0, 0, 0, 1, 1}), [2]map[string]int{{}, {}}, map[string]int{"normal": 4})
 	assert.Contains(t, b.String(), "normalized elo n/a (fewer than 10 pairs)\n")
 	assert.NotContains(t, b.String(), "inf")
+}
+
+// TestMatchMovetimeSeconds: --movetime is a number of seconds as in
+// analyse, dxp and book: a float flag, "0.1" accepted, a bad value an
+// error with exit status 2 that names the flag.
+func TestMatchMovetimeSeconds(t *testing.T) {
+	fl := newMatchCmd().Flags().Lookup("movetime")
+	require.NotNil(t, fl)
+	assert.Equal(t, "float64", fl.Value.Type())
+	dir := t.TempDir()
+	op := filepath.Join(dir, "o.fen")
+	require.NoError(t, os.WriteFile(op, []byte("W:W21-32:B1-12\n"), 0o644))
+	self, err := os.Executable()
+	require.NoError(t, err)
+	base := []string{"match", "--openings", op, "--no-progress", "--engine", "name=a", "cmd=" + self, "--engine", "name=b", "cmd=" + self}
+	for _, c := range []struct{ value, msg string }{
+		{"abc", `--movetime "abc": not a number (want a number)`},
+		{"0", "--movetime 0: out of range"},
+		{"-1", "--movetime -1: out of range"},
+		{"NaN", "--movetime NaN: out of range"},
+	} {
+		_, errs, code := runCLI(append(base, "--movetime", c.value)...)
+		assert.Equal(t, exitBadInput, code, "%s: %s", c.value, errs)
+		assert.Contains(t, errs, c.msg, c.value)
+	}
+	f := matchFlags{variant: "russian", openings: op, movetime: 0.1, rounds: 1, concurrency: 1, maxPlies: match.DefaultMaxPlies,
+		timeMargin: 1, hangTimeout: 1, handshakeTimeout: 1, progress: true}
+	cfg, err := matchConfig(f, [][]string{{"name=a", "cmd=" + self}, {"name=b", "cmd=" + self}})
+	require.NoError(t, err)
+	assert.Equal(t, 100*time.Millisecond, cfg.Limits.MoveTime)
 }
