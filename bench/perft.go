@@ -1,5 +1,6 @@
 // Package bench holds damka's measuring tools: perft reports, the search
-// bench signature, test-suite solving and the match runner.
+// bench signature, test-suite solving, and the self-play games that train
+// the evaluation (docs/training.md); the match runner is package match.
 package bench
 
 import (

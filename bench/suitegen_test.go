@@ -26,6 +26,7 @@ import (
 
 	"damka/engine"
 	"damka/eval"
+	"damka/pdn"
 	"damka/search"
 )
 
@@ -38,7 +39,7 @@ func gamePositions(t *testing.T, file string, v engine.VariantID, as engine.Vari
 	f, err := os.Open(filepath.Join("..", "..", "shared", "data", "draughts", file))
 	require.NoError(t, err)
 	defer f.Close()
-	r := engine.NewPDNReader(f, v)
+	r := pdn.NewReader(f, v)
 	var out []suiteSource
 	base := strings.TrimSuffix(file, filepath.Ext(file))
 	for gi := 1; ; gi++ {

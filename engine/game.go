@@ -117,6 +117,10 @@ const (
 	numReasons
 )
 
+// NumReasons is the number of Reasons: they run from 0 (ReasonNone) to
+// NumReasons-1. A stored Reason at or above it is corrupt.
+const NumReasons = numReasons
+
 var reasonNames = [numReasons]string{
 	ReasonNone:       "none",
 	NoPieces:         "no pieces left",

@@ -247,3 +247,47 @@ func TestCheckNamesUnique(t *testing.T) {
 	}
 	assert.Equal(t, []string{"a", "a #2", "a #2 #2", "a #3", "a #3 #2"}, names)
 }
+
+// TestMovesFromName: the moves in pydraughts' ballot names lead from the
+// start position to each ballot's FEN, but for names that list no moves
+// ("5-VII Free") or moves that do not reach the FEN ("2-IV ef4 fe5 ab4"):
+// those give none.
+func TestMovesFromName(t *testing.T) {
+	shareddata.Skip(t)
+	for _, c := range []struct {
+		file      string
+		v         engine.VariantID
+		recovered int
+	}{
+		{"pydraughts_ballots_150russian_and_brazilian.json", engine.Russian, 148},
+		{"pydraughts_ballots_150russian_and_brazilian.json", engine.Brazilian, 148},
+		{"pydraughts_ballots_3move_english.json", engine.English, 157},
+	} {
+		ops, err := Load(filepath.Join(sharedData, c.file), c.v)
+		require.NoError(t, err)
+		n := 0
+		for _, op := range ops {
+			if moves, ok := MovesFromName(c.v, op.Name, op.Start); ok {
+				n++
+				assert.Len(t, moves, len(strings.Fields(op.Name))-1, op.Name)
+			}
+		}
+		assert.Equal(t, c.recovered, n, "%s %s", c.file, c.v)
+	}
+	end := engine.StartPosition(engine.Russian)
+	_, ok := MovesFromName(engine.Russian, "no moves", end)
+	assert.False(t, ok)
+	_, ok = MovesFromName(engine.Russian, "1-I cd4", end)
+	assert.False(t, ok, "cd4 does not reach the start position")
+	p := end.Play(mustParse(t, end, "c3-d4"))
+	moves, ok := MovesFromName(engine.Russian, "1-I cd4", p)
+	assert.True(t, ok)
+	assert.Len(t, moves, 1)
+}
+
+func mustParse(t *testing.T, p engine.Position, text string) engine.Move {
+	t.Helper()
+	m, err := p.ParseMove(text)
+	require.NoError(t, err, text)
+	return m
+}

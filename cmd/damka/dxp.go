@@ -18,6 +18,7 @@ import (
 	"damka/book"
 	"damka/engine"
 	"damka/openings"
+	"damka/pdn"
 	"damka/protocol/dxp"
 	"damka/search"
 )
@@ -287,7 +288,7 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 		if pdnFile == nil || pdnErr != nil {
 			return
 		}
-		if err := engine.WritePDN(pdnFile, r.PDN); err != nil {
+		if err := pdn.Write(pdnFile, r.PDN); err != nil {
 			pdnErr = err
 		} else if err := pdnFile.Sync(); err != nil {
 			pdnErr = err

@@ -15,9 +15,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"damka/bench"
 	"damka/egdb"
 	"damka/engine"
+	"damka/match"
 	"damka/search"
 )
 
@@ -42,7 +42,7 @@ func parseShard(s string) (int, int, error) {
 	if s == "" {
 		return 0, 1, nil
 	}
-	i, n, err := bench.ParseShard(s)
+	i, n, err := match.ParseShard(s)
 	if err != nil {
 		return 0, 0, badInput("--shard: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"damka/engine"
+	"damka/pdn"
 )
 
 func newPDNCmd() *cobra.Command {
@@ -80,7 +81,7 @@ func checkPDNFile(out io.Writer, name string, v engine.VariantID) (games, bad in
 		return 0, 0, nil, err
 	}
 	defer f.Close()
-	r := engine.NewPDNReader(bufio.NewReader(f), v)
+	r := pdn.NewReader(bufio.NewReader(f), v)
 	for {
 		g, err := r.Next()
 		if errors.Is(err, io.EOF) {
@@ -88,7 +89,7 @@ func checkPDNFile(out io.Writer, name string, v engine.VariantID) (games, bad in
 		}
 		games++
 		if err != nil {
-			var pe *engine.PDNError
+			var pe *pdn.Error
 			if !errors.As(err, &pe) {
 				return games, bad + 1, first, fmt.Errorf("%s: %v", name, err)
 			}
@@ -134,14 +135,14 @@ func gamesReadBy(name string, v engine.VariantID, want []int) map[engine.Variant
 		if err != nil {
 			return res
 		}
-		r := engine.NewPDNReader(bufio.NewReader(f), o)
+		r := pdn.NewReader(bufio.NewReader(f), o)
 		ok := map[int]bool{}
 		for i := 1; ; i++ {
 			_, err := r.Next()
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			var pe *engine.PDNError
+			var pe *pdn.Error
 			if err != nil && !errors.As(err, &pe) {
 				break
 			}

@@ -37,7 +37,7 @@ func newSelfPlayCmd() *cobra.Command {
 		Use:   "selfplay",
 		Short: "play fast self-play games for training the evaluation",
 		Long: `selfplay plays games of the engine against itself and writes them to a
-damka game file (--out; the format is described in engine/gamerec.go): the
+damka game file (--out; the format is described in pdn/gamerec.go): the
 start position, every move, the search score of every searched move, the
 result and why the game ended. "damka train" reads such files.
 

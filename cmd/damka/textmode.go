@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/pdn"
 	"damka/protocol/hub"
 	"damka/search"
 )
@@ -289,7 +290,7 @@ func (tm *textMode) listMoves() {
 }
 
 // moveWords writes the moves of g from ply from on as PDN movetext words
-// in the variant's notation, as engine.WritePDN numbers them: "1. c3-d4"
+// in the variant's notation, as pdn.Write numbers them: "1. c3-d4"
 // before each move of the side that moves first, "1... f6-g5" when a
 // move of the other side starts the list, a bare move otherwise.
 func moveWords(g *engine.Game, from int) []string {
@@ -353,7 +354,7 @@ func (tm *textMode) history() {
 // say who plays which side now), GameType and FEN where needed, the moves.
 func (tm *textMode) pdn() {
 	v := tm.variant()
-	g := engine.NewPDNGame(v, tm.game.Start())
+	g := pdn.NewGame(v, tm.game.Start())
 	g.SetTag("Event", "damka text mode")
 	g.SetTag("Date", tm.opt.now().Format("2006.01.02"))
 	g.SetTag("White", tm.player(engine.White))
@@ -364,7 +365,7 @@ func (tm *textMode) pdn() {
 	res, _ := tm.ended()
 	g.Result = res.PDN(v)
 	var b bytes.Buffer
-	if err := engine.WritePDN(&b, g); err != nil {
+	if err := pdn.Write(&b, g); err != nil {
 		tm.printf("cannot write the game: %v\n", err)
 		return
 	}

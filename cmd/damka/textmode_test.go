@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/pdn"
 	"damka/search"
 )
 
@@ -231,18 +232,18 @@ func TestTextModeMoveList(t *testing.T) {
 	assert.Contains(t, out, "\nmoves: 1. ")
 	assert.Regexp(t, `\nmoves: \.\.\. 3\. \S+ \S+ 4\. \S+ \S+ 5\. \S+ \S+ 6\. \S+ \S+\n`, out)
 	// history: all the moves, as the PDN writer numbers them (wrapped at
-	// 80 columns); pdn: the whole game.
+	// 80 columns); record: the whole game.
 	m := regexp.MustCompile(`(?s)> (1\. [^>]*)\nrussian, white to move> (\[Event.*)`).FindStringSubmatch(out)
 	require.Len(t, m, 3, out)
-	hist, pdn := m[1], m[2]
+	hist, record := m[1], m[2]
 	assert.Regexp(t, `^1\. \S+ \S+ 2\. \S+ \S+ 3\. \S+ \S+ 4\. \S+ \S+ 5\. \S+ \S+ 6\. \S+ \S+$`, strings.Join(strings.Fields(hist), " "))
-	assert.Contains(t, pdn, "[Event \"damka text mode\"]\n")
-	assert.Contains(t, pdn, "[White \"you\"]\n[Black \"damka\"]\n[Result \"*\"]\n[GameType \"25\"]\n\n")
-	movetext := pdn[strings.Index(pdn, "\n\n")+2:]
+	assert.Contains(t, record, "[Event \"damka text mode\"]\n")
+	assert.Contains(t, record, "[White \"you\"]\n[Black \"damka\"]\n[Result \"*\"]\n[GameType \"25\"]\n\n")
+	movetext := record[strings.Index(record, "\n\n")+2:]
 	movetext = movetext[:strings.Index(movetext, "\n\n")]
 	assert.Equal(t, strings.Fields(hist+" *"), strings.Fields(movetext))
 	// The game reads back.
-	g, err := engine.NewPDNReader(strings.NewReader(pdn), engine.Russian).Next()
+	g, err := pdn.NewReader(strings.NewReader(record), engine.Russian).Next()
 	require.NoError(t, err)
 	assert.Len(t, g.Moves, 12)
 

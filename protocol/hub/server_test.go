@@ -18,6 +18,7 @@ import (
 	"damka/book"
 	"damka/engine"
 	"damka/internal/shareddata"
+	"damka/pdn"
 	"damka/search"
 )
 
@@ -665,8 +666,8 @@ func TestWholeGame(t *testing.T) {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	r := engine.NewPDNReader(f, engine.Russian)
-	var longest *engine.PDNGame
+	r := pdn.NewReader(f, engine.Russian)
+	var longest *pdn.Game
 	for {
 		g, err := r.Next()
 		if errors.Is(err, io.EOF) {
