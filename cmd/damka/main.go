@@ -98,8 +98,13 @@ func stopProfile() {
 	profSink = nil
 }
 
+// logTimeFormat is the time stamp of every log line: RFC 3339 with
+// milliseconds, enough to time a move in a debug Hub log.
+const logTimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
 // setupLogging points the logger at stderr or --log-file at --log-level.
 func setupLogging() error {
+	zerolog.TimeFieldFormat = logTimeFormat
 	lvl, err := zerolog.ParseLevel(strings.ToLower(gflags.logLevel))
 	if err != nil || gflags.logLevel == "" {
 		return badInput("bad --log-level %q (want trace, debug, info, warn, error)", gflags.logLevel)
