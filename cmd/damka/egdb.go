@@ -182,6 +182,12 @@ func openToolDB(args []string) (*egdb.DB, error) {
 	return db, nil
 }
 
+// noTables is the error of egdb stats and verify when where (a folder or
+// the embedded set) holds no slice of v: exit status 2.
+func noTables(v engine.VariantID, where string) error {
+	return badInput("%s holds no %s tables", where, v)
+}
+
 // valueWords writes a probe's value and distance: "none" for a draw,
 // "unknown" for a win or loss of a slice without distances.
 func valueWords(v egdb.Value, dist int) string {
@@ -302,10 +308,10 @@ white kings, black men, black kings), to split a long verify or resume one.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "variant=%s slices=%d mismatches=%d\n", v, slices, bad)
 			if slices == 0 {
-				return badInput("no slice of %s in %s", v, where)
+				return noTables(v, where)
 			}
+			fmt.Fprintf(w, "variant=%s slices=%d mismatches=%d\n", v, slices, bad)
 			if bad > 0 {
 				return exitStatus(1)
 			}
@@ -337,6 +343,13 @@ func newEGDBStatsCmd() *cobra.Command {
 			}
 			defer db.Close()
 			stats, errs := db.Stats(v)
+			if len(stats) == 0 && len(errs) == 0 {
+				where := "the embedded set"
+				if db.Dir() != "" {
+					where = db.Dir()
+				}
+				return noTables(v, where)
+			}
 			w := cmd.OutOrStdout()
 			var tp, tb uint64
 			for _, s := range stats {
