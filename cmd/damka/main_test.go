@@ -186,3 +186,19 @@ func TestREADMEOneBinaryLocation(t *testing.T) {
 	assert.NotContains(t, text, "is the only requirement")
 	assert.Regexp(t, "`make`", text)
 }
+
+// TestPDNCheckNoGames: a file with no games (plain text, an empty file) is
+// an error naming the file, exit status 2, before any summary line.
+func TestPDNCheckNoGames(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.md")
+	require.NoError(t, os.WriteFile(text, []byte("# Notes\n\nNo games here, only words.\n"), 0o644))
+	empty := filepath.Join(dir, "empty.pdn")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	for _, name := range []string{text, empty, os.DevNull} {
+		out, errs, code := runCLI("pdn", "check", name)
+		assert.Equal(t, exitBadInput, code, name)
+		assert.Contains(t, errs, name+" holds no PDN games")
+		assert.NotContains(t, out, "games=0")
+	}
+}
