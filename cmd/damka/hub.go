@@ -56,8 +56,8 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	registerEGDBFlag(cmd, &f.egdb)
 }
 
-// check validates the flags, reads --eval-file and --book-file and returns
-// the variant.
+// check validates the flags, reads --eval-file and --book-file, checks that
+// --egdb opens, and returns the variant.
 func (f *engineFlags) check() (engine.VariantID, error) {
 	v, err := parseVariantFlag(f.variant)
 	if err != nil {
@@ -80,6 +80,13 @@ func (f *engineFlags) check() (engine.VariantID, error) {
 	}
 	if f.bookB, err = loadBookFile(f.bookFile, v); err != nil {
 		return 0, err
+	}
+	if f.egdb != "" && f.egdb != "off" {
+		db, err := openEGDB(f.egdb)
+		if err != nil {
+			return 0, err
+		}
+		db.Close()
 	}
 	return v, nil
 }

@@ -239,3 +239,16 @@ func TestLogTimeMilliseconds(t *testing.T) {
 		assert.Regexp(t, stamp, l)
 	}
 }
+
+// TestHubBadEGDBFlag: a bad --egdb on `damka hub` is bad input (exit 2,
+// naming the path), as on analyse, solve and dxp, not a logged line and a
+// session with the embedded tables.
+func TestHubBadEGDBFlag(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nowhere")
+	for _, args := range [][]string{{"hub"}, {"analyse", "--depth", "2"}} {
+		out, errs, code := runCLI(append(args, "--egdb", missing)...)
+		assert.Equal(t, exitBadInput, code, "%v: %s", args, errs)
+		assert.Empty(t, out, args)
+		assert.Contains(t, errs, "--egdb "+missing, args)
+	}
+}
