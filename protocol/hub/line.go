@@ -73,10 +73,10 @@ func IsToken(s string) bool {
 // item is a bare name (a flag, value "") or name=value with no white space
 // around "="; a value is a token or a double-quoted string, which may be
 // empty and may hold spaces and "=" but not '"' (there is no escape) nor
-// control characters other than tab. The token ” (two single quotes) is
-// the empty value too: error messages, whose text cannot hold '"', write
-// the empty value so. A token is a run of bytes that are not
-// control characters, white space, "=" or '"'. White space, CR included,
+// control characters other than tab. A token of two apostrophes is the
+// empty value too: error messages, whose text cannot hold '"', write the
+// empty value so. A token is a run of bytes that are not control
+// characters, white space, "=" or '"'. White space, CR included,
 // separates items, so CRLF lines parse like LF lines.
 //
 // Errors: ErrEmptyLine for a line without a command; otherwise a
@@ -233,9 +233,9 @@ func (l Line) String() string {
 	return b.String()
 }
 
-// writeValue writes v bare when it is a token other than ” (and quote is
-// false), else in double quotes, replacing the characters no value can
-// hold.
+// writeValue writes v bare when it is a token other than two apostrophes
+// (and quote is false), else in double quotes, replacing the characters no
+// value can hold.
 func writeValue(b *strings.Builder, v string, quote bool) {
 	if !quote && IsToken(v) && v != "''" {
 		b.WriteString(v)
