@@ -4,7 +4,6 @@ package main
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/spf13/cobra"
 
@@ -69,7 +68,7 @@ func newMovesCmd() *cobra.Command {
 	var variant, fen, moves string
 	cmd := &cobra.Command{
 		Use:   "moves",
-		Short: "list every legal move of a position in full-path notation, sorted",
+		Short: "list every legal move of a position in full-path notation, in square order",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, p, err := variantPosition(variant, fen)
@@ -81,16 +80,10 @@ func newMovesCmd() *cobra.Command {
 				return err
 			}
 			p = g.Position()
-			var list engine.MoveList
-			p.Generate(&list)
-			// Sorted by their text, as the text mode and perft --divide list them.
-			texts := make([]string, 0, list.N)
-			for _, m := range list.Slice() {
-				texts = append(texts, p.FormatMove(m, engine.FormatFull))
-			}
-			sort.Strings(texts)
-			for _, t := range texts {
-				fmt.Fprintln(cmd.OutOrStdout(), t)
+			// In square order (engine.SortMoves), as the text mode and
+			// perft --divide list them.
+			for _, m := range p.SortedMoves() {
+				fmt.Fprintln(cmd.OutOrStdout(), p.FormatMove(m, engine.FormatFull))
 			}
 			return nil
 		},

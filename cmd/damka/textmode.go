@@ -10,7 +10,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -274,17 +273,14 @@ func (tm *textMode) draw() {
 
 func (tm *textMode) listMoves() {
 	p := tm.game.Position()
-	var list engine.MoveList
-	p.Generate(&list)
 	var ms []string
-	for _, m := range list.Slice() {
+	for _, m := range p.SortedMoves() {
 		ms = append(ms, p.FormatMove(m, engine.FormatFull))
 	}
 	if len(ms) == 0 {
 		tm.printf("no legal move\n")
 		return
 	}
-	sort.Strings(ms)
 	tm.printf("%s\n", strings.Join(ms, " "))
 }
 

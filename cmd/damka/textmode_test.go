@@ -321,3 +321,10 @@ func TestFormatClock(t *testing.T) {
 		assert.Equal(t, c.want, formatClock(c.d, c.countdown), "%v", c.d)
 	}
 }
+
+// TestTextModeMovesSquareOrder: moves lists the legal moves by square
+// numbers in the numeric notation, not by their text.
+func TestTextModeMovesSquareOrder(t *testing.T) {
+	out := textSession(t, engine.English, "moves\n")
+	assert.Contains(t, out, "9-13 9-14 10-14 10-15 11-15 11-16 12-16\n")
+}
