@@ -155,7 +155,7 @@ func newRootCmd() *cobra.Command {
 	})
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(err) })
 	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newBookCmd(), newMatchCmd(),
-		newAnalyseCmd(), newBenchCmd(), newSolveCmd(), newSelfPlayCmd(), newTrainCmd(), newEGDBCmd())
+		newAnalyseCmd(), newBenchCmd(), newSolveCmd(), newSelfPlayCmd(), newTrainCmd(), newEGDBCmd(), newOpeningsCmd())
 	return root
 }
 

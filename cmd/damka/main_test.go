@@ -10,7 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"damka/engine"
 	"damka/internal/shareddata"
+	"damka/openings"
 	buildversion "damka/version"
 )
 
@@ -204,5 +206,37 @@ func TestPDNCheckNoGames(t *testing.T) {
 		assert.Equal(t, exitBadInput, code, name)
 		assert.Contains(t, errs, name+" holds no PDN games")
 		assert.NotContains(t, out, "games=0")
+	}
+}
+
+// TestOpeningsDecks: `damka openings` writes what the committed decks of
+// openings/decks hold, byte for byte, and each deck holds perft(N) openings
+// (distinct move sequences) that Load reads.
+func TestOpeningsDecks(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		file := filepath.Join("..", "..", "openings", "decks", v.String()+"-3ply.pdn")
+		want, err := os.ReadFile(file)
+		require.NoError(t, err, "deck %s", file)
+		out, errs, code := runCLI("openings", "--variant", v.String(), "--plies", "3")
+		require.Equal(t, 0, code, errs)
+		assert.Equal(t, string(want), out, "%s differs from damka openings --variant %s --plies 3", file, v)
+		ops, err := openings.Load(file, v)
+		require.NoError(t, err)
+		assert.Equal(t, engine.Perft(engine.StartPosition(v), 3, false), uint64(len(ops)), file)
+	}
+	out := filepath.Join(t.TempDir(), "d.pdn")
+	_, errs, code := runCLI("openings", "--variant", "english", "--plies", "2", "--out", out)
+	require.Equal(t, 0, code, errs)
+	ops, err := openings.Load(out, engine.English)
+	require.NoError(t, err)
+	assert.Len(t, ops, 49)
+	for _, args := range [][]string{
+		{"openings", "--variant", "english", "--plies", "0"},
+		{"openings", "--variant", "international", "--plies", "9"},
+		{"openings", "--variant", "chess"},
+		{"openings", "--out", filepath.Join(t.TempDir(), "no", "dir", "d.pdn")},
+	} {
+		_, errs, code := runCLI(args...)
+		assert.Equal(t, exitBadInput, code, "%v: %s", args, errs)
 	}
 }
