@@ -204,7 +204,7 @@ func TestReadPDNByContent(t *testing.T) {
 }
 
 // TestReadSharedDataProblems reads the FEN-tagged English problem file of
-// shared/data: 182 set-up positions and one game from the start.
+// testdata/draughts: 182 set-up positions and one game from the start.
 func TestReadSharedDataProblems(t *testing.T) {
 	ops, err := Load(shareddata.Path(t, "english_boland_border_classics_fen.pdn"), engine.English)
 	require.NoError(t, err)
