@@ -2,9 +2,10 @@
 
 // suitegen_test.go builds the solve suites in testdata/ (run on demand:
 // go test -tags suitegen -run TestGenerateSuites -timeout 0 ./bench/).
-// It walks the positions of the real games in the module root's testdata/draughts (and,
-// for international, where those files hold no games, and to widen the
-// Russian and Brazilian sets, of engine self-play games), keeps those where
+// It walks the positions of the real games in the module root's
+// testdata/draughts (and, for international, where those files hold no
+// games, and to widen the Russian and Brazilian sets, of engine self-play
+// games), keeps those where
 // a quiet sacrifice wins at least a man and a half by a deep search, checks
 // that no other move comes close, and writes EPD-like lines
 // `FEN ; bm MOVE ; id NAME ; acd DEPTH ; c0 "..."`.
