@@ -127,6 +127,12 @@ func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "damka",
 		Short:         "damka: a draughts engine for Russian, English, Brazilian and international draughts",
+		Long: `damka: a draughts engine for Russian, English, Brazilian and international draughts.
+
+Run without a command, damka opens the text mode when its input is a terminal
+(a board, moves typed in the variant's notation; "help" lists its commands)
+and speaks the Hub protocol (Scan's engine protocol, as "damka hub" does) when
+its input is a pipe, as GUIs start it. The commands below are the tools.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE:          runDefault,

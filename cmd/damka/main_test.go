@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
 	"damka/internal/shareddata"
 	"damka/openings"
+	"damka/search"
 	buildversion "damka/version"
 )
 
@@ -238,5 +241,42 @@ func TestOpeningsDecks(t *testing.T) {
 	} {
 		_, errs, code := runCLI(args...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", args, errs)
+	}
+}
+
+// TestThreadsDefaultEverywhere: every --threads flag of every command has
+// the same default, search.DefaultThreads.
+func TestThreadsDefaultEverywhere(t *testing.T) {
+	var walk func(c *cobra.Command)
+	seen := 0
+	walk = func(c *cobra.Command) {
+		if f := c.Flags().Lookup("threads"); f != nil {
+			seen++
+			assert.Equal(t, strconv.Itoa(search.DefaultThreads), f.DefValue, c.CommandPath())
+		}
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(newRootCmd())
+	assert.GreaterOrEqual(t, seen, 9)
+}
+
+// TestHelpTexts: damka --help says what plain damka does, egdb --help does
+// not send a go install user to a README they lack, and dxp --help names
+// every opening format openings.Load reads.
+func TestHelpTexts(t *testing.T) {
+	out, _, code := runCLI("--help")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "text mode")
+	assert.Contains(t, out, "Hub protocol")
+	out, _, code = runCLI("egdb", "--help")
+	require.Equal(t, 0, code)
+	assert.NotContains(t, out, "README")
+	assert.Contains(t, out, "docs/egdb.md")
+	out, _, code = runCLI("dxp", "--help")
+	require.Equal(t, 0, code)
+	for _, f := range []string{".tsv", ".json", ".pdn", "FEN", "Hub position"} {
+		assert.Contains(t, out, f)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"damka/bench"
 	"damka/engine"
+	"damka/search"
 )
 
 // maxPerftHashMiB bounds --hash: a table is allocated up front, and a
@@ -59,7 +60,7 @@ whole-process time is then that of one perft).`,
 	f.BoolVar(&divide, "divide", false, "print each root move's count at --depth first")
 	f.BoolVar(&only, "only", false, "print only --depth (skip counting depths 1..depth-1)")
 	f.BoolVar(&paths, "paths", false, "count every capture path (keep duplicates)")
-	f.IntVar(&threads, "threads", 1, "worker threads")
+	f.IntVar(&threads, "threads", search.DefaultThreads, "worker threads")
 	f.IntVar(&mib, "hash", 0, "perft hash table in MiB (0: none; e.g. 256 for deep runs)")
 	return cmd
 }
