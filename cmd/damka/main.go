@@ -125,8 +125,8 @@ func setupLogging() error {
 
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "damka",
-		Short:         "damka: a draughts engine for Russian, English, Brazilian and international draughts",
+		Use:   "damka",
+		Short: "damka: a draughts engine for Russian, English, Brazilian and international draughts",
 		Long: `damka: a draughts engine for Russian, English, Brazilian and international draughts.
 
 Run without a command, damka opens the text mode when its input is a terminal
