@@ -8,6 +8,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/signal"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -166,7 +167,12 @@ func runDefault(cmd *cobra.Command, args []string) error {
 	ef := engineFlags{variant: "russian", threads: search.DefaultThreads, hashMiB: search.DefaultHashMiB, book: true, bookMargin: search.DefaultBookMargin,
 		overhead: int(search.DefaultMoveOverhead / time.Millisecond)}
 	if isTerminal(in) {
-		return runTextMode(cmd.Context(), in, out, textOptions{variant: engine.Russian, threads: ef.threads, hashMiB: ef.hashMiB})
+		// Ctrl-C is the text mode's: it stops damka's search, or leaves at
+		// the prompt.
+		intr := make(chan os.Signal, 1)
+		signal.Notify(intr, os.Interrupt)
+		defer signal.Stop(intr)
+		return runTextMode(cmd.Context(), in, out, textOptions{variant: engine.Russian, threads: ef.threads, hashMiB: ef.hashMiB, interrupt: intr})
 	}
 	return runHub(cmd.Context(), in, out, engine.Russian, ef)
 }
