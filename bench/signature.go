@@ -24,7 +24,7 @@ type BenchPosition struct {
 // BenchPositions are the bench set: openings, middlegames and endings of
 // all four variants. The Russian ones are from the games of the 10th USSR
 // championship and the English ones from Marion Tinsley's games
-// (shared/data/draughts, game and ply given in Source); the Brazilian set
+// (testdata/draughts, game and ply given in Source); the Brazilian set
 // adds an opening ballot and Russian middlegames played under Brazilian
 // rules. The shared data has no international games: the international
 // set is the start position and the two reference perft positions of

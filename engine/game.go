@@ -41,7 +41,7 @@ func (r Result) String() string {
 // the side that moves first comes first. For Russian, Brazilian and
 // international draughts that is White ("1-0" = White wins); for English
 // checkers it is Black ("1-0" = Black wins), which is what the English files
-// in shared/data/draughts do (e.g. the Tinsley game "London 1992, game 18",
+// in testdata/draughts do (e.g. the Tinsley game "London 1992, game 18",
 // "White overstepped the time control", is marked 1-0).
 func (r Result) PDN(v VariantID) string {
 	if v.Rules().FirstToMove == Black {

@@ -57,7 +57,7 @@ func Positions(ops []Opening) []engine.Position {
 // Load reads the openings of file for variant v. The format is chosen from
 // the file name and content:
 //
-//   - ".tsv": the ACF 3-move list (shared/data/draughts/acf_3move_ballots.tsv,
+//   - ".tsv": the ACF 3-move list (testdata/draughts/acf_3move_ballots.tsv,
 //     columns acf_no, moves, deck, name, FEN): the 156-opening tournament
 //     deck, i.e. the rows whose deck is "crossboard" or "mailplay" (with or
 //     without a "+ctd" suffix: 144 + 12 rows); "barred" rows are skipped.

@@ -13,14 +13,14 @@ import (
 	"damka/internal/shareddata"
 )
 
-// sharedData is the project's shared data directory (internal/shareddata).
+// sharedData is the repository's test data folder, testdata/draughts (internal/shareddata).
 var sharedData, _ = shareddata.Dir()
 
 // TestACFDeck: the 156-opening deck of the ACF 3-move TSV (144
 // crossboard + 12 mailplay, the 18 barred left out), each replayed from
 // the start and checked against the file's FEN.
 func TestACFDeck(t *testing.T) {
-	shareddata.Skip(t)
+	shareddata.Must(t)
 	ops, err := Load(filepath.Join(sharedData, "acf_3move_ballots.tsv"), engine.English)
 	require.NoError(t, err)
 	require.Len(t, ops, 156)
@@ -44,7 +44,7 @@ func TestACFDeck(t *testing.T) {
 // TestBallotJSON: the pydraughts ballot files, with algebraic FENs for
 // Russian and Brazilian.
 func TestBallotJSON(t *testing.T) {
-	shareddata.Skip(t)
+	shareddata.Must(t)
 	ops, err := Load(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	require.Len(t, ops, 150)
@@ -204,7 +204,7 @@ func TestReadPDNByContent(t *testing.T) {
 }
 
 // TestReadSharedDataProblems reads the FEN-tagged English problem file of
-// shared/data: 182 set-up positions and one game from the start.
+// testdata/draughts: 182 set-up positions and one game from the start.
 func TestReadSharedDataProblems(t *testing.T) {
 	ops, err := Load(shareddata.Path(t, "english_boland_border_classics_fen.pdn"), engine.English)
 	require.NoError(t, err)

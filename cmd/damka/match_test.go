@@ -57,7 +57,7 @@ func TestExtractEngines(t *testing.T) {
 // TestMatchCommand runs `damka match` in-process against two damka
 // processes, then `damka match merge` and `damka pdn check` on its PDN.
 func TestMatchCommand(t *testing.T) {
-	data := shareddata.Skip(t)
+	data := shareddata.Must(t)
 	dir := t.TempDir()
 	bin := buildDamka(t, dir)
 	pdn := filepath.Join(dir, "m.pdn")

@@ -35,7 +35,8 @@ func newPDNCmd() *cobra.Command {
 		Long: `check replays every game of the given PDN files. The GameType tag chooses each
 game's variant; --variant is the default when the tag is absent. It prints one
 line per bad game (file, game index, move number, move text, position) and a
-last line games=N ok=K bad=B. The exit status is 0 only when B is 0.
+last line games=N ok=K bad=B. The exit status is 0 only when B is 0; a file
+with no games at all (an empty or non-PDN file) is bad input (status 2).
 
 When --variant is not given and games without a GameType tag fail at their
 first move, a line says so and names the variant that reads them (found by
@@ -85,6 +86,9 @@ func checkPDNFile(out io.Writer, name string, v engine.VariantID) (games, bad in
 	for {
 		g, err := r.Next()
 		if errors.Is(err, io.EOF) {
+			if games == 0 {
+				return 0, 0, nil, badInput("%s holds no PDN games", name)
+			}
 			return games, bad, first, nil
 		}
 		games++

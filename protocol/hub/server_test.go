@@ -245,6 +245,14 @@ var transcripts = []struct{ name, script string }{
 > set-param name=variant value=frisian
 < error message="set-param variant: unknown variant 'frisian' (want russian, english, brazilian, international; also accepted: american and checkers for english, normal and standard for international) (kept english)"
 `},
+	{"an empty value written '' or \"\"", `
+> set-param name=book-file value=''
+> set-param name=eval-file value=""
+> set-param name=book-file value=
+< error message="bad line: column 32: argument 'value' has '=' but no value (an empty value is written value='')"
+> ping
+< pong
+`},
 	{"stop and ponder-hit outside a search are ignored", `
 > stop
 > ponder-hit
