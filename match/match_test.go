@@ -23,9 +23,6 @@ import (
 	"damka/protocol/hub"
 )
 
-// sharedData is the project's shared data directory (internal/shareddata).
-var sharedData, _ = shareddata.Dir()
-
 // goBuild builds the package pkg into dir/name and returns the path.
 func goBuild(t *testing.T, dir, name, pkg string) string {
 	t.Helper()
@@ -180,7 +177,6 @@ func TestMatchStartFailure(t *testing.T) {
 // ended by the rules (or the move cap), the statistics equal to those
 // recomputed from the PDN, and `damka pdn check` happy with the file.
 func TestMatchDamka(t *testing.T) {
-	shareddata.Skip(t)
 	dir := t.TempDir()
 	damka := goBuild(t, dir, "damka", "damka/cmd/damka")
 	load := func(file string, v engine.VariantID) []Opening {
@@ -193,9 +189,9 @@ func TestMatchDamka(t *testing.T) {
 		ops    []Opening
 		limits Limits
 	}{
-		{engine.English, load(filepath.Join(sharedData, "acf_3move_ballots.tsv"), engine.English), Limits{Depth: 3}},
-		{engine.Russian, load(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian), Limits{Nodes: 2000}},
-		{engine.Brazilian, load(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Brazilian), Limits{Depth: 3}},
+		{engine.English, load(shareddata.Path(t, "acf_3move_ballots.tsv"), engine.English), Limits{Depth: 3}},
+		{engine.Russian, load(shareddata.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian), Limits{Nodes: 2000}},
+		{engine.Brazilian, load(shareddata.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Brazilian), Limits{Depth: 3}},
 		{engine.International, load("testdata/openings_international.pdn", engine.International), Limits{Depth: 2}},
 	}
 	for _, c := range cases {
@@ -263,9 +259,8 @@ func assertSameStats(t *testing.T, want, got Stats) {
 // the whole, and merging the shards' PDN gives the numbers of one run (the
 // fake engines play deterministic moves, so the games are the same).
 func TestShardsAndMerge(t *testing.T) {
-	shareddata.Skip(t)
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := openings.Load(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
+	ops, err := openings.Load(shareddata.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	ops = ops[:5]
 	cfg := Config{
@@ -321,9 +316,8 @@ func TestShardsAndMerge(t *testing.T) {
 // TestSPRTStopsMatch: against an engine that loses every game the SPRT
 // accepts H1 once MinSPRTPairs pairs are complete and the match stops early.
 func TestSPRTStopsMatch(t *testing.T) {
-	shareddata.Skip(t)
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := openings.Load(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
+	ops, err := openings.Load(shareddata.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	var progress []Progress
 	sum, err := Run(context.Background(), Config{

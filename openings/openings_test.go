@@ -253,7 +253,7 @@ func TestCheckNamesUnique(t *testing.T) {
 // ("5-VII Free") or moves that do not reach the FEN ("2-IV ef4 fe5 ab4"):
 // those give none.
 func TestMovesFromName(t *testing.T) {
-	shareddata.Skip(t)
+	shareddata.Must(t)
 	for _, c := range []struct {
 		file      string
 		v         engine.VariantID

@@ -5,20 +5,17 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"damka/engine"
+	"damka/internal/shareddata"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// sharedData is the shared data directory, relative to the package dir.
-const sharedData = "../../shared/data/draughts"
 
 // readAllPDN reads every game of src; bad games are returned as errors in
 // input order, good ones as games.
@@ -50,10 +47,7 @@ func readPDNString(t *testing.T, s string, v engine.VariantID) ([]*Game, []*Erro
 
 func openShared(t *testing.T, name string) *os.File {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sharedData, name))
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("shared data %s not found", name)
-	}
+	f, err := os.Open(shareddata.Path(t, name))
 	require.NoError(t, err)
 	t.Cleanup(func() { f.Close() })
 	return f
@@ -151,7 +145,7 @@ func TestPDNTinsleyBadGame(t *testing.T) {
 	_, bad := readAllPDN(t, f2, engine.English)
 	require.Len(t, bad, 1)
 	want := 0
-	data, err := os.ReadFile(filepath.Join(sharedData, "english_tinsley_checkerboard.pdn"))
+	data, err := os.ReadFile(shareddata.Path(t, "english_tinsley_checkerboard.pdn"))
 	require.NoError(t, err)
 	for i, part := range strings.Split(string(data), "[Event ") {
 		if strings.HasPrefix(part, `"Petal 1981, game 18"`) {

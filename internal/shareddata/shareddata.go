@@ -71,13 +71,6 @@ func Must(t testing.TB) string {
 	return d
 }
 
-// Skip is Must under the name the match tests of package bench call; it
-// fails t, it does not skip it.
-func Skip(t testing.TB) string {
-	t.Helper()
-	return Must(t)
-}
-
 // Path returns the absolute path of file name in the data folder, failing t
 // (naming the path) when the file is missing.
 func Path(t testing.TB, name string) string {
