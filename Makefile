@@ -16,7 +16,7 @@ test: vet
 test-race:
 	$(GO) test -short -race -count=1 ./...
 
-# Deep perft tables of shared/spec/rules.md section 4 (minutes).
+# Deep perft tables of docs/rules.md "Perft" (minutes).
 perft:
 	$(GO) test -count=1 -run 'TestPerft' -timeout 60m ./engine/
 
@@ -45,7 +45,7 @@ fmt:
 generate:
 	$(GO) generate ./...
 
-# CheckerBoard (shared/spec/checkerboard.md): damka.dll for 64-bit CheckerBoard and cbhub.exe,
+# CheckerBoard (docs/checkerboard.md): damka.dll for 64-bit CheckerBoard and cbhub.exe,
 # a Hub host for any CheckerBoard engine DLL, cross-built with mingw (Debian:
 # gcc-mingw-w64-x86-64); test-cb runs them under wine (Debian: wine, wine64).
 MINGW_CC ?= x86_64-w64-mingw32-gcc

@@ -1,11 +1,11 @@
 // Package bench holds damka's measuring tools: perft reports, the search
-// bench signature, test-suite solving and the match runner.
+// bench signature, test-suite solving, and the self-play games that train
+// the evaluation (docs/training.md); the match runner is package match.
 package bench
 
 import (
 	"fmt"
 	"io"
-	"sort"
 	"time"
 
 	"damka/engine"
@@ -24,7 +24,7 @@ type PerftConfig struct {
 }
 
 // RunPerft writes, when Divide is set, one line "MOVE NODES" per root move
-// (moves in the variant's full-path notation, sorted) and a line
+// (moves in the variant's full-path notation, in engine.SortMoves order) and a line
 // "divide total=N", then one line per depth 1..Depth (Depth alone with Only):
 // "depth=D nodes=N time=S mnps=X" with S in seconds and X in millions of
 // leaves per second with two decimals (search.FormatMNPS, the unit of every
@@ -49,14 +49,15 @@ func RunPerft(w io.Writer, c PerftConfig) error {
 			text  string
 			nodes uint64
 		}
+		ms := list.Slice()
+		engine.SortMoves(&c.Position, ms)
 		rows := make([]row, 0, list.N)
 		var total uint64
-		for _, m := range list.Slice() {
+		for _, m := range ms {
 			n := engine.PerftWith(c.Position.Play(m), c.Depth-1, opts)
 			total += n
 			rows = append(rows, row{c.Position.FormatMove(m, engine.FormatFull), n})
 		}
-		sort.SliceStable(rows, func(i, j int) bool { return rows[i].text < rows[j].text })
 		for _, r := range rows {
 			if _, err := fmt.Fprintf(w, "%s %d\n", r.text, r.nodes); err != nil {
 				return err

@@ -1,6 +1,6 @@
 // selfplay.go: fast self-play games for training the evaluation (`damka
 // selfplay`): real openings, a few random plies for variety, then a fixed
-// node or depth search per move, written to a game file (engine/gamerec.go)
+// node or depth search per move, written to a game file (pdn/gamerec.go)
 // in game order, resumable, and deterministic for a seed.
 
 package bench
@@ -16,6 +16,8 @@ import (
 
 	"damka/engine"
 	"damka/eval"
+	"damka/openings"
+	"damka/pdn"
 	"damka/search"
 )
 
@@ -36,7 +38,7 @@ type SelfPlayOptions struct {
 
 	// Openings are played in turn (game i starts from Openings[i mod n]);
 	// none: the variant's start position.
-	Openings []Opening
+	Openings []openings.Opening
 	// RandomPlies: each game plays a uniformly random number, 0 to
 	// RandomPlies, of random legal moves after its opening.
 	RandomPlies int
@@ -103,7 +105,7 @@ func SelfPlay(ctx context.Context, o SelfPlayOptions) (SelfPlayResult, error) {
 
 	type finished struct {
 		i   int
-		rec *engine.GameRecord
+		rec *pdn.Record
 		n   uint64
 	}
 	jobs := make(chan int)
@@ -174,7 +176,7 @@ func SelfPlay(ctx context.Context, o SelfPlayOptions) (SelfPlayResult, error) {
 // openGameFile opens path for appending: a new file gets a header; an
 // existing one is read to its last whole record (a torn tail is cut off)
 // and its games counted.
-func openGameFile(path string, v engine.VariantID, note string, same func(string) bool) (*os.File, *engine.GameWriter, int, error) {
+func openGameFile(path string, v engine.VariantID, note string, same func(string) bool) (*os.File, *pdn.RecordWriter, int, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("selfplay: %w", err)
@@ -185,7 +187,7 @@ func openGameFile(path string, v engine.VariantID, note string, same func(string
 		return nil, nil, 0, fmt.Errorf("selfplay: %w", err)
 	}
 	if st.Size() == 0 {
-		gw, err := engine.NewGameWriter(f, v, note)
+		gw, err := pdn.NewRecordWriter(f, v, note)
 		if err == nil {
 			err = gw.Flush()
 		}
@@ -195,7 +197,7 @@ func openGameFile(path string, v engine.VariantID, note string, same func(string
 		}
 		return f, gw, 0, nil
 	}
-	gr, err := engine.NewGameReader(f)
+	gr, err := pdn.NewRecordReader(f)
 	if err != nil {
 		f.Close()
 		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: %w", ErrResume, path, err)
@@ -214,7 +216,7 @@ func openGameFile(path string, v engine.VariantID, note string, same func(string
 	n := 0
 	for {
 		rec, err := gr.Next()
-		if err == io.EOF || errors.Is(err, engine.ErrTruncatedRecord) {
+		if err == io.EOF || errors.Is(err, pdn.ErrTruncatedRecord) {
 			break
 		}
 		if err != nil {
@@ -235,14 +237,14 @@ func openGameFile(path string, v engine.VariantID, note string, same func(string
 		f.Close()
 		return nil, nil, 0, fmt.Errorf("selfplay: resume %s: %w", path, err)
 	}
-	return f, engine.AppendGameWriter(f, v), n, nil
+	return f, pdn.AppendRecordWriter(f, v), n, nil
 }
 
 // playSelfGame plays game i of o with e. It returns nil when ctx ends the
 // game early.
-func playSelfGame(ctx context.Context, e *search.Engine, o *SelfPlayOptions, i int) (*engine.GameRecord, uint64) {
+func playSelfGame(ctx context.Context, e *search.Engine, o *SelfPlayOptions, i int) (*pdn.Record, uint64) {
 	rng := rand.New(rand.NewPCG(o.Seed, uint64(i)))
-	rec := &engine.GameRecord{Index: uint32(i), Start: engine.StartPosition(o.Variant)}
+	rec := &pdn.Record{Index: uint32(i), Start: engine.StartPosition(o.Variant)}
 	g := engine.NewGame(rec.Start)
 	if n := len(o.Openings); n > 0 {
 		op := &o.Openings[i%n]
@@ -251,7 +253,7 @@ func playSelfGame(ctx context.Context, e *search.Engine, o *SelfPlayOptions, i i
 		for _, m := range op.Moves {
 			g.Play(m)
 			rec.Moves = append(rec.Moves, m)
-			rec.Scores = append(rec.Scores, engine.NoScore)
+			rec.Scores = append(rec.Scores, pdn.NoScore)
 		}
 	}
 	random := 0
@@ -275,7 +277,7 @@ func playSelfGame(ctx context.Context, e *search.Engine, o *SelfPlayOptions, i i
 			return nil, nodes
 		}
 		var m engine.Move
-		score := engine.NoScore
+		score := pdn.NoScore
 		if random > 0 {
 			p := g.Position()
 			p.Generate(&l)

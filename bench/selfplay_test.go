@@ -13,6 +13,7 @@ import (
 
 	"damka/engine"
 	"damka/openings"
+	"damka/pdn"
 )
 
 // selfPlayOptions are small, fast self-play settings writing to out.
@@ -44,13 +45,13 @@ func playToFile(t *testing.T, o SelfPlayOptions) ([]byte, SelfPlayResult) {
 // games in order, each legal (the reader replays every move), played from
 // its opening, ending where the rules end it or at the move cap, with the
 // opening and random plies unscored and the searched ones scored.
-func checkSelfPlayFile(t *testing.T, data []byte, o SelfPlayOptions) []*engine.GameRecord {
+func checkSelfPlayFile(t *testing.T, data []byte, o SelfPlayOptions) []*pdn.Record {
 	t.Helper()
-	gr, err := engine.NewGameReader(bytes.NewReader(data))
+	gr, err := pdn.NewRecordReader(bytes.NewReader(data))
 	require.NoError(t, err)
 	assert.Equal(t, o.Variant, gr.Variant())
 	assert.Equal(t, o.Note, gr.Note())
-	var recs []*engine.GameRecord
+	var recs []*pdn.Record
 	for {
 		rec, err := gr.Next()
 		if err == io.EOF {
@@ -77,7 +78,7 @@ func checkSelfPlayFile(t *testing.T, data []byte, o SelfPlayOptions) []*engine.G
 		for ply, m := range rec.Moves {
 			r, why := g.Result()
 			require.Equal(t, engine.Ongoing, r, "game %d goes on after its end (%v) at ply %d", i, why, ply)
-			if rec.Scores[ply] == engine.NoScore {
+			if rec.Scores[ply] == pdn.NoScore {
 				if ply >= book {
 					unscored++
 				}
@@ -185,7 +186,7 @@ func TestSelfPlayResume(t *testing.T) {
 	t.Run("torn record", func(t *testing.T) {
 		// Cut the file inside every record in turn (the size field, the
 		// moves, the checksum): the resumed file is the file of one run.
-		gr, err := engine.NewGameReader(bytes.NewReader(full))
+		gr, err := pdn.NewRecordReader(bytes.NewReader(full))
 		require.NoError(t, err)
 		ends := []int64{gr.Offset()}
 		for {

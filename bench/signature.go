@@ -24,11 +24,11 @@ type BenchPosition struct {
 // BenchPositions are the bench set: openings, middlegames and endings of
 // all four variants. The Russian ones are from the games of the 10th USSR
 // championship and the English ones from Marion Tinsley's games
-// (shared/data/draughts, game and ply given in Source); the Brazilian set
+// (testdata/draughts, game and ply given in Source); the Brazilian set
 // adds an opening ballot and Russian middlegames played under Brazilian
 // rules. The shared data has no international games: the international
 // set is the start position and the two reference perft positions of
-// shared/spec/rules.md section 4.
+// docs/rules.md "Perft".
 var BenchPositions = []BenchPosition{
 	{engine.Russian, "W:W13,19,21,22,24,25,27,28,30,31,32:B1,2,4,5,6,8,9,10,11,12,15", "russian_ussr_championship_X game 3 ply 12"},
 	{engine.Russian, "W:W18,19,21,22,23,28,31:B3,4,5,6,7,10,13", "russian_ussr_championship_X game 40 ply 30"},

@@ -2,9 +2,10 @@
 
 // suitegen_test.go builds the solve suites in testdata/ (run on demand:
 // go test -tags suitegen -run TestGenerateSuites -timeout 0 ./bench/).
-// It walks the positions of the real games in shared/data/draughts (and,
-// for international, where the shared data has no games, and to widen the
-// Russian and Brazilian sets, of engine self-play games), keeps those where
+// It walks the positions of the real games in the module root's
+// testdata/draughts (and, for international, where those files hold no
+// games, and to widen the Russian and Brazilian sets, of engine self-play
+// games), keeps those where
 // a quiet sacrifice wins at least a man and a half by a deep search, checks
 // that no other move comes close, and writes EPD-like lines
 // `FEN ; bm MOVE ; id NAME ; acd DEPTH ; c0 "..."`.
@@ -26,6 +27,7 @@ import (
 
 	"damka/engine"
 	"damka/eval"
+	"damka/pdn"
 	"damka/search"
 )
 
@@ -35,10 +37,10 @@ type suiteSource struct {
 }
 
 func gamePositions(t *testing.T, file string, v engine.VariantID, as engine.VariantID) []suiteSource {
-	f, err := os.Open(filepath.Join("..", "..", "shared", "data", "draughts", file))
+	f, err := os.Open(filepath.Join("..", "testdata", "draughts", file))
 	require.NoError(t, err)
 	defer f.Close()
-	r := engine.NewPDNReader(f, v)
+	r := pdn.NewReader(f, v)
 	var out []suiteSource
 	base := strings.TrimSuffix(file, filepath.Ext(file))
 	for gi := 1; ; gi++ {

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"damka/engine"
+	"damka/pdn"
 )
 
 // MoveStat is how often a move was played from a position in the games
@@ -44,7 +45,7 @@ func NewGameStats(v engine.VariantID, maxPly int) *GameStats {
 	return &GameStats{v: v, maxPly: maxPly, moves: map[posMove]MoveStat{}}
 }
 
-// Read adds the games of a PDN stream (engine.NewPDNReader; games without
+// Read adds the games of a PDN stream (pdn.NewReader; games without
 // a GameType tag are of the statistics' variant). A bad game adds its moves
 // up to the fault and counts in Bad; only a read error is returned, naming
 // the source.
@@ -54,17 +55,17 @@ func (s *GameStats) Read(r io.Reader, source string) error {
 }
 
 // ReadReport is Read that also calls bad (when not nil) with each bad
-// game's *engine.PDNError, and returns how many games of the statistics'
+// game's *pdn.Error, and returns how many games of the statistics'
 // variant with at least one move it read without a fault, so that a caller
 // can report the bad games and refuse a file that gives none.
 func (s *GameStats) ReadReport(r io.Reader, source string, bad func(err error)) (good int, err error) {
-	pr := engine.NewPDNReader(r, s.v)
+	pr := pdn.NewReader(r, s.v)
 	for {
 		g, err := pr.Next()
 		if errors.Is(err, io.EOF) {
 			return good, nil
 		}
-		var pe *engine.PDNError
+		var pe *pdn.Error
 		if err != nil && !errors.As(err, &pe) {
 			return good, fmt.Errorf("book: %s: %w", source, err)
 		}
@@ -89,7 +90,7 @@ func (s *GameStats) ReadReport(r io.Reader, source string, bad func(err error)) 
 
 // Add counts the moves of one game (which must be of the statistics'
 // variant, else it is skipped) from its start position.
-func (s *GameStats) Add(g *engine.PDNGame) {
+func (s *GameStats) Add(g *pdn.Game) {
 	if g.Variant != s.v {
 		s.Skipped++
 		return

@@ -14,11 +14,11 @@ import (
 	"damka/internal/shareddata"
 )
 
-// sharedData is the project's shared data directory (internal/shareddata).
+// sharedData is the repository's test data folder, testdata/draughts (internal/shareddata).
 var sharedData, _ = shareddata.Dir()
 
-// readShared returns file name of the shared data folder, skipping t when
-// the folder is absent.
+// readShared returns file name of the test data folder, failing t when
+// the file is missing.
 func readShared(t *testing.T, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(shareddata.Path(t, name))
@@ -27,7 +27,7 @@ func readShared(t *testing.T, name string) []byte {
 }
 
 func TestParseSeedsACFDeck(t *testing.T) {
-	shareddata.Skip(t)
+	shareddata.Must(t)
 	seeds, err := book.ParseSeeds(readShared(t, "acf_3move_ballots.tsv"), engine.English, "acf")
 	require.NoError(t, err)
 	// 174 openings, 18 barred: the 156-opening deck.
@@ -41,7 +41,7 @@ func TestParseSeedsACFDeck(t *testing.T) {
 }
 
 func TestParseSeedsBallotJSON(t *testing.T) {
-	shareddata.Skip(t)
+	shareddata.Must(t)
 	seeds, err := book.ParseSeeds(readShared(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian, "150")
 	require.NoError(t, err)
 	require.Len(t, seeds, 150)
@@ -93,7 +93,7 @@ func TestParseSeedsErrors(t *testing.T) {
 }
 
 func TestGameStats(t *testing.T) {
-	shareddata.Skip(t)
+	shareddata.Must(t)
 	f, err := os.Open(filepath.Join(sharedData, "english_tinsley_checkerboard.pdn"))
 	require.NoError(t, err)
 	defer f.Close()

@@ -44,7 +44,7 @@ type slot struct {
 	release  func() error
 }
 
-// embedded holds the tables built into the binary (see README: egdb).
+// embedded holds the tables built into the binary (see docs/egdb.md).
 //
 //go:embed data
 var embedded embed.FS

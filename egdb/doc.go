@@ -30,7 +30,7 @@
 // to the end of the game with best play (the winner takes the shortest
 // way, the loser the longest), odd for a win, even for a loss (0: the side
 // to move has no move or no piece). These are the endings where the
-// move-count rules of shared/spec/rules.md section 6 turn wins into draws
+// move-count rules of docs/rules.md "Draws" turn wins into draws
 // (the Russian 15-move rules, the FMJD 16-, 5- and 25-move rules): a win
 // whose distance is within the rule's remaining budget is a win under the
 // rule (the distance counts to the end of the game, so every capture on

@@ -448,7 +448,7 @@ func FuzzParseFile(f *testing.F) {
 }
 
 // TestEmbeddedRebuilds: the embedded English and international files are
-// what the README's build commands make, byte for byte.
+// what the build commands of docs/egdb.md make, byte for byte.
 func TestEmbeddedRebuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the English 5-piece and international 4-piece sets (one to three minutes)")

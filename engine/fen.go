@@ -32,7 +32,7 @@ func crownRowViolation(p *Position) (Square, Color) {
 	return 0, White
 }
 
-// ParseFEN reads a PDN FEN position of variant v (PDN 3.0; shared/spec/rules.md
+// ParseFEN reads a PDN FEN position of variant v (PDN 3.0; docs/pdn.md
 // section 7): the side to move W or B, then colour fields such as
 // "W21,22,K30" and "B1-12", separated by ":", e.g. "W:W21,22,K30:B1,2,3".
 //
@@ -205,7 +205,7 @@ func (p *Position) FENStyle(style NotationStyle) string {
 }
 
 // ParseHubPosition reads a Hub protocol position string of variant v
-// (shared/spec/hub.md): the side to move W or B, then one character per
+// (docs/pdn.md): the side to move W or B, then one character per
 // square in square-number order, w white man, b black man, W white king, B
 // black king, e empty; 33 characters on 8x8, 51 on 10x10. Surrounding white
 // space is ignored. Errors give the wrong length, or the index (0 = side to

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"damka/internal/shareddata"
 )
 
 // assertSamePosition asserts that q equals p in pieces, kings, side, variant and
@@ -208,7 +210,7 @@ func TestPositionRoundTrips(t *testing.T) {
 	}
 }
 
-// knownBadProblemFENs are FENs of the shared problem sets that describe an
+// knownBadProblemFENs are FENs of the problem sets (testdata/draughts) that describe an
 // impossible position, with the error they must give. Gould's problem #88
 // has a white man on square 3, White's crowning row (probably K3).
 var knownBadProblemFENs = map[string]string{
@@ -216,13 +218,10 @@ var knownBadProblemFENs = map[string]string{
 }
 
 // TestFENProblemSets parses every FEN of the two English problem
-// collections in the shared data; the known bad ones must be rejected with
+// collections in testdata/draughts; the known bad ones must be rejected with
 // their error.
 func TestFENProblemSets(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "data", "draughts")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared data not found at %s: %v", dir, err)
-	}
+	dir := shareddata.Must(t)
 	tag := regexp.MustCompile(`\[FEN\s+"([^"]*)"\]`)
 	bad := 0
 	for _, name := range []string{"english_goulds_problems_fen.pdn", "english_boland_border_classics_fen.pdn"} {

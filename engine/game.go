@@ -1,5 +1,5 @@
 // game.go: a game record (history, Zobrist keys, draw counters) and the end
-// of game rules of shared/spec/rules.md section 6: no legal move loses,
+// of game rules of docs/rules.md "Draws": no legal move loses,
 // threefold repetition, and each variant's draw rules.
 
 package engine
@@ -41,7 +41,7 @@ func (r Result) String() string {
 // the side that moves first comes first. For Russian, Brazilian and
 // international draughts that is White ("1-0" = White wins); for English
 // checkers it is Black ("1-0" = Black wins), which is what the English files
-// in shared/data/draughts do (e.g. the Tinsley game "London 1992, game 18",
+// in testdata/draughts do (e.g. the Tinsley game "London 1992, game 18",
 // "White overstepped the time control", is marked 1-0).
 func (r Result) PDN(v VariantID) string {
 	if v.Rules().FirstToMove == Black {
@@ -117,6 +117,10 @@ const (
 	numReasons
 )
 
+// NumReasons is the number of Reasons: they run from 0 (ReasonNone) to
+// NumReasons-1. A stored Reason at or above it is corrupt.
+const NumReasons = numReasons
+
 var reasonNames = [numReasons]string{
 	ReasonNone:       "none",
 	NoPieces:         "no pieces left",
@@ -140,7 +144,7 @@ func (r Reason) String() string {
 	return reasonNames[r]
 }
 
-// Draw rule counts, from shared/spec/rules.md section 6. Every count is in
+// Draw rule counts, from docs/rules.md "Draws". Every count is in
 // moves BY EACH SIDE: one move = one move of White and one of Black = 2
 // plies, so a rule of N moves draws once 2*N plies have been played under
 // its condition. Counts start when the condition arose; a game set up from

@@ -24,7 +24,7 @@ func (c Color) String() string {
 }
 
 // Square is a playable square in the variant's own numbering, 1..32 on 8x8
-// and 1..50 on 10x10 (see shared/spec/rules.md section 1). Zero is "none".
+// and 1..50 on 10x10 (see docs/rules.md). Zero is "none".
 type Square uint8
 
 // Padded layouts. A board of R rows with K playable squares per row is laid

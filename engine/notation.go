@@ -14,7 +14,7 @@ import (
 
 // SquareName returns the name of square sq of variant v: its number ("11")
 // in the Numeric style, file and rank ("c3", "a10" on 10x10) in the
-// Algebraic style, following the maps of shared/spec/rules.md section 1. A
+// Algebraic style, following the maps of docs/rules.md. A
 // square outside 1..Squares (or an unknown variant) is written as its
 // number in either style, so that ParseSquare rejects it.
 func SquareName(v VariantID, sq Square, style NotationStyle) string {
@@ -456,7 +456,7 @@ const (
 	// FormatNumeric is FormatFull with numeric squares in every variant:
 	// "22-18", "22x15x6".
 	FormatNumeric
-	// FormatHub is the Hub protocol's form (shared/spec/hub.md): a quiet
+	// FormatHub is the Hub protocol's form (docs/hub.md): a quiet
 	// move "32-28", a capture "from x to x captured..." with the captured
 	// squares in ascending order ("28x19x23"), numeric squares.
 	FormatHub

@@ -56,7 +56,7 @@ func perftRec(st *perftStack, t *PerftTable, ply, depth int, paths bool) uint64 
 // Perft returns the number of leaf nodes at depth plies from p; with paths
 // false duplicate capture paths count once (distinct moves), with paths true
 // every capture path counts (the "keep duplicates" column of
-// shared/spec/rules.md section 4). Draw rules are ignored. Depth 0 gives 1;
+// docs/rules.md "Perft"). Draw rules are ignored. Depth 0 gives 1;
 // depths above MaxPerftDepth are clamped.
 func Perft(p Position, depth int, paths bool) uint64 {
 	if depth <= 0 {

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// specRulePosition is one rule position of shared/spec/rules.md section 5.
+// specRulePosition is one rule position of docs/rules.md "Rule positions".
 type specRulePosition struct {
 	name    string
 	v       VariantID

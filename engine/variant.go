@@ -1,9 +1,9 @@
 // Package engine is damka's rules core: variants, bitboard positions, move
-// generation, notation, FEN/PDN and game rules for Russian, English
+// generation, notation, FEN and game rules for Russian, English
 // (American), Brazilian and international draughts.
 //
 // Rules, square numbering and reference perft figures follow
-// shared/spec/rules.md of the project.
+// docs/rules.md of the project.
 package engine
 
 import (

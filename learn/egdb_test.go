@@ -9,6 +9,7 @@ import (
 
 	"damka/egdb"
 	"damka/engine"
+	"damka/pdn"
 )
 
 // fakeTables says v (distance dist) for the side to move of every position
@@ -29,7 +30,7 @@ func gameFile(t *testing.T, v engine.VariantID, fen string, plies int, result en
 	t.Helper()
 	p, err := engine.ParseFEN(v, fen)
 	require.NoError(t, err)
-	rec := engine.GameRecord{Start: p, Result: result, Reason: engine.ReasonNone}
+	rec := pdn.Record{Start: p, Result: result, Reason: engine.ReasonNone}
 	var l engine.MoveList
 	for range plies {
 		p.Generate(&l)
@@ -43,7 +44,7 @@ func gameFile(t *testing.T, v engine.VariantID, fen string, plies int, result en
 	}
 	require.NotEmpty(t, rec.Moves)
 	var buf bytes.Buffer
-	gw, err := engine.NewGameWriter(&buf, v, "egdb label test")
+	gw, err := pdn.NewRecordWriter(&buf, v, "egdb label test")
 	require.NoError(t, err)
 	require.NoError(t, gw.Write(&rec))
 	require.NoError(t, gw.Flush())
@@ -90,7 +91,7 @@ func TestEGDBLabels(t *testing.T) {
 	require.NoError(t, err)
 	var ds engine.DrawState
 	exact, inexact := 0, 0
-	gr, err := engine.NewGameReader(bytes.NewReader(data))
+	gr, err := pdn.NewRecordReader(bytes.NewReader(data))
 	require.NoError(t, err)
 	rec, err := gr.Next()
 	require.NoError(t, err)

@@ -1,5 +1,5 @@
 // Package learn trains the pattern evaluation (package eval) on game files
-// (engine/gamerec.go, written by `damka selfplay`): a logistic regression
+// (pdn/gamerec.go, written by `damka selfplay`): a logistic regression
 // of the game result, blended with the search score, on
 // sigmoid(eval / scale), with L2 regularisation and Adam over mini-batches,
 // and a held-out validation set. It is deterministic for a seed.
@@ -21,6 +21,7 @@ import (
 	"damka/engine"
 	"damka/eval"
 	"damka/internal/gzfile"
+	"damka/pdn"
 )
 
 // Sample is one training position: its features and what it should score.
@@ -84,7 +85,7 @@ func (d *Data) set() uint8 {
 // the side to move has no capture and men are left. The file must be of
 // d.V. With d.EGDB, positions in the tables take their exact values.
 func (d *Data) ReadGames(r io.Reader, name string) error {
-	gr, err := engine.NewGameReader(r)
+	gr, err := pdn.NewRecordReader(r)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -117,7 +118,7 @@ func (d *Data) ReadGames(r io.Reader, name string) error {
 		p := rec.Start
 		var ds engine.DrawState
 		for i, m := range rec.Moves {
-			if sc := rec.Scores[i]; sc != engine.NoScore && !p.HasCapture() {
+			if sc := rec.Scores[i]; sc != pdn.NoScore && !p.HasCapture() {
 				eval.ExtractFeaturesSet(&p, &f, set)
 				if f.Scale != 0 {
 					s := newSample(&f)

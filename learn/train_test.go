@@ -18,6 +18,7 @@ import (
 	"damka/bench"
 	"damka/engine"
 	"damka/eval"
+	"damka/pdn"
 )
 
 // testDir holds the game files the tests share (TestMain removes it).
@@ -104,7 +105,7 @@ func TestModelMatchesEval(t *testing.T) {
 			f, err := os.Open(selfPlayFile(t, v))
 			require.NoError(t, err)
 			defer f.Close()
-			gr, err := engine.NewGameReader(f)
+			gr, err := pdn.NewRecordReader(f)
 			require.NoError(t, err)
 			d := &Data{V: v, Set: set}
 			var feats eval.Features
@@ -117,7 +118,7 @@ func TestModelMatchesEval(t *testing.T) {
 				require.NoError(t, err)
 				p := rec.Start
 				for i, mv := range rec.Moves {
-					if rec.Scores[i] != engine.NoScore && !p.HasCapture() {
+					if rec.Scores[i] != pdn.NoScore && !p.HasCapture() {
 						eval.ExtractFeaturesSet(&p, &feats, set)
 						if feats.Scale != 0 {
 							s := newSample(&feats)
@@ -151,7 +152,7 @@ func TestReadGamesSamples(t *testing.T) {
 	v := engine.Russian
 	data, err := os.ReadFile(selfPlayFile(t, v))
 	require.NoError(t, err)
-	gr, err := engine.NewGameReader(bytes.NewReader(data))
+	gr, err := pdn.NewRecordReader(bytes.NewReader(data))
 	require.NoError(t, err)
 	var want []Sample
 	games := 0
@@ -164,7 +165,7 @@ func TestReadGamesSamples(t *testing.T) {
 		res := map[engine.Result]float32{engine.WhiteWins: 1, engine.BlackWins: 0, engine.Draw: 0.5}[rec.Result]
 		p := rec.Start
 		for i, m := range rec.Moves {
-			if sc := rec.Scores[i]; sc != engine.NoScore && !p.HasCapture() && p.Pieces[0]&^p.Kings|p.Pieces[1]&^p.Kings != 0 {
+			if sc := rec.Scores[i]; sc != pdn.NoScore && !p.HasCapture() && p.Pieces[0]&^p.Kings|p.Pieces[1]&^p.Kings != 0 {
 				if p.Side == engine.Black {
 					sc = -sc
 				}
@@ -344,7 +345,7 @@ func TestTrainBadInput(t *testing.T) {
 
 	require.NoError(t, os.WriteFile(bad, data[:len(data)-3], 0o644))
 	err = (&Data{V: engine.Russian}).ReadFiles(bad)
-	assert.ErrorIs(t, err, engine.ErrTruncatedRecord)
+	assert.ErrorIs(t, err, pdn.ErrTruncatedRecord)
 
 	err = (&Data{V: engine.Russian}).ReadGames(bytes.NewReader([]byte("DMKEVAL1\x01\x00\x00\x01\x0c\x00\x0f\x00\x41\x19\x00\x00")), "w.dkw")
 	assert.ErrorContains(t, err, "w.dkw: not a damka game file")

@@ -16,9 +16,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"damka/engine"
+	"damka/pdn"
 )
 
 // MaxBytes bounds an openings file (64 MiB).
@@ -55,7 +57,7 @@ func Positions(ops []Opening) []engine.Position {
 // Load reads the openings of file for variant v. The format is chosen from
 // the file name and content:
 //
-//   - ".tsv": the ACF 3-move list (shared/data/draughts/acf_3move_ballots.tsv,
+//   - ".tsv": the ACF 3-move list (testdata/draughts/acf_3move_ballots.tsv,
 //     columns acf_no, moves, deck, name, FEN): the 156-opening tournament
 //     deck, i.e. the rows whose deck is "crossboard" or "mailplay" (with or
 //     without a "+ctd" suffix: 144 + 12 rows); "barred" rows are skipped.
@@ -385,7 +387,7 @@ func clip(b []byte, n int) string {
 // ParsePDN reads every game of a PDN stream as an opening (see Load). A
 // game of another variant than v is an error.
 func ParsePDN(r io.Reader, v engine.VariantID) ([]Opening, error) {
-	pr := engine.NewPDNReader(r, v)
+	pr := pdn.NewReader(r, v)
 	var ops []Opening
 	for i := 1; ; i++ {
 		g, err := pr.Next()
@@ -434,4 +436,51 @@ func ParseFENLines(r io.Reader, v engine.VariantID) ([]Opening, error) {
 		ops = append(ops, Opening{Name: name, Start: p})
 	}
 	return ops, sc.Err()
+}
+
+// shortMoveRE matches a move of the short algebraic form of pydraughts'
+// ballot names: the origin's file and the destination ("cd4": c3-d4).
+var shortMoveRE = regexp.MustCompile(`^([a-j])([a-j](?:10|[1-9]))$`)
+
+// MovesFromName recovers the moves of a ballot whose name lists them after
+// a label, as pydraughts' ballot files do ("1-I cd4 ba5 dc5",
+// "I-3: ab4 ba5 ba3 ab6", "001 09-13 21-17 05-09"): the words after the
+// first, in the variant's notation or in the short form "cd4" (origin
+// file, destination; one legal move must fit), played from v's start
+// position. It returns them when they are all legal and reach end (same
+// pieces and side to move), else ok false.
+func MovesFromName(v engine.VariantID, name string, end engine.Position) (moves []engine.Move, ok bool) {
+	words := strings.Fields(name)
+	if len(words) < 2 {
+		return nil, false
+	}
+	p := engine.StartPosition(v)
+	var list engine.MoveList
+	for _, w := range words[1:] {
+		m, err := p.ParseMove(w)
+		if err != nil {
+			sm := shortMoveRE.FindStringSubmatch(w)
+			if sm == nil {
+				return nil, false
+			}
+			p.Generate(&list)
+			n := 0
+			for _, lm := range list.Slice() {
+				from := engine.SquareName(v, engine.SquareAt(v, lm.From), engine.Algebraic)
+				to := engine.SquareName(v, engine.SquareAt(v, lm.To), engine.Algebraic)
+				if from[:1] == sm[1] && to == sm[2] {
+					m, n = lm, n+1
+				}
+			}
+			if n != 1 {
+				return nil, false
+			}
+		}
+		moves = append(moves, m)
+		p = p.Play(m)
+	}
+	if p.Pieces != end.Pieces || p.Kings != end.Kings || p.Side != end.Side {
+		return nil, false
+	}
+	return moves, true
 }

@@ -13,14 +13,14 @@ import (
 	"damka/internal/shareddata"
 )
 
-// sharedData is the project's shared data directory (internal/shareddata).
+// sharedData is the repository's test data folder, testdata/draughts (internal/shareddata).
 var sharedData, _ = shareddata.Dir()
 
 // TestACFDeck: the 156-opening deck of the ACF 3-move TSV (144
 // crossboard + 12 mailplay, the 18 barred left out), each replayed from
 // the start and checked against the file's FEN.
 func TestACFDeck(t *testing.T) {
-	shareddata.Skip(t)
+	shareddata.Must(t)
 	ops, err := Load(filepath.Join(sharedData, "acf_3move_ballots.tsv"), engine.English)
 	require.NoError(t, err)
 	require.Len(t, ops, 156)
@@ -44,7 +44,7 @@ func TestACFDeck(t *testing.T) {
 // TestBallotJSON: the pydraughts ballot files, with algebraic FENs for
 // Russian and Brazilian.
 func TestBallotJSON(t *testing.T) {
-	shareddata.Skip(t)
+	shareddata.Must(t)
 	ops, err := Load(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	require.Len(t, ops, 150)
@@ -204,7 +204,7 @@ func TestReadPDNByContent(t *testing.T) {
 }
 
 // TestReadSharedDataProblems reads the FEN-tagged English problem file of
-// shared/data: 182 set-up positions and one game from the start.
+// testdata/draughts: 182 set-up positions and one game from the start.
 func TestReadSharedDataProblems(t *testing.T) {
 	ops, err := Load(shareddata.Path(t, "english_boland_border_classics_fen.pdn"), engine.English)
 	require.NoError(t, err)
@@ -246,4 +246,48 @@ func TestCheckNamesUnique(t *testing.T) {
 		names = append(names, o.Name)
 	}
 	assert.Equal(t, []string{"a", "a #2", "a #2 #2", "a #3", "a #3 #2"}, names)
+}
+
+// TestMovesFromName: the moves in pydraughts' ballot names lead from the
+// start position to each ballot's FEN, but for names that list no moves
+// ("5-VII Free") or moves that do not reach the FEN ("2-IV ef4 fe5 ab4"):
+// those give none.
+func TestMovesFromName(t *testing.T) {
+	shareddata.Must(t)
+	for _, c := range []struct {
+		file      string
+		v         engine.VariantID
+		recovered int
+	}{
+		{"pydraughts_ballots_150russian_and_brazilian.json", engine.Russian, 148},
+		{"pydraughts_ballots_150russian_and_brazilian.json", engine.Brazilian, 148},
+		{"pydraughts_ballots_3move_english.json", engine.English, 157},
+	} {
+		ops, err := Load(filepath.Join(sharedData, c.file), c.v)
+		require.NoError(t, err)
+		n := 0
+		for _, op := range ops {
+			if moves, ok := MovesFromName(c.v, op.Name, op.Start); ok {
+				n++
+				assert.Len(t, moves, len(strings.Fields(op.Name))-1, op.Name)
+			}
+		}
+		assert.Equal(t, c.recovered, n, "%s %s", c.file, c.v)
+	}
+	end := engine.StartPosition(engine.Russian)
+	_, ok := MovesFromName(engine.Russian, "no moves", end)
+	assert.False(t, ok)
+	_, ok = MovesFromName(engine.Russian, "1-I cd4", end)
+	assert.False(t, ok, "cd4 does not reach the start position")
+	p := end.Play(mustParse(t, end, "c3-d4"))
+	moves, ok := MovesFromName(engine.Russian, "1-I cd4", p)
+	assert.True(t, ok)
+	assert.Len(t, moves, 1)
+}
+
+func mustParse(t *testing.T, p engine.Position, text string) engine.Move {
+	t.Helper()
+	m, err := p.ParseMove(text)
+	require.NoError(t, err, text)
+	return m
 }

@@ -170,7 +170,9 @@ const (
 	// MaxHashMiB is the largest transposition table, in MiB (16 GiB):
 	// larger requests are refused, not attempted.
 	MaxHashMiB = 16384
-	// DefaultThreads is the thread count front ends start with.
+	// DefaultThreads is the default of every --threads flag of damka: the
+	// search threads of hub, dxp, analyse and the text mode, and the
+	// workers of book build, selfplay, train, egdb and perft.
 	DefaultThreads = 1
 	// DefaultHashMiB is the table size front ends start with, in MiB.
 	DefaultHashMiB = 64

@@ -7,7 +7,7 @@
 //
 // (make cbdll). It exports CheckerBoard's engine API (getmove,
 // enginecommand, islegal; see protocol/cb and
-// shared/spec/checkerboard.md). The cgo exports are in exports_windows.go;
+// docs/checkerboard.md). The cgo exports are in exports_windows.go;
 // on other systems this package is an empty program, so that go vet and go
 // test of the whole module stay clean.
 package main

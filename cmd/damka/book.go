@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -294,7 +293,7 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 	f.StringArrayVar(&games, "games", nil, "PDN file of games whose frequent moves are kept (repeatable)")
 	f.IntVar(&minCount, "min-count", 3, "ignore game moves played fewer times")
 	f.StringArrayVar(&seedFiles, "positions-file", nil, "seed positions analysed first: ballot JSON, TSV with a fen column, or FEN lines (repeatable)")
-	f.IntVar(&threads, "threads", runtime.NumCPU(), "positions analysed at the same time (one search thread each)")
+	f.IntVar(&threads, "threads", search.DefaultThreads, "positions analysed at the same time (one search thread each)")
 	f.IntVar(&hashMiB, "hash", 8, "transposition table of each worker, MiB")
 	f.StringVar(&out, "out", "", "book file to write (default VARIANT.book)")
 	f.BoolVar(&resume, "resume", false, "go on from OUT.checkpoint when it exists")

@@ -18,6 +18,7 @@ import (
 	"damka/book"
 	"damka/engine"
 	"damka/openings"
+	"damka/pdn"
 	"damka/protocol/dxp"
 	"damka/search"
 )
@@ -64,9 +65,10 @@ port defaults to 27531. Independently, one side is the initiator
 (--initiator): it proposes --games games, alternating colours, with --time
 minutes per player for the whole game and a move limit of --moves moves
 each (0: none; a game that reaches it is drawn), starting from the variant's
-start position or from the --openings file (one FEN or Hub position per
-line, or PDN: each game's final position; each opening is played with both
-colours). The other side is the follower: it plays the games proposed until
+start position or from the --openings file, a deck in any format match
+and selfplay read: .tsv (the ACF 3-move list), .json (pydraughts ballots),
+.pdn (each game's final position; damka openings writes such decks) or
+lines of FEN or Hub position; each opening is played with both colours. The other side is the follower: it plays the games proposed until
 the initiator stops.
 
 International draughts is DXP's standard. For the 8x8 variants damka uses an
@@ -92,7 +94,7 @@ message sent and received.`,
 	f.IntVar(&o.games, "games", 2, "initiator: number of games")
 	f.IntVar(&o.minutes, "time", 5, "initiator: thinking time per player per game in minutes (0..999; 0: no clock)")
 	f.IntVar(&o.moves, "moves", 0, "initiator: move limit, moves per player (0..999; 0: none)")
-	f.StringVar(&o.openings, "openings", "", "initiator: file of opening positions (FEN lines or PDN)")
+	f.StringVar(&o.openings, "openings", "", "initiator: opening deck (as for damka match: .tsv, .json, .pdn, or lines of FEN or Hub position)")
 	f.IntVar(&o.threads, "threads", search.DefaultThreads, "search threads")
 	f.IntVar(&o.hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
 	f.IntVar(&o.depth, "depth", 0, "search depth limit per move in plies (0: none; for quick tests)")
@@ -287,7 +289,7 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 		if pdnFile == nil || pdnErr != nil {
 			return
 		}
-		if err := engine.WritePDN(pdnFile, r.PDN); err != nil {
+		if err := pdn.Write(pdnFile, r.PDN); err != nil {
 			pdnErr = err
 		} else if err := pdnFile.Sync(); err != nil {
 			pdnErr = err

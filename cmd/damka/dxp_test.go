@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/pdn"
 	"damka/protocol/dxp"
 	"damka/search"
 )
@@ -88,7 +89,7 @@ func checkDXPOutput(t *testing.T, out, pdnPath string, v engine.VariantID, games
 	f, err := os.Open(pdnPath)
 	require.NoError(t, err)
 	defer f.Close()
-	r := engine.NewPDNReader(f, v)
+	r := pdn.NewReader(f, v)
 	n := 0
 	for {
 		g, err := r.Next()

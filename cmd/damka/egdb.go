@@ -15,9 +15,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"damka/bench"
 	"damka/egdb"
 	"damka/engine"
+	"damka/match"
 	"damka/search"
 )
 
@@ -27,8 +27,11 @@ func newEGDBCmd() *cobra.Command {
 		Short: "endgame databases: build, probe, verify, stats",
 		Long: `egdb builds and reads damka's endgame tables: win/draw/loss for every
 position of few pieces, with distances (plies to the end) for kings-only
-slices. One file per material slice, variant-WMWKBMBK.egdb. See README.md,
-section "Endgame databases".`,
+slices. One file per material slice, variant-WMWKBMBK.egdb (W and B: the
+white and black men and kings, e.g. english-0201.egdb). damka embeds the
+small tables; --egdb DIR on hub, analyse, solve, dxp and match adds the
+tables of DIR. "damka egdb COMMAND --help" describes each command;
+docs/egdb.md in the source tree has the sizes and build times.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
@@ -42,7 +45,7 @@ func parseShard(s string) (int, int, error) {
 	if s == "" {
 		return 0, 1, nil
 	}
-	i, n, err := bench.ParseShard(s)
+	i, n, err := match.ParseShard(s)
 	if err != nil {
 		return 0, 0, badInput("--shard: %v", err)
 	}
@@ -110,7 +113,7 @@ indexed job, with the same --out. The output does not depend on --threads.`,
 			}
 			// The solver's arrays are large and hold no pointers, so the
 			// collector has nothing to scan in them: a low target keeps
-			// the peak near the live set for little time (README
+			// the peak near the live set for little time (docs/egdb.md
 			// "Figures"). GOGC in the environment takes precedence.
 			if os.Getenv("GOGC") == "" {
 				debug.SetGCPercent(buildGCPercent)
@@ -146,7 +149,7 @@ indexed job, with the same --out. The output does not depend on --threads.`,
 	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	f.IntVar(&pieces, "pieces", 4, "most pieces on the board")
 	f.StringVar(&out, "out", "", "output directory")
-	f.IntVar(&threads, "threads", 1, "worker threads")
+	f.IntVar(&threads, "threads", search.DefaultThreads, "worker threads")
 	f.StringVar(&shard, "shard", "", "build part I of N (I/N, 1 <= I <= N) of the largest slices")
 	f.BoolVar(&noProgress, "no-progress", false, "no progress bar (there is none unless stderr is a terminal)")
 	return cmd
@@ -180,6 +183,12 @@ func openToolDB(args []string) (*egdb.DB, error) {
 	}
 	db.SetErrorHandler(func(err error) { logger.Error().Err(err).Msg("endgame table") })
 	return db, nil
+}
+
+// noTables is the error of egdb stats and verify when where (a folder or
+// the embedded set) holds no slice of v: exit status 2.
+func noTables(v engine.VariantID, where string) error {
+	return badInput("%s holds no %s tables", where, v)
 }
 
 // valueWords writes a probe's value and distance: "none" for a draw,
@@ -302,10 +311,10 @@ white kings, black men, black kings), to split a long verify or resume one.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "variant=%s slices=%d mismatches=%d\n", v, slices, bad)
 			if slices == 0 {
-				return badInput("no slice of %s in %s", v, where)
+				return noTables(v, where)
 			}
+			fmt.Fprintf(w, "variant=%s slices=%d mismatches=%d\n", v, slices, bad)
 			if bad > 0 {
 				return exitStatus(1)
 			}
@@ -314,7 +323,7 @@ white kings, black men, black kings), to split a long verify or resume one.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
-	f.IntVar(&threads, "threads", 1, "worker threads")
+	f.IntVar(&threads, "threads", search.DefaultThreads, "worker threads")
 	f.IntVar(&limit, "limit", 5, "mismatches printed per slice")
 	f.StringSliceVar(&only, "slices", nil, "check only these slices (comma-separated, e.g. 0212,1103)")
 	return cmd
@@ -337,6 +346,13 @@ func newEGDBStatsCmd() *cobra.Command {
 			}
 			defer db.Close()
 			stats, errs := db.Stats(v)
+			if len(stats) == 0 && len(errs) == 0 {
+				where := "the embedded set"
+				if db.Dir() != "" {
+					where = db.Dir()
+				}
+				return noTables(v, where)
+			}
 			w := cmd.OutOrStdout()
 			var tp, tb uint64
 			for _, s := range stats {

@@ -113,7 +113,8 @@ func TestEGDBBadInput(t *testing.T) {
 		{[]string{"egdb", "probe", "--variant", "english", "--fen", "W:WK29:BK4", "--egdb", filepath.Join(dir, "nowhere")}, "nowhere"},
 		{[]string{"egdb", "verify", "--variant", "english", "--threads", "0", dir}, "--threads 0 out of range"},
 		{[]string{"egdb", "verify", "--variant", "english", filepath.Join(dir, "nowhere")}, "nowhere"},
-		{[]string{"egdb", "verify", "--variant", "english", dir}, "no slice of english in " + dir},
+		{[]string{"egdb", "verify", "--variant", "english", dir}, dir + " holds no english tables"},
+		{[]string{"egdb", "stats", "--variant", "english", dir}, dir + " holds no english tables"},
 		{[]string{"egdb", "verify", "--variant", "english", "--slices", "0201,09x1"}, `--slices: material "09x1": digit 2 is not 0..7`},
 		{[]string{"egdb", "verify", "--variant", "english", "--slices", "0303"}, "--slices: slice 0303 of english is not in the embedded set"},
 		{[]string{"egdb", "stats", "--variant", "english", filepath.Join(dir, "nowhere")}, "nowhere"},
@@ -137,4 +138,16 @@ func TestEGDBFlagOfSearch(t *testing.T) {
 	_, errs, code = runCLI("analyse", "--variant", "english", "--fen", "W:WK29,K30:BK4", "--depth", "4", "--egdb", filepath.Join(t.TempDir(), "nowhere"))
 	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, errs, "nowhere")
+}
+
+// TestEGDBEmptyDir: stats and verify on a folder without tables of the
+// variant both say so, naming the folder, with exit status 2.
+func TestEGDBEmptyDir(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{"stats", "verify"} {
+		out, errs, code := runCLI("egdb", sub, "--variant", "english", dir)
+		assert.Equal(t, exitBadInput, code, "%s: %s", sub, out)
+		assert.Contains(t, errs, dir+" holds no english tables", sub)
+		assert.NotContains(t, out, "slices=0", sub)
+	}
 }

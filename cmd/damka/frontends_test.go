@@ -18,6 +18,7 @@ import (
 
 	"damka/book"
 	"damka/engine"
+	"damka/pdn"
 	"damka/protocol/dxp"
 	"damka/search"
 )
@@ -87,7 +88,7 @@ func TestFrontEndsUseTheBook(t *testing.T) {
 		f, err := os.Open(pdnPath)
 		require.NoError(t, err)
 		defer f.Close()
-		r := engine.NewPDNReader(f, engine.Russian)
+		r := pdn.NewReader(f, engine.Russian)
 		asWhite := 0
 		for {
 			g, err := r.Next()

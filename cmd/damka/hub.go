@@ -8,6 +8,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/signal"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -56,8 +57,8 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	registerEGDBFlag(cmd, &f.egdb)
 }
 
-// check validates the flags, reads --eval-file and --book-file and returns
-// the variant.
+// check validates the flags, reads --eval-file and --book-file, checks that
+// --egdb opens, and returns the variant.
 func (f *engineFlags) check() (engine.VariantID, error) {
 	v, err := parseVariantFlag(f.variant)
 	if err != nil {
@@ -80,6 +81,13 @@ func (f *engineFlags) check() (engine.VariantID, error) {
 	}
 	if f.bookB, err = loadBookFile(f.bookFile, v); err != nil {
 		return 0, err
+	}
+	if f.egdb != "" && f.egdb != "off" {
+		db, err := openEGDB(f.egdb)
+		if err != nil {
+			return 0, err
+		}
+		db.Close()
 	}
 	return v, nil
 }
@@ -159,7 +167,12 @@ func runDefault(cmd *cobra.Command, args []string) error {
 	ef := engineFlags{variant: "russian", threads: search.DefaultThreads, hashMiB: search.DefaultHashMiB, book: true, bookMargin: search.DefaultBookMargin,
 		overhead: int(search.DefaultMoveOverhead / time.Millisecond)}
 	if isTerminal(in) {
-		return runTextMode(cmd.Context(), in, out, textOptions{variant: engine.Russian, threads: ef.threads, hashMiB: ef.hashMiB})
+		// Ctrl-C is the text mode's: it stops damka's search, or leaves at
+		// the prompt.
+		intr := make(chan os.Signal, 1)
+		signal.Notify(intr, os.Interrupt)
+		defer signal.Stop(intr)
+		return runTextMode(cmd.Context(), in, out, textOptions{variant: engine.Russian, threads: ef.threads, hashMiB: ef.hashMiB, interrupt: intr})
 	}
 	return runHub(cmd.Context(), in, out, engine.Russian, ef)
 }

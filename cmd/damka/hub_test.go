@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -221,4 +222,33 @@ func TestHubVariantFromPosition(t *testing.T) {
 	assert.Contains(t, out, "51 characters is a 10x10 position")
 	assert.Regexp(t, `(?m)^done$`, out)
 	assert.Contains(t, out, "param name=variant value=russian type=enum")
+}
+
+// TestLogTimeMilliseconds: the time of every JSON log line has
+// milliseconds, so that a debug Hub log can time a move.
+func TestLogTimeMilliseconds(t *testing.T) {
+	logFile := filepath.Join(t.TempDir(), "hub.log")
+	_, err := rootWithInput(t, "ping\nping\n", "hub", "--log-level", "debug", "--log-file", logFile)
+	require.NoError(t, err)
+	data, err := os.ReadFile(logFile)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	require.NotEmpty(t, lines)
+	stamp := regexp.MustCompile(`"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d)"`)
+	for _, l := range lines {
+		assert.Regexp(t, stamp, l)
+	}
+}
+
+// TestHubBadEGDBFlag: a bad --egdb on `damka hub` is bad input (exit 2,
+// naming the path), as on analyse, solve and dxp, not a logged line and a
+// session with the embedded tables.
+func TestHubBadEGDBFlag(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nowhere")
+	for _, args := range [][]string{{"hub"}, {"analyse", "--depth", "2"}} {
+		out, errs, code := runCLI(append(args, "--egdb", missing)...)
+		assert.Equal(t, exitBadInput, code, "%v: %s", args, errs)
+		assert.Empty(t, out, args)
+		assert.Contains(t, errs, "--egdb "+missing, args)
+	}
 }

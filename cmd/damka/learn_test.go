@@ -14,6 +14,7 @@ import (
 
 	"damka/engine"
 	"damka/eval"
+	"damka/pdn"
 	"damka/search"
 )
 
@@ -30,7 +31,7 @@ func TestLearnPipeline(t *testing.T) {
 	assert.Regexp(t, `^games=8 resumed=0 played=8 plies=\d+ white=\d+ black=\d+ draws=\d+ nodes=\d+ time=\S+ games_per_s=\S+\n$`, out)
 	data, err := os.ReadFile(games)
 	require.NoError(t, err)
-	gr, err := engine.NewGameReader(strings.NewReader(string(data)))
+	gr, err := pdn.NewRecordReader(strings.NewReader(string(data)))
 	require.NoError(t, err)
 	assert.Equal(t, engine.Russian, gr.Variant())
 	assert.Equal(t, "damka selfplay --hash 1 --nodes 300 --out "+games+" --random-plies 6 --seed 3 --variant russian", gr.Note())

@@ -98,8 +98,13 @@ func stopProfile() {
 	profSink = nil
 }
 
+// logTimeFormat is the time stamp of every log line: RFC 3339 with
+// milliseconds, enough to time a move in a debug Hub log.
+const logTimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
 // setupLogging points the logger at stderr or --log-file at --log-level.
 func setupLogging() error {
+	zerolog.TimeFieldFormat = logTimeFormat
 	lvl, err := zerolog.ParseLevel(strings.ToLower(gflags.logLevel))
 	if err != nil || gflags.logLevel == "" {
 		return badInput("bad --log-level %q (want trace, debug, info, warn, error)", gflags.logLevel)
@@ -120,8 +125,14 @@ func setupLogging() error {
 
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "damka",
-		Short:         "damka: a draughts engine for Russian, English, Brazilian and international draughts",
+		Use:   "damka",
+		Short: "damka: a draughts engine for Russian, English, Brazilian and international draughts",
+		Long: `damka: a draughts engine for Russian, English, Brazilian and international draughts.
+
+Run without a command, damka opens the text mode when its input is a terminal
+(a board, moves typed in the variant's notation; "help" lists its commands)
+and speaks the Hub protocol (Scan's engine protocol, as "damka hub" does) when
+its input is a pipe, as GUIs start it. The commands below are the tools.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE:          runDefault,
@@ -150,7 +161,7 @@ func newRootCmd() *cobra.Command {
 	})
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(err) })
 	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newBookCmd(), newMatchCmd(),
-		newAnalyseCmd(), newBenchCmd(), newSolveCmd(), newSelfPlayCmd(), newTrainCmd(), newEGDBCmd())
+		newAnalyseCmd(), newBenchCmd(), newSolveCmd(), newSelfPlayCmd(), newTrainCmd(), newEGDBCmd(), newOpeningsCmd())
 	return root
 }
 

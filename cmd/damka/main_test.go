@@ -4,14 +4,18 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"damka/engine"
 	"damka/internal/shareddata"
+	"damka/openings"
+	"damka/search"
 	buildversion "damka/version"
 )
 
@@ -133,17 +137,22 @@ func TestVersionFlag(t *testing.T) {
 	assert.Equal(t, "damka "+buildversion.String()+"\n", out)
 }
 
-// TestMovesSortedWithPDNNumbers: moves lists the legal moves sorted, and
+// TestMovesSortedWithPDNNumbers: moves lists the legal moves sorted by
+// square numbers (numeric notation) or by file and rank (algebraic), and
 // --moves takes PDN move numbers.
 func TestMovesSortedWithPDNNumbers(t *testing.T) {
 	out, errs, code := runCLI("moves", "--variant", "english")
 	require.Equal(t, 0, code, errs)
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	assert.True(t, sort.StringsAreSorted(lines), out)
-	assert.Equal(t, "10-14\n10-15\n11-15\n11-16\n12-16\n9-13\n9-14\n", out)
+	assert.Equal(t, "9-13\n9-14\n10-14\n10-15\n11-15\n11-16\n12-16\n", out)
 	out, errs, code = runCLI("moves", "--variant", "english", "--moves", "1. 11-15 23-19 2.")
 	require.Equal(t, 0, code, errs)
-	assert.Equal(t, "10-14\n12-16\n15-18\n7-11\n8-11\n9-13\n9-14\n", out)
+	assert.Equal(t, "7-11\n8-11\n9-13\n9-14\n10-14\n12-16\n15-18\n", out)
+	out, errs, code = runCLI("moves", "--variant", "russian")
+	require.Equal(t, 0, code, errs)
+	assert.Equal(t, "a3-b4\nc3-b4\nc3-d4\ne3-d4\ne3-f4\ng3-f4\ng3-h4\n", out)
+	out, errs, code = runCLI("perft", "--variant", "international", "--depth", "1", "--divide")
+	require.Equal(t, 0, code, errs)
+	assert.True(t, strings.HasPrefix(out, "31-26 1\n31-27 1\n32-27 1\n"), out)
 }
 
 // TestOutOfRangeMessages: a limit given as 0, a negative count and a
@@ -185,4 +194,89 @@ func TestREADMEOneBinaryLocation(t *testing.T) {
 	assert.Contains(t, text, "go install ./cmd/damka")
 	assert.NotContains(t, text, "is the only requirement")
 	assert.Regexp(t, "`make`", text)
+}
+
+// TestPDNCheckNoGames: a file with no games (plain text, an empty file) is
+// an error naming the file, exit status 2, before any summary line.
+func TestPDNCheckNoGames(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.md")
+	require.NoError(t, os.WriteFile(text, []byte("# Notes\n\nNo games here, only words.\n"), 0o644))
+	empty := filepath.Join(dir, "empty.pdn")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	for _, name := range []string{text, empty, os.DevNull} {
+		out, errs, code := runCLI("pdn", "check", name)
+		assert.Equal(t, exitBadInput, code, name)
+		assert.Contains(t, errs, name+" holds no PDN games")
+		assert.NotContains(t, out, "games=0")
+	}
+}
+
+// TestOpeningsDecks: `damka openings` writes what the committed decks of
+// openings/decks hold, byte for byte, and each deck holds perft(N) openings
+// (distinct move sequences) that Load reads.
+func TestOpeningsDecks(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		file := filepath.Join("..", "..", "openings", "decks", v.String()+"-3ply.pdn")
+		want, err := os.ReadFile(file)
+		require.NoError(t, err, "deck %s", file)
+		out, errs, code := runCLI("openings", "--variant", v.String(), "--plies", "3")
+		require.Equal(t, 0, code, errs)
+		assert.Equal(t, string(want), out, "%s differs from damka openings --variant %s --plies 3", file, v)
+		ops, err := openings.Load(file, v)
+		require.NoError(t, err)
+		assert.Equal(t, engine.Perft(engine.StartPosition(v), 3, false), uint64(len(ops)), file)
+	}
+	out := filepath.Join(t.TempDir(), "d.pdn")
+	_, errs, code := runCLI("openings", "--variant", "english", "--plies", "2", "--out", out)
+	require.Equal(t, 0, code, errs)
+	ops, err := openings.Load(out, engine.English)
+	require.NoError(t, err)
+	assert.Len(t, ops, 49)
+	for _, args := range [][]string{
+		{"openings", "--variant", "english", "--plies", "0"},
+		{"openings", "--variant", "international", "--plies", "9"},
+		{"openings", "--variant", "chess"},
+		{"openings", "--out", filepath.Join(t.TempDir(), "no", "dir", "d.pdn")},
+	} {
+		_, errs, code := runCLI(args...)
+		assert.Equal(t, exitBadInput, code, "%v: %s", args, errs)
+	}
+}
+
+// TestThreadsDefaultEverywhere: every --threads flag of every command has
+// the same default, search.DefaultThreads.
+func TestThreadsDefaultEverywhere(t *testing.T) {
+	var walk func(c *cobra.Command)
+	seen := 0
+	walk = func(c *cobra.Command) {
+		if f := c.Flags().Lookup("threads"); f != nil {
+			seen++
+			assert.Equal(t, strconv.Itoa(search.DefaultThreads), f.DefValue, c.CommandPath())
+		}
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(newRootCmd())
+	assert.GreaterOrEqual(t, seen, 9)
+}
+
+// TestHelpTexts: damka --help says what plain damka does, egdb --help does
+// not send a go install user to a README they lack, and dxp --help names
+// every opening format openings.Load reads.
+func TestHelpTexts(t *testing.T) {
+	out, _, code := runCLI("--help")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "text mode")
+	assert.Contains(t, out, "Hub protocol")
+	out, _, code = runCLI("egdb", "--help")
+	require.Equal(t, 0, code)
+	assert.NotContains(t, out, "README")
+	assert.Contains(t, out, "docs/egdb.md")
+	out, _, code = runCLI("dxp", "--help")
+	require.Equal(t, 0, code)
+	for _, f := range []string{".tsv", ".json", ".pdn", "FEN", "Hub position"} {
+		assert.Contains(t, out, f)
+	}
 }

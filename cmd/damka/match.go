@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -23,11 +24,12 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"damka/bench"
 	"damka/egdb"
 	"damka/engine"
 	"damka/internal/gzfile"
+	"damka/match"
 	"damka/openings"
+	"damka/pdn"
 	"damka/search"
 )
 
@@ -112,11 +114,15 @@ func isSpecWord(w string) bool {
 	return false
 }
 
+// keyValueRE matches a word of the key=value form of engine descriptions.
+var keyValueRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.]*=`)
+
 // extractEngines takes every --engine and the key=value words after it
 // out of args. A word may hold a whole description in one quoted string
-// ('name=A cmd="damka hub"'): it is split as a shell does when every part
-// is a key=value word; otherwise it is one word whose value may contain
-// spaces (cmd=/path/to/engine --hub).
+// ('name=A cmd="damka hub"'): it is split as a shell does when its first
+// two parts are description words and every part is a key=value word;
+// otherwise it is one word whose value may contain spaces
+// (cmd=/path/to/engine --hub).
 func extractEngines(args []string) (rest []string, engines [][]string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -136,9 +142,12 @@ func extractEngines(args []string) (rest []string, engines [][]string, err error
 		var words []string
 		for _, w := range raw {
 			parts, serr := shlex.Split(w)
-			whole := serr == nil && len(parts) > 1
+			// A whole description: its first two words are description
+			// words and every word is key=value (an unknown key among them
+			// is then reported as such).
+			whole := serr == nil && len(parts) > 1 && isSpecWord(parts[0]) && isSpecWord(parts[1])
 			for _, p := range parts {
-				whole = whole && isSpecWord(p)
+				whole = whole && keyValueRE.MatchString(p)
 			}
 			if f := strings.Fields(w); serr != nil && len(f) > 1 && isSpecWord(f[0]) && isSpecWord(f[1]) {
 				// A whole description with a broken quote: its words would
@@ -160,13 +169,15 @@ func extractEngines(args []string) (rest []string, engines [][]string, err error
 }
 
 type matchFlags struct {
-	variant, openings, tc, movetime, pdn, sprt, shard string
-	draw, resign, adjudicate, egdbDir                 string
-	engineStderr, event                               string
-	rounds, depth, concurrency, maxPlies              int
-	nodes, seed                                       uint64
-	timeMargin, hangTimeout, handshakeTimeout         float64
-	noProgress, progress                              bool
+	variant, openings, tc, pdn, sprt, shard string
+	draw, resign, adjudicate, egdbDir       string
+	engineStderr, event                     string
+	rounds, depth, concurrency, maxPlies    int
+	nodes, seed                             uint64
+	movetime, timeMargin, hangTimeout       float64
+	handshakeTimeout                        float64
+	movetimeSet                             bool // --movetime given (0 is out of range, not missing)
+	noProgress, progress                    bool
 }
 
 func newMatchCmd() *cobra.Command {
@@ -199,6 +210,7 @@ func newMatchCmd() *cobra.Command {
 			if err := setupLogging(); err != nil {
 				return err
 			}
+			f.movetimeSet = cmd.Flags().Changed("movetime")
 			return runMatch(cmd, f, specs)
 		},
 	}
@@ -208,7 +220,7 @@ func newMatchCmd() *cobra.Command {
 	fl.StringVar(&f.openings, "openings", "", "openings file: .tsv (ACF 3-move), .json (ballots), .pdn, or FEN lines")
 	fl.IntVar(&f.rounds, "rounds", 1, "play the opening deck this many times")
 	fl.StringVar(&f.tc, "tc", "", "clock [moves/]base[+inc] in seconds, e.g. 40/60+0.5")
-	fl.StringVar(&f.movetime, "movetime", "", "seconds per move")
+	fl.Float64Var(&f.movetime, "movetime", 0, "seconds per move (more than 0)")
 	fl.IntVar(&f.depth, "depth", 0, "search depth per move (plies)")
 	fl.Uint64Var(&f.nodes, "nodes", 0, "nodes per move")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "games played at once (each with its own two engine processes)")
@@ -220,10 +232,10 @@ func newMatchCmd() *cobra.Command {
 	fl.StringVar(&f.resign, "resign", "", "adjudicate a loss: movecount=M,score=S (both engines agree one side is S men or more down for M moves each)")
 	fl.StringVar(&f.adjudicate, "adjudicate", "", "adjudicate by the endgame databases: egdb (the result the database knows, where the draw rules cannot change it)")
 	fl.StringVar(&f.egdbDir, "egdb", "", "directory of endgame tables for --adjudicate egdb, over the embedded set (default: the embedded set)")
-	fl.IntVar(&f.maxPlies, "max-plies", bench.DefaultMaxPlies, "adjudicate a draw after this many plies played by the engines")
-	fl.Float64Var(&f.timeMargin, "time-margin", bench.DefaultTimeMargin.Seconds(), "seconds an engine may overrun its time before it loses on time")
-	fl.Float64Var(&f.hangTimeout, "hang-timeout", bench.DefaultHangTimeout.Seconds(), "seconds a --depth/--nodes search may take before the engine is stopped")
-	fl.Float64Var(&f.handshakeTimeout, "handshake-timeout", bench.DefaultStartTimeout.Seconds(), "seconds an engine may take to start and answer the handshake with wait")
+	fl.IntVar(&f.maxPlies, "max-plies", match.DefaultMaxPlies, "adjudicate a draw after this many plies played by the engines")
+	fl.Float64Var(&f.timeMargin, "time-margin", match.DefaultTimeMargin.Seconds(), "seconds an engine may overrun its time before it loses on time")
+	fl.Float64Var(&f.hangTimeout, "hang-timeout", match.DefaultHangTimeout.Seconds(), "seconds a --depth/--nodes search may take before the engine is stopped")
+	fl.Float64Var(&f.handshakeTimeout, "handshake-timeout", match.DefaultStartTimeout.Seconds(), "seconds an engine may take to start and answer the handshake with wait")
 	fl.StringVar(&f.engineStderr, "engine-stderr", "", "append the engines' standard error to this file (default: discard)")
 	fl.StringVar(&f.event, "event", "", "PDN Event tag (default \"damka match\")")
 	fl.BoolVar(&f.noProgress, "no-progress", false, noProgressUsage)
@@ -235,8 +247,8 @@ func newMatchCmd() *cobra.Command {
 }
 
 // matchConfig builds the runner's configuration from the flags.
-func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
-	var cfg bench.Config
+func matchConfig(f matchFlags, specs [][]string) (match.Config, error) {
+	var cfg match.Config
 	v, err := parseVariantFlag(f.variant)
 	if err != nil {
 		return cfg, err
@@ -246,7 +258,7 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 		return cfg, badInput("want exactly two --engine, got %d", len(specs))
 	}
 	for i, words := range specs {
-		e, err := bench.ParseEngineSpec(words, shlex.Split)
+		e, err := match.ParseEngineSpec(words, shlex.Split)
 		if err != nil {
 			return cfg, badInput("--engine %d: %v", i+1, err)
 		}
@@ -269,14 +281,15 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 	}
 	cfg.Rounds = f.rounds
 	if f.tc != "" {
-		if cfg.Limits, err = bench.ParseTC(f.tc); err != nil {
+		if cfg.Limits, err = match.ParseTC(f.tc); err != nil {
 			return cfg, badInput("--tc: %v", err)
 		}
 	}
-	if f.movetime != "" {
-		if cfg.Limits.MoveTime, err = bench.ParseMoveTime(f.movetime); err != nil {
-			return cfg, badInput("--movetime: %v", err)
+	if f.movetimeSet || f.movetime != 0 {
+		if !(f.movetime > 0 && f.movetime <= 1e6) { // also NaN
+			return cfg, badInput("--movetime %g: out of range (0, 1e6] seconds", f.movetime)
 		}
+		cfg.Limits.MoveTime = time.Duration(f.movetime * float64(time.Second))
 	}
 	if f.depth < 0 || f.depth > search.MaxDepth {
 		return cfg, badInput("--depth %d: out of range 1..%d", f.depth, search.MaxDepth)
@@ -289,10 +302,10 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 		if err := cfg.EngineLimits(i).Validate(); err != nil {
 			return cfg, badInput("engine %s: %v", e.Name, err)
 		}
-		if e.Proto != bench.ProtoDXP {
+		if e.Proto != match.ProtoDXP {
 			continue
 		}
-		if err := bench.CheckDXPLimits(cfg.EngineLimits(i)); err != nil {
+		if err := match.CheckDXPLimits(cfg.EngineLimits(i)); err != nil {
 			return cfg, badInput("engine %s: %v", e.Name, err)
 		}
 		if e.Host != "" && f.concurrency > 1 {
@@ -301,26 +314,26 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 	}
 	cfg.Concurrency = f.concurrency
 	if f.sprt != "" {
-		t, err := bench.ParseSPRT(f.sprt)
+		t, err := match.ParseSPRT(f.sprt)
 		if err != nil {
 			return cfg, badInput("--sprt: %v", err)
 		}
 		cfg.SPRT = &t
 	}
 	if f.shard != "" {
-		if cfg.Shard, cfg.Shards, err = bench.ParseShard(f.shard); err != nil {
+		if cfg.Shard, cfg.Shards, err = match.ParseShard(f.shard); err != nil {
 			return cfg, badInput("--shard: %v", err)
 		}
 	}
 	if f.draw != "" {
-		d, err := bench.ParseDrawRule(f.draw)
+		d, err := match.ParseDrawRule(f.draw)
 		if err != nil {
 			return cfg, badInput("--draw: %v", err)
 		}
 		cfg.Draw = &d
 	}
 	if f.resign != "" {
-		r, err := bench.ParseResignRule(f.resign)
+		r, err := match.ParseResignRule(f.resign)
 		if err != nil {
 			return cfg, badInput("--resign: %v", err)
 		}
@@ -366,7 +379,7 @@ func matchConfig(f matchFlags, specs [][]string) (bench.Config, error) {
 // checkEngineCommand checks that an engine's program exists and can be
 // run (a command with a "/" relative to its dir=), so that a wrong cmd= is
 // reported before the match starts.
-func checkEngineCommand(e bench.EngineSpec) error {
+func checkEngineCommand(e match.EngineSpec) error {
 	if e.Host != "" {
 		return nil
 	}
@@ -422,15 +435,19 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		defer ef.Close()
 		cfg.EngineStderr = &lockedWriter{w: ef}
 	}
-	total := 2 * len(bench.Shard(bench.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed), max(cfg.Shard, 1), max(cfg.Shards, 1)))
+	total := 2 * len(match.Shard(match.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed), max(cfg.Shard, 1), max(cfg.Shards, 1)))
 	if total == 0 {
 		return badInput("--shard %s: that part of the schedule has no games (%d openings x %d rounds make %d pairs)",
-			f.shard, len(cfg.Openings), cfg.Rounds, len(bench.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed)))
+			f.shard, len(cfg.Openings), cfg.Rounds, len(match.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed)))
 	}
 	fmt.Fprintf(out, "match %s: %s (%s) vs %s (%s), %d openings x %d rounds, %d games (shard %s), concurrency %d\n",
 		cfg.Variant, cfg.Engines[0].Name, cfg.EngineLimits(0), cfg.Engines[1].Name, cfg.EngineLimits(1),
 		len(cfg.Openings), cfg.Rounds, total, orDefault(f.shard, "all"), cfg.Concurrency)
 	cfg.Out = out
+	// endBar finishes the progress bar and ends its line, before anything
+	// more is printed on a terminal the bar shares with standard output.
+	endBar := func() {}
+	defer func() { endBar() }()
 	if progressOn(cmd.ErrOrStderr(), f.noProgress || !f.progress) {
 		bar := progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(cmd.ErrOrStderr()),
@@ -442,30 +459,38 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 			progressbar.OptionShowDescriptionAtLineEnd(),
 		)
 		cfg.Out = &barWriter{bar: bar, w: out}
-		cfg.Progress = func(p bench.Progress) {
+		cfg.Progress = func(p match.Progress) {
 			elo, eloErr := p.Stats.EloText()
-			d := fmt.Sprintf("score %.1f/%d elo %s±%s", p.Stats.Score(), p.Stats.Games, elo, eloErr)
+			if p.Stats.EloNA() == "" {
+				elo += "±" + eloErr
+			}
+			d := fmt.Sprintf("score %.1f/%d elo %s", p.Stats.Score(), p.Stats.Games, elo)
 			if cfg.SPRT != nil {
 				d += fmt.Sprintf(" llr %.2f", p.LLR)
 			}
 			bar.Describe(d)
 			_ = bar.Set(p.Played)
 		}
-		defer func() { _ = bar.Finish(); fmt.Fprintln(cmd.ErrOrStderr()) }()
+		endBar = func() {
+			_ = bar.Finish()
+			fmt.Fprintln(cmd.ErrOrStderr())
+			endBar = func() {}
+		}
 	}
 	// Ctrl-C, and the SIGTERM of a batch system's time limit (Slurm),
 	// stop the match with its summary of the games finished.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sum, err := bench.Run(ctx, cfg)
+	sum, err := match.Run(ctx, cfg)
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		err = fmt.Errorf("interrupted (by a signal) after %d of %d games", sum.Played, sum.Scheduled)
 		if sum.Played == 0 {
 			return err
 		}
 	}
+	endBar()
 	if sum.Played == 0 && err != nil {
-		if errors.Is(err, bench.ErrStart) {
+		if errors.Is(err, match.ErrStart) {
 			return inputError{err} // the --engine description does not start a Hub engine
 		}
 		return err
@@ -506,8 +531,17 @@ func orDefault(s, d string) string {
 	return s
 }
 
+// interval writes an estimate and its error bar, "+12.3 +/- 45.6" and
+// then note, or "n/a (why)" when why says it cannot be estimated.
+func interval(est, err, why, note string) string {
+	if why != "" {
+		return "n/a (" + why + ")"
+	}
+	return est + " +/- " + err + note
+}
+
 // writeMatchSummary writes the result block (not the last line).
-func writeMatchSummary(out io.Writer, a, b string, s bench.Stats, faults [2]map[string]int, terms map[string]int) {
+func writeMatchSummary(out io.Writer, a, b string, s match.Stats, faults [2]map[string]int, terms map[string]int) {
 	pct := math.NaN()
 	if s.Games > 0 {
 		pct = 100 * s.Score() / float64(s.Games)
@@ -515,15 +549,15 @@ func writeMatchSummary(out io.Writer, a, b string, s bench.Stats, faults [2]map[
 	fmt.Fprintf(out, "score of %s vs %s: %d - %d - %d (wins - losses - draws) %.1f/%d = %.1f%%\n",
 		a, b, s.Wins, s.Losses, s.Draws, s.Score(), s.Games, pct)
 	elo, eloErr := s.EloText()
-	fmt.Fprintf(out, "elo difference %s +/- %s (95%%), LOS %.1f%%\n", elo, eloErr, 100*s.LOS)
+	fmt.Fprintf(out, "elo difference %s, LOS %s\n", interval(elo, eloErr, s.EloNA(), " (95%)"), s.LOSText())
 	nelo, neloErr := s.NormalizedEloText()
-	fmt.Fprintf(out, "normalized elo %s +/- %s (95%%, fishtest's nElo)\n", nelo, neloErr)
+	fmt.Fprintf(out, "normalized elo %s\n", interval(nelo, neloErr, s.NormalizedEloNA(), " (95%, fishtest's nElo)"))
 	pe, peErr := s.PentaEloText()
-	fmt.Fprintf(out, "pentanomial [0, 0.5, 1, 1.5, 2] = %v over %d pairs: elo %s +/- %s\n",
-		s.Penta, s.Pairs(), pe, peErr)
+	fmt.Fprintf(out, "pentanomial [0, 0.5, 1, 1.5, 2] = %v over %d pairs: elo %s\n",
+		s.Penta, s.Pairs(), interval(pe, peErr, s.PentaEloNA(), ""))
 	for i, name := range []string{a, b} {
 		fmt.Fprintf(out, "faults of %s: illegal=%d crash=%d hang=%d time=%d\n", name,
-			faults[i][bench.TermIllegal], faults[i][bench.TermCrash], faults[i][bench.TermHang], faults[i][bench.TermTime])
+			faults[i][match.TermIllegal], faults[i][match.TermCrash], faults[i][match.TermHang], faults[i][match.TermTime])
 	}
 	keys := make([]string, 0, len(terms))
 	for k := range terms {
@@ -553,15 +587,15 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 			if err != nil {
 				return err
 			}
-			var t *bench.SPRT
+			var t *match.SPRT
 			if sprt != "" {
-				s, err := bench.ParseSPRT(sprt)
+				s, err := match.ParseSPRT(sprt)
 				if err != nil {
 					return badInput("--sprt: %v", err)
 				}
 				t = &s
 			}
-			var games []*engine.PDNGame
+			var games []*pdn.Game
 			for _, name := range args {
 				gs, err := readMergeFile(name, v)
 				if err != nil {
@@ -569,7 +603,7 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 				}
 				games = append(games, gs...)
 			}
-			ms, err := bench.MergeGames(games, a)
+			ms, err := match.MergeGames(games, a)
 			if err != nil {
 				return badInput("%v", err)
 			}
@@ -595,7 +629,7 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 // readMergeFile reads the games of one PDN file for match merge; a
 // gzip-compressed file (as the committed SPRT games in learn/sprt) is read
 // through gzip. Errors are bad input naming the file.
-func readMergeFile(name string, v engine.VariantID) ([]*engine.PDNGame, error) {
+func readMergeFile(name string, v engine.VariantID) ([]*pdn.Game, error) {
 	f, err := gzfile.Open(name)
 	if err != nil {
 		return nil, badInput("%v", err)
@@ -605,7 +639,7 @@ func readMergeFile(name string, v engine.VariantID) ([]*engine.PDNGame, error) {
 	if f.Gzip {
 		where = name + " (gzip)"
 	}
-	gs, err := bench.ReadMatchPDN(f, v)
+	gs, err := match.ReadPDN(f, v)
 	if err != nil {
 		return nil, badInput("%s: %v", where, err)
 	}
@@ -614,8 +648,8 @@ func readMergeFile(name string, v engine.VariantID) ([]*engine.PDNGame, error) {
 
 // writeTimeUse prints each engine's median answer to go and, under a
 // clock, its clock at the end of the games (least and median).
-func writeTimeUse(out io.Writer, cfg bench.Config, sum *bench.Summary) {
-	var u [2]bench.TimeUse
+func writeTimeUse(out io.Writer, cfg match.Config, sum *match.Summary) {
+	var u [2]match.TimeUse
 	clocked := false
 	for e := range u {
 		c := cfg.EngineLimits(e).Clocked()

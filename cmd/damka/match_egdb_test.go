@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/bench"
 	"damka/engine"
+	"damka/match"
 )
 
 // TestMatchAdjudicateEGDBBadInput: an unknown --adjudicate value, a
@@ -65,7 +65,7 @@ func TestMatchAdjudicateEGDB(t *testing.T) {
 		assert.Regexp(t, `^games=4 wins=1 draws=2 losses=1 `, lines[len(lines)-1])
 		b, err := os.ReadFile(pdn)
 		require.NoError(t, err)
-		games, err := bench.ReadMatchPDN(bytes.NewReader(b), engine.English)
+		games, err := match.ReadPDN(bytes.NewReader(b), engine.English)
 		require.NoError(t, err)
 		require.Len(t, games, 4)
 		for _, g := range games {

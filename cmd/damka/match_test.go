@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,12 +14,14 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"damka/internal/shareddata"
+	"damka/match"
 )
 
 func TestExtractEngines(t *testing.T) {
@@ -54,7 +57,7 @@ func TestExtractEngines(t *testing.T) {
 // TestMatchCommand runs `damka match` in-process against two damka
 // processes, then `damka match merge` and `damka pdn check` on its PDN.
 func TestMatchCommand(t *testing.T) {
-	data := shareddata.Skip(t)
+	data := shareddata.Must(t)
 	dir := t.TempDir()
 	bin := buildDamka(t, dir)
 	pdn := filepath.Join(dir, "m.pdn")
@@ -67,7 +70,7 @@ func TestMatchCommand(t *testing.T) {
 	require.Equal(t, 0, code, "%s\n%s", out, errs)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	last := lines[len(lines)-1]
-	lineRE := regexp.MustCompile(`^games=4 wins=(\d) draws=(\d) losses=(\d) elo=\S+ err=\S+ los=\d+\.\d% llr=-?\d+\.\d\d$`)
+	lineRE := regexp.MustCompile(`^games=4 wins=(\d) draws=(\d) losses=(\d) elo=\S+ err=\S+ los=(?:\d+\.\d%|n/a) llr=-?\d+\.\d\d$`)
 	assert.Regexp(t, lineRE, last)
 	assert.Contains(t, out, "match english: A (depth=2) vs B (depth=2), 156 openings x 1 rounds, 4 games (shard 1/78)")
 	assert.Contains(t, out, "faults of A: illegal=0 crash=0 hang=0 time=0")
@@ -233,8 +236,8 @@ func buildPkg(t *testing.T, dir, name, pkg string) string {
 // `match merge` equal to the run, and `pdn check` happy.
 func TestMatchDXPCommand(t *testing.T) {
 	dir := t.TempDir()
-	hubFake := buildPkg(t, dir, "fakeengine", "../../bench/testdata/fakeengine")
-	dxpFake := buildPkg(t, dir, "fakedxp", "../../bench/testdata/fakedxp")
+	hubFake := buildPkg(t, dir, "fakeengine", "../../match/testdata/fakeengine")
+	dxpFake := buildPkg(t, dir, "fakedxp", "../../match/testdata/fakedxp")
 	deck := filepath.Join(dir, "deck.txt")
 	require.NoError(t, os.WriteFile(deck, []byte("# two openings\nW:W31-50:B1-20 ; start\nB:W28,31-50:B1-20 ; 32-28\n"), 0o644))
 	pdn := filepath.Join(dir, "m.pdn")
@@ -251,7 +254,7 @@ func TestMatchDXPCommand(t *testing.T) {
 	assert.Contains(t, out, "SPRT elo0=0,elo1=2,alpha=0.05,beta=0.05,model=normalized: llr ")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	last := lines[len(lines)-1]
-	assert.Regexp(t, `^games=4 wins=\d draws=\d losses=\d elo=\S+ err=\S+ los=\d+\.\d% llr=-?\d+\.\d\d$`, last)
+	assert.Regexp(t, `^games=4 wins=\d draws=\d losses=\d elo=\S+ err=\S+ los=(?:\d+\.\d%|n/a) llr=-?\d+\.\d\d$`, last)
 	assert.NotContains(t, last, "inf")
 
 	mout, errs, code := runCLI("match", "merge", pdn, "--variant", "international", "--sprt", "elo0=0,elo1=2,model=normalized")
@@ -306,4 +309,94 @@ func TestMatchSIGTERM(t *testing.T) {
 	data, err := os.ReadFile(pdn)
 	require.NoError(t, err)
 	assert.Equal(t, m[1], strconv.Itoa(strings.Count(string(data), "[Round ")), "every game of the summary is in the PDN")
+}
+
+// TestMatchProgressBarEndsBeforeSummary: on a terminal, where the bar
+// (stderr) and the results (stdout) share the screen, the bar is finished
+// and its line ended before the summary, so that "score of" starts a line
+// of its own instead of running on after the bar's "elo ...".
+func TestMatchProgressBarEndsBeforeSummary(t *testing.T) {
+	defer func(f func(io.Writer) bool) { isTerminalOut = f }(isTerminalOut)
+	isTerminalOut = func(io.Writer) bool { return true }
+	dir := t.TempDir()
+	fake := buildPkg(t, dir, "fakeengine", "../../match/testdata/fakeengine")
+	deck := filepath.Join(dir, "deck.txt")
+	require.NoError(t, os.WriteFile(deck, []byte("W:W21-32:B1-12\nB:W21-32:B1-12\n"), 0o644))
+	var screen bytes.Buffer
+	term := &lockedWriter{w: &screen}
+	code := run([]string{"match", "--variant", "english", "--engine", "name=a", "cmd=" + fake + " -seed 1",
+		"--engine", "name=b", "cmd=" + fake + " -seed 2", "--openings", deck, "--depth", "1", "--log-level", "error"}, term, term)
+	out := screen.String()
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "games", "the bar was drawn")
+	assert.Regexp(t, `(?m)^score of a vs b: `, out)
+	assert.NotRegexp(t, `[^\n]score of a vs b`, out)
+}
+
+// TestMatchEngineUnknownKeyQuoted: an unknown key in a description given
+// as one quoted word gets the same message as in one given as several
+// words (not "no cmd= given", the key's value having swallowed the rest).
+func TestMatchEngineUnknownKeyQuoted(t *testing.T) {
+	dir := t.TempDir()
+	op := filepath.Join(dir, "o.fen")
+	require.NoError(t, os.WriteFile(op, []byte("W:W21-32:B1-12\n"), 0o644))
+	self, err := os.Executable()
+	require.NoError(t, err)
+	base := []string{"match", "--openings", op, "--depth", "2", "--no-progress", "--engine", "name=a", "cmd=" + self}
+	_, words, code := runCLI(append(base, "--engine", "name=b", "cmd="+self, "bogus=1")...)
+	assert.Equal(t, exitBadInput, code, words)
+	assert.Contains(t, words, `unknown key "bogus"`)
+	_, quoted, code := runCLI(append(base, "--engine", "name=b cmd="+self+" bogus=1")...)
+	assert.Equal(t, exitBadInput, code, quoted)
+	assert.Contains(t, quoted, `unknown key "bogus"`)
+	assert.NotContains(t, quoted, "no cmd= given")
+	// A value with key=value words of its own stays one word.
+	_, engines, err := extractEngines([]string{"--engine", "cmd=env FOO=1", "name=x"})
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"cmd=env FOO=1", "name=x"}}, engines)
+}
+
+// TestMatchSummaryNotEstimable: the summary says n/a and why where an Elo
+// or its interval cannot be estimated.
+func TestMatchSummaryNotEstimable(t *testing.T) {
+	var b strings.Builder
+	writeMatchSummary(&b, "a", "b", match.StatsFromCounts(0, 4, 0, [5]int{0, 0, 2, 0, 0}), [2]map[string]int{{}, {}}, map[string]int{"normal": 4})
+	out := b.String()
+	assert.Contains(t, out, "elo difference n/a (all draws), LOS n/a (no wins or losses)\n")
+	assert.Contains(t, out, "normalized elo n/a (all draws)\n")
+	assert.Contains(t, out, "over 2 pairs: elo n/a (fewer than 10 pairs)\n")
+	b.Reset()
+	writeMatchSummary(&b, "a", "b", match.StatsFromCounts(3, 1, 0, [5]int{0, 0, 0, 1, 1}), [2]map[string]int{{}, {}}, map[string]int{"normal": 4})
+	assert.Contains(t, b.String(), "normalized elo n/a (fewer than 10 pairs)\n")
+	assert.NotContains(t, b.String(), "inf")
+}
+
+// TestMatchMovetimeSeconds: --movetime is a number of seconds as in
+// analyse, dxp and book: a float flag, "0.1" accepted, a bad value an
+// error with exit status 2 that names the flag.
+func TestMatchMovetimeSeconds(t *testing.T) {
+	fl := newMatchCmd().Flags().Lookup("movetime")
+	require.NotNil(t, fl)
+	assert.Equal(t, "float64", fl.Value.Type())
+	dir := t.TempDir()
+	op := filepath.Join(dir, "o.fen")
+	require.NoError(t, os.WriteFile(op, []byte("W:W21-32:B1-12\n"), 0o644))
+	self, err := os.Executable()
+	require.NoError(t, err)
+	base := []string{"match", "--openings", op, "--no-progress", "--engine", "name=a", "cmd=" + self, "--engine", "name=b", "cmd=" + self}
+	for _, c := range []struct{ value, msg string }{
+		{"abc", `--movetime "abc": not a number (want a number)`},
+		{"0", "--movetime 0: out of range"},
+		{"-1", "--movetime -1: out of range"},
+		{"NaN", "--movetime NaN: out of range"},
+	} {
+		_, errs, code := runCLI(append(base, "--movetime", c.value)...)
+		assert.Equal(t, exitBadInput, code, "%s: %s", c.value, errs)
+		assert.Contains(t, errs, c.msg, c.value)
+	}
+	f := matchFlags{variant: "russian", openings: op, movetime: 0.1, rounds: 1, concurrency: 1, maxPlies: match.DefaultMaxPlies,
+		timeMargin: 1, hangTimeout: 1, handshakeTimeout: 1, progress: true}
+	cfg, err := matchConfig(f, [][]string{{"name=a", "cmd=" + self}, {"name=b", "cmd=" + self}})
+	require.NoError(t, err)
+	assert.Equal(t, 100*time.Millisecond, cfg.Limits.MoveTime)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"damka/engine"
+	"damka/pdn"
 )
 
 func newPDNCmd() *cobra.Command {
@@ -34,7 +35,8 @@ func newPDNCmd() *cobra.Command {
 		Long: `check replays every game of the given PDN files. The GameType tag chooses each
 game's variant; --variant is the default when the tag is absent. It prints one
 line per bad game (file, game index, move number, move text, position) and a
-last line games=N ok=K bad=B. The exit status is 0 only when B is 0.
+last line games=N ok=K bad=B. The exit status is 0 only when B is 0; a file
+with no games at all (an empty or non-PDN file) is bad input (status 2).
 
 When --variant is not given and games without a GameType tag fail at their
 first move, a line says so and names the variant that reads them (found by
@@ -80,15 +82,18 @@ func checkPDNFile(out io.Writer, name string, v engine.VariantID) (games, bad in
 		return 0, 0, nil, err
 	}
 	defer f.Close()
-	r := engine.NewPDNReader(bufio.NewReader(f), v)
+	r := pdn.NewReader(bufio.NewReader(f), v)
 	for {
 		g, err := r.Next()
 		if errors.Is(err, io.EOF) {
+			if games == 0 {
+				return 0, 0, nil, badInput("%s holds no PDN games", name)
+			}
 			return games, bad, first, nil
 		}
 		games++
 		if err != nil {
-			var pe *engine.PDNError
+			var pe *pdn.Error
 			if !errors.As(err, &pe) {
 				return games, bad + 1, first, fmt.Errorf("%s: %v", name, err)
 			}
@@ -134,14 +139,14 @@ func gamesReadBy(name string, v engine.VariantID, want []int) map[engine.Variant
 		if err != nil {
 			return res
 		}
-		r := engine.NewPDNReader(bufio.NewReader(f), o)
+		r := pdn.NewReader(bufio.NewReader(f), o)
 		ok := map[int]bool{}
 		for i := 1; ; i++ {
 			_, err := r.Next()
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			var pe *engine.PDNError
+			var pe *pdn.Error
 			if err != nil && !errors.As(err, &pe) {
 				break
 			}

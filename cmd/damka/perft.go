@@ -4,12 +4,12 @@ package main
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/spf13/cobra"
 
 	"damka/bench"
 	"damka/engine"
+	"damka/search"
 )
 
 // maxPerftHashMiB bounds --hash: a table is allocated up front, and a
@@ -60,7 +60,7 @@ whole-process time is then that of one perft).`,
 	f.BoolVar(&divide, "divide", false, "print each root move's count at --depth first")
 	f.BoolVar(&only, "only", false, "print only --depth (skip counting depths 1..depth-1)")
 	f.BoolVar(&paths, "paths", false, "count every capture path (keep duplicates)")
-	f.IntVar(&threads, "threads", 1, "worker threads")
+	f.IntVar(&threads, "threads", search.DefaultThreads, "worker threads")
 	f.IntVar(&mib, "hash", 0, "perft hash table in MiB (0: none; e.g. 256 for deep runs)")
 	return cmd
 }
@@ -69,7 +69,7 @@ func newMovesCmd() *cobra.Command {
 	var variant, fen, moves string
 	cmd := &cobra.Command{
 		Use:   "moves",
-		Short: "list every legal move of a position in full-path notation, sorted",
+		Short: "list every legal move of a position in full-path notation, in square order",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, p, err := variantPosition(variant, fen)
@@ -81,16 +81,10 @@ func newMovesCmd() *cobra.Command {
 				return err
 			}
 			p = g.Position()
-			var list engine.MoveList
-			p.Generate(&list)
-			// Sorted by their text, as the text mode and perft --divide list them.
-			texts := make([]string, 0, list.N)
-			for _, m := range list.Slice() {
-				texts = append(texts, p.FormatMove(m, engine.FormatFull))
-			}
-			sort.Strings(texts)
-			for _, t := range texts {
-				fmt.Fprintln(cmd.OutOrStdout(), t)
+			// In square order (engine.SortMoves), as the text mode and
+			// perft --divide list them.
+			for _, m := range p.SortedMoves() {
+				fmt.Fprintln(cmd.OutOrStdout(), p.FormatMove(m, engine.FormatFull))
 			}
 			return nil
 		},

@@ -21,6 +21,12 @@ func progressOn(w io.Writer, noProgress bool) bool {
 	if noProgress {
 		return false
 	}
+	return isTerminalOut(w)
+}
+
+// isTerminalOut reports whether w is a terminal (a variable so that tests can
+// have a buffer taken for one).
+var isTerminalOut = func(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

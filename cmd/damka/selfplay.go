@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"syscall"
 	"time"
 
@@ -37,7 +36,7 @@ func newSelfPlayCmd() *cobra.Command {
 		Use:   "selfplay",
 		Short: "play fast self-play games for training the evaluation",
 		Long: `selfplay plays games of the engine against itself and writes them to a
-damka game file (--out; the format is described in engine/gamerec.go): the
+damka game file (--out; the format is described in pdn/gamerec.go): the
 start position, every move, the search score of every searched move, the
 result and why the game ended. "damka train" reads such files.
 
@@ -147,7 +146,7 @@ finished so far.`,
 	f.IntVar(&games, "games", 1000, "games in the file when done (resumed games count)")
 	f.Uint64Var(&nodes, "nodes", 10000, "nodes per searched move")
 	f.IntVar(&depth, "depth", 0, "search depth per move in plies instead of --nodes")
-	f.IntVar(&threads, "threads", runtime.NumCPU(), "games played at the same time (one search thread each)")
+	f.IntVar(&threads, "threads", search.DefaultThreads, "games played at the same time (one search thread each)")
 	f.IntVar(&hashMiB, "hash", 8, "transposition table of each game, MiB")
 	f.Uint64Var(&seed, "seed", 1, "random seed: the same flags and seed write the same file")
 	f.IntVar(&randomPlies, "random-plies", 4, "up to this many random moves after the opening")

@@ -10,12 +10,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"damka/engine"
+	"damka/pdn"
 	"damka/protocol/hub"
 	"damka/search"
 )
@@ -28,6 +29,10 @@ type textOptions struct {
 	limits  search.Limits // the engine's limits per move; zero means textDefaultMoveTime
 	// now reads the game clock; nil means time.Now (tests pass a fake).
 	now func() time.Time
+	// interrupt delivers Ctrl-C (os.Interrupt): it stops damka's search
+	// (damka plays its best move so far) or, at the prompt, ends the
+	// session. nil: none.
+	interrupt <-chan os.Signal
 }
 
 // textDefaultMoveTime is the engine's thinking time per move by default.
@@ -62,7 +67,8 @@ Commands:
                     I seconds added after every move (the clocks restart; a
                     side whose time runs out loses)
   thinking [on|off] show or hide damka's line per search depth
-  quit              leave (end of input does the same)
+  quit              leave (end of input, or Ctrl-C at the prompt, does the same)
+Ctrl-C while damka thinks makes it play its best move so far.
 `
 
 // textMode is the state of a text mode session.
@@ -106,15 +112,16 @@ func runTextMode(ctx context.Context, in io.Reader, out io.Writer, opt textOptio
 	tm.newGame(opt.variant)
 	fmt.Fprintf(out, "damka %s, a draughts engine. Type help for the commands.\n", version)
 	tm.draw()
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), hub.MaxLineBytes)
+	lines := newLineReader(in)
+	defer lines.close()
 	for {
 		tm.prompt()
-		if !sc.Scan() {
+		line, ok, err := tm.nextLine(lines)
+		if err != nil || !ok {
 			fmt.Fprintln(out)
-			return sc.Err()
+			return err
 		}
-		if tm.command(strings.TrimSpace(sc.Text())) {
+		if tm.command(strings.TrimSpace(line)) {
 			return nil
 		}
 		if ctx.Err() != nil {
@@ -122,6 +129,102 @@ func runTextMode(ctx context.Context, in io.Reader, out io.Writer, opt textOptio
 		}
 	}
 }
+
+// nextLine waits for the next input line. Meanwhile, when the person's
+// flag falls, it ends the game and prompts again; an interrupt at the
+// prompt ends the session (ok false, no error), as does the end of input.
+func (tm *textMode) nextLine(lines *lineReader) (line string, ok bool, err error) {
+	armed := true // false after a timer that did not end the game (a clock that is not the wall clock)
+	for {
+		var flag <-chan time.Time
+		if d, ticking := tm.flagIn(); ticking && armed {
+			timer := time.NewTimer(d)
+			defer timer.Stop()
+			flag = timer.C
+		}
+		select {
+		case r := <-lines.next():
+			lines.pending = false
+			return r.text, r.ok, r.err
+		case <-flag:
+			if tm.over() {
+				tm.prompt()
+			} else {
+				armed = false
+			}
+		case <-tm.opt.interrupt:
+			return "", false, nil
+		case <-tm.ctx.Done():
+			return "", false, tm.ctx.Err()
+		}
+	}
+}
+
+// flagIn returns how long until the flag of the person to move falls, and
+// false when no flag can fall (no clock, damka to move, the game over).
+func (tm *textMode) flagIn() (time.Duration, bool) {
+	p := tm.game.Position()
+	if !tm.timed() || p.Side == tm.engineSide || !tm.clock.stopped.IsZero() {
+		return 0, false
+	}
+	if res, _ := tm.game.Result(); res != engine.Ongoing {
+		return 0, false
+	}
+	return max(tm.remaining(p.Side)+time.Millisecond, 0), true
+}
+
+// lineReader reads input lines in its own goroutine, one per request, so
+// that the text mode can wait for a line and for the clock or Ctrl-C at
+// once, and never reads ahead of the person.
+type lineReader struct {
+	sc      *bufio.Scanner
+	want    chan struct{}
+	got     chan lineResult
+	pending bool
+	done    chan struct{}
+}
+
+// lineResult is one Scan: the line, whether there was one, the error.
+type lineResult struct {
+	text string
+	ok   bool
+	err  error
+}
+
+func newLineReader(in io.Reader) *lineReader {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), hub.MaxLineBytes)
+	lr := &lineReader{sc: sc, want: make(chan struct{}, 1), got: make(chan lineResult, 1), done: make(chan struct{})}
+	go func() {
+		for {
+			select {
+			case <-lr.want:
+			case <-lr.done:
+				return
+			}
+			ok := sc.Scan()
+			lr.got <- lineResult{sc.Text(), ok, sc.Err()}
+			if !ok {
+				return
+			}
+		}
+	}()
+	return lr
+}
+
+// next asks for the next line, unless a request is still pending, and
+// returns the channel the line comes on.
+func (lr *lineReader) next() <-chan lineResult {
+	if !lr.pending {
+		lr.pending = true
+		lr.want <- struct{}{}
+	}
+	return lr.got
+}
+
+// close stops the reader goroutine (one blocked in a read stays blocked
+// until the read returns).
+func (lr *lineReader) close() { close(lr.done) }
 
 func (tm *textMode) printf(format string, a ...any) { fmt.Fprintf(tm.out, format, a...) }
 
@@ -157,10 +260,16 @@ func (tm *textMode) player(c engine.Color) string {
 	return "you"
 }
 
+// prompt asks for the next line, with the clock of the side to move when
+// there is a time control (never below zero: a fallen flag ends the game
+// first).
 func (tm *textMode) prompt() {
 	p := tm.game.Position()
 	if tm.timed() {
-		tm.printf("%s, %s to move (%s)> ", tm.variant(), colourWord(p.Side), formatClock(tm.remaining(p.Side), true))
+		if tm.clock.stopped.IsZero() && tm.remaining(p.Side) < 0 {
+			tm.over()
+		}
+		tm.printf("%s, %s to move (%s)> ", tm.variant(), colourWord(p.Side), formatClock(max(tm.remaining(p.Side), 0), true))
 		return
 	}
 	tm.printf("%s, %s to move> ", tm.variant(), colourWord(p.Side))
@@ -204,10 +313,17 @@ func (tm *textMode) command(line string) bool {
 	case "thinking":
 		tm.thinking(f[1:])
 	default:
+		if !strings.ContainsAny(f[0], "0123456789") {
+			tm.printf("%q is not a command or a move; the commands are: %s (help explains them)\n", f[0], strings.Join(textCommands, ", "))
+			return false
+		}
 		tm.playerMove(line)
 	}
 	return false
 }
+
+// textCommands are the text mode's commands, as help lists them.
+var textCommands = []string{"help", "board", "moves", "history", "pdn", "clock", "new", "undo", "go", "fen", "variant", "level", "thinking", "quit"}
 
 // draw prints the board, White at the bottom, with the square names of the
 // variant's notation beside it, then the clock and the last moves.
@@ -274,22 +390,19 @@ func (tm *textMode) draw() {
 
 func (tm *textMode) listMoves() {
 	p := tm.game.Position()
-	var list engine.MoveList
-	p.Generate(&list)
 	var ms []string
-	for _, m := range list.Slice() {
+	for _, m := range p.SortedMoves() {
 		ms = append(ms, p.FormatMove(m, engine.FormatFull))
 	}
 	if len(ms) == 0 {
 		tm.printf("no legal move\n")
 		return
 	}
-	sort.Strings(ms)
 	tm.printf("%s\n", strings.Join(ms, " "))
 }
 
 // moveWords writes the moves of g from ply from on as PDN movetext words
-// in the variant's notation, as engine.WritePDN numbers them: "1. c3-d4"
+// in the variant's notation, as pdn.Write numbers them: "1. c3-d4"
 // before each move of the side that moves first, "1... f6-g5" when a
 // move of the other side starts the list, a bare move otherwise.
 func moveWords(g *engine.Game, from int) []string {
@@ -353,7 +466,7 @@ func (tm *textMode) history() {
 // say who plays which side now), GameType and FEN where needed, the moves.
 func (tm *textMode) pdn() {
 	v := tm.variant()
-	g := engine.NewPDNGame(v, tm.game.Start())
+	g := pdn.NewGame(v, tm.game.Start())
 	g.SetTag("Event", "damka text mode")
 	g.SetTag("Date", tm.opt.now().Format("2006.01.02"))
 	g.SetTag("White", tm.player(engine.White))
@@ -364,7 +477,7 @@ func (tm *textMode) pdn() {
 	res, _ := tm.ended()
 	g.Result = res.PDN(v)
 	var b bytes.Buffer
-	if err := engine.WritePDN(&b, g); err != nil {
+	if err := pdn.Write(&b, g); err != nil {
 		tm.printf("cannot write the game: %v\n", err)
 		return
 	}
@@ -512,10 +625,18 @@ func (tm *textMode) engineMove() {
 // chooseMove picks damka's move in the game's current position through the
 // search layer's one move chooser: a book move when the embedded book has
 // one, else a search under lim; report, if not nil, gets each completed
-// iteration (and the line of the move played).
+// iteration (and the line of the move played). An interrupt (Ctrl-C) ends
+// the search: the choice is the best move found so far.
 func (tm *textMode) chooseMove(lim search.Limits, report func(search.Info)) search.Choice {
-	return tm.eng.Start(tm.ctx, search.Request{Game: tm.game, Limits: lim, Report: report,
-		Book: search.BookOptions{Use: true, Margin: search.DefaultBookMargin}}).Wait()
+	job := tm.eng.Start(tm.ctx, search.Request{Game: tm.game, Limits: lim, Report: report,
+		Book: search.BookOptions{Use: true, Margin: search.DefaultBookMargin}})
+	select {
+	case <-job.Done():
+	case <-tm.opt.interrupt:
+		job.Stop()
+		tm.printf("interrupted: damka plays its best move so far\n")
+	}
+	return job.Wait()
 }
 
 // undo takes back moves until it is the person's turn again, at least one,

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/pdn"
 	"damka/search"
 )
 
@@ -231,18 +234,18 @@ func TestTextModeMoveList(t *testing.T) {
 	assert.Contains(t, out, "\nmoves: 1. ")
 	assert.Regexp(t, `\nmoves: \.\.\. 3\. \S+ \S+ 4\. \S+ \S+ 5\. \S+ \S+ 6\. \S+ \S+\n`, out)
 	// history: all the moves, as the PDN writer numbers them (wrapped at
-	// 80 columns); pdn: the whole game.
+	// 80 columns); record: the whole game.
 	m := regexp.MustCompile(`(?s)> (1\. [^>]*)\nrussian, white to move> (\[Event.*)`).FindStringSubmatch(out)
 	require.Len(t, m, 3, out)
-	hist, pdn := m[1], m[2]
+	hist, record := m[1], m[2]
 	assert.Regexp(t, `^1\. \S+ \S+ 2\. \S+ \S+ 3\. \S+ \S+ 4\. \S+ \S+ 5\. \S+ \S+ 6\. \S+ \S+$`, strings.Join(strings.Fields(hist), " "))
-	assert.Contains(t, pdn, "[Event \"damka text mode\"]\n")
-	assert.Contains(t, pdn, "[White \"you\"]\n[Black \"damka\"]\n[Result \"*\"]\n[GameType \"25\"]\n\n")
-	movetext := pdn[strings.Index(pdn, "\n\n")+2:]
+	assert.Contains(t, record, "[Event \"damka text mode\"]\n")
+	assert.Contains(t, record, "[White \"you\"]\n[Black \"damka\"]\n[Result \"*\"]\n[GameType \"25\"]\n\n")
+	movetext := record[strings.Index(record, "\n\n")+2:]
 	movetext = movetext[:strings.Index(movetext, "\n\n")]
 	assert.Equal(t, strings.Fields(hist+" *"), strings.Fields(movetext))
 	// The game reads back.
-	g, err := engine.NewPDNReader(strings.NewReader(pdn), engine.Russian).Next()
+	g, err := pdn.NewReader(strings.NewReader(record), engine.Russian).Next()
 	require.NoError(t, err)
 	assert.Len(t, g.Moves, 12)
 
@@ -320,4 +323,98 @@ func TestFormatClock(t *testing.T) {
 	} {
 		assert.Equal(t, c.want, formatClock(c.d, c.countdown), "%v", c.d)
 	}
+}
+
+// TestTextModeMovesSquareOrder: moves lists the legal moves by square
+// numbers in the numeric notation, not by their text.
+func TestTextModeMovesSquareOrder(t *testing.T) {
+	out := textSession(t, engine.English, "moves\n")
+	assert.Contains(t, out, "9-13 9-14 10-14 10-15 11-15 11-16 12-16\n")
+}
+
+// TestTextModeUnknownWord: a word that is neither a command nor looks like
+// a move is answered with the list of commands, not a move error.
+func TestTextModeUnknownWord(t *testing.T) {
+	out := textSession(t, engine.Russian, "clear\nc3-d9\n")
+	assert.Contains(t, out, `"clear" is not a command or a move; the commands are: help, board, moves, history, pdn, clock, new, undo, go, fen, variant, level, thinking, quit`)
+	assert.NotContains(t, out, `square "clear"`)
+	assert.Contains(t, out, `move "c3-d9"`, "a word with a digit is still read as a move")
+}
+
+// syncBuffer is an output buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// liveSession runs the text mode on a pipe under the real clock; the test
+// types with send and ends with the returned wait.
+func liveSession(t *testing.T, opt textOptions) (out *syncBuffer, send func(string), wait func() error) {
+	t.Helper()
+	r, w := io.Pipe()
+	out = &syncBuffer{}
+	errc := make(chan error, 1)
+	go func() { errc <- runTextMode(context.Background(), r, out, opt) }()
+	send = func(s string) {
+		_, err := io.WriteString(w, s+"\n")
+		require.NoError(t, err)
+	}
+	wait = func() error {
+		w.Close()
+		select {
+		case err := <-errc:
+			return err
+		case <-time.After(30 * time.Second):
+			t.Fatal("the text mode did not end")
+			return nil
+		}
+	}
+	return out, send, wait
+}
+
+// TestTextModeFlagFallsWhileWaiting: the person's flag falls while damka
+// waits for input: the game ends then, not at the next input.
+func TestTextModeFlagFallsWhileWaiting(t *testing.T) {
+	out, send, wait := liveSession(t, textOptions{variant: engine.Russian, threads: 1, hashMiB: 4, limits: search.Limits{Depth: 2}})
+	send("level clock 0.001") // 60 ms each
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "white ran out of time") },
+		5*time.Second, 10*time.Millisecond, out.String())
+	assert.NotContains(t, out.String(), "(-0:", "no negative time in a prompt")
+	send("quit")
+	require.NoError(t, wait())
+}
+
+// TestTextModeInterrupt: an interrupt (Ctrl-C) while damka thinks stops the
+// search and damka plays its best move so far; at the prompt it ends the
+// session.
+func TestTextModeInterrupt(t *testing.T) {
+	intr := make(chan os.Signal, 1)
+	out, send, wait := liveSession(t, textOptions{variant: engine.Russian, threads: 1, hashMiB: 4, interrupt: intr})
+	send("fen W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6")
+	send("level time 600")
+	send("go")
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "damka thinks") },
+		10*time.Second, 10*time.Millisecond, out.String())
+	intr <- os.Interrupt
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "damka plays") },
+		10*time.Second, 10*time.Millisecond, out.String())
+	send("moves") // the session goes on
+	require.Eventually(t, func() bool { return strings.Count(out.String(), "black to move> ") >= 1 },
+		5*time.Second, 10*time.Millisecond, out.String())
+	intr <- os.Interrupt // at the prompt: leave
+	errc := make(chan error, 1)
+	go func() { errc <- wait() }()
+	require.NoError(t, <-errc)
 }

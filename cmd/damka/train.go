@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"damka/egdb"
 	"damka/eval"
 	"damka/learn"
+	"damka/search"
 )
 
 func newTrainCmd() *cobra.Command {
@@ -191,7 +191,7 @@ none.`,
 	f.Float64Var(&o.Scale, "scale", 0, "sigmoid scale in centi-men (0: fitted to the data)")
 	f.IntVar(&o.Validate, "validate", 10, "hold out every N-th game")
 	f.Uint64Var(&o.Seed, "seed", 1, "random seed (the shuffle)")
-	f.IntVar(&o.Threads, "threads", runtime.NumCPU(), "threads")
+	f.IntVar(&o.Threads, "threads", search.DefaultThreads, "worker threads")
 	f.StringVar(&egdbDir, "egdb", "off", `endgame tables that label the positions they hold ("": the embedded set, DIR: a directory over it, "off": none)`)
 	return cmd
 }

@@ -2,11 +2,13 @@
 // damka's imports point one way, from the front ends down to the rules core:
 //
 //	engine                        the rules core
+//	pdn                           PDN files and binary game records
 //	eval, book, openings          evaluation, opening book, opening decks,
 //	(egdb later)                  endgame databases
 //	search                        search, TT, time
 //	protocol/hub, protocol/dxp    the Hub and DXP front ends
-//	bench                         perft, bench, suites, match runner (speaks Hub to engines)
+//	bench, match                  perft, bench, suites, self-play; the match
+//	                              runner and its statistics (speaks Hub and DXP to engines)
 //	cmd/damka                     the single binary
 //
 // A package may import only packages of lower layers, never one beside it

@@ -20,18 +20,20 @@ var layer = map[string]int{
 	"damka/engine":                   0,
 	"damka/version":                  0, // build information, imports nothing of damka
 	"damka/internal/gzfile":          0, // files read plain or gzip-compressed (learn, match merge); imports nothing of damka
-	"damka/eval":                     1,
-	"damka/book":                     1,
-	"damka/egdb":                     1, // the endgame databases, when they come
-	"damka/openings":                 1, // opening decks (match, selfplay, dxp): engine only
-	"damka/search":                   2,
-	"damka/learn":                    2, // the evaluation's trainer: engine and eval only
-	"damka/protocol/hub":             3,
-	"damka/protocol/dxp":             3,
-	"damka/protocol/cb":              3, // CheckerBoard engine API (damka.dll)
-	"damka/bench":                    4,
-	"damka/cmd/damka":                5,
-	"damka/cmd/damka-cb":             5, // damka.dll for CheckerBoard (Windows only; empty elsewhere)
+	"damka/pdn":                      1, // PDN files and binary game records: engine only
+	"damka/eval":                     2,
+	"damka/book":                     2,
+	"damka/egdb":                     2, // the endgame databases, when they come
+	"damka/openings":                 2, // opening decks (match, selfplay, dxp)
+	"damka/search":                   3,
+	"damka/learn":                    3, // the evaluation's trainer: engine, pdn, eval and egdb
+	"damka/protocol/hub":             4,
+	"damka/protocol/dxp":             4,
+	"damka/protocol/cb":              4, // CheckerBoard engine API (damka.dll)
+	"damka/bench":                    5, // perft, bench signature, solve suites, self-play
+	"damka/match":                    5, // match runner and its statistics (speaks Hub and DXP to engines)
+	"damka/cmd/damka":                6,
+	"damka/cmd/damka-cb":             6, // damka.dll for CheckerBoard (Windows only; empty elsewhere)
 	"damka/engine/internal/genboard": -1,
 	"damka/internal/shareddata":      -1,
 	"damka/internal/logjson":         -1,
@@ -122,10 +124,10 @@ func TestViolations(t *testing.T) {
 		"damka/newthing":     {"damka/engine"},
 	}
 	assert.Equal(t, []string{
-		"damka/book (layer 1) imports damka/eval (layer 1): imports must point down",
+		"damka/book (layer 2) imports damka/eval (layer 2): imports must point down",
 		"damka/engine imports damka/internal/shareddata: tools and test helpers neither import nor are imported",
-		"damka/protocol/hub (layer 3) imports damka/protocol/dxp (layer 3): imports must point down",
-		"damka/search (layer 2) imports damka/protocol/hub (layer 3): imports must point down",
+		"damka/protocol/hub (layer 4) imports damka/protocol/dxp (layer 4): imports must point down",
+		"damka/search (layer 3) imports damka/protocol/hub (layer 4): imports must point down",
 		"package damka/newthing has no layer: add it to the table in internal/layers",
 	}, violations(pkgs))
 }

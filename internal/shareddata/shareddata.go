@@ -1,22 +1,21 @@
-// Package shareddata locates the project's shared data folder
-// (shared/data/draughts: the real game, ballot and problem files) for the
-// tests of every package, and skips a test that needs it when the checkout
-// has none. It replaces the per-package copies of the same few lines.
-//
-// The folder is looked for in the module root (shared/ inside the checkout,
-// as on the device machine) and beside it (the parent of the checkout, as
-// in CI and the worktrees), in that order.
+// Package shareddata locates the repository's data folder for tests,
+// testdata/draughts at the module root (the real game, ballot and problem
+// files; their sources are in testdata/draughts/SOURCES.md), for the tests
+// of every package. A test that needs a file of it fails, naming the path,
+// when the file is missing: the folder is part of every checkout.
 package shareddata
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 )
 
-// rel is the data folder relative to a shared/ folder's parent.
-var rel = filepath.Join("shared", "data", "draughts")
+// rel is the data folder relative to the module root.
+var rel = filepath.Join("testdata", "draughts")
 
 var (
 	once sync.Once
@@ -24,14 +23,16 @@ var (
 	err  error
 )
 
-// Dir returns the absolute path of the shared data folder, and an error
-// saying where it was looked for when it is absent (Dir then still returns
-// the path beside the checkout, so that a message can name it).
+// Dir returns the absolute path of the data folder, and an error saying
+// where it was looked for when it is absent (Dir then still returns that
+// path, so that a message can name it).
 func Dir() (string, error) {
 	once.Do(func() { dir, err = find() })
 	return dir, err
 }
 
+// find looks for rel in the module root above the working directory (the
+// package directory under go test).
 func find() (string, error) {
 	wd, werr := os.Getwd()
 	if werr != nil {
@@ -43,37 +44,40 @@ func find() (string, error) {
 			break
 		}
 		up := filepath.Dir(root)
-		if up == root { // no module root above: look beside the package directory
-			root = wd
-			break
+		if up == root {
+			return filepath.Join(wd, rel), fmt.Errorf("no go.mod above %s", wd)
 		}
 		root = up
 	}
-	inside := filepath.Join(root, rel)
-	beside := filepath.Join(filepath.Dir(root), rel)
-	for _, d := range []string{inside, beside} {
-		if fi, e := os.Stat(d); e == nil && fi.IsDir() {
-			return d, nil
-		}
+	d := filepath.Join(root, rel)
+	fi, e := os.Stat(d)
+	if e == nil && !fi.IsDir() {
+		e = errors.New("not a directory")
 	}
-	_, e := os.Stat(beside)
-	return beside, e
+	if e != nil {
+		return d, fmt.Errorf("data folder %s: %w", d, e)
+	}
+	return d, nil
 }
 
-// Skip skips t when the shared data folder is absent and otherwise returns
-// its absolute path.
-func Skip(t testing.TB) string {
+// Must returns the absolute path of the data folder, failing t (t.Fatal,
+// naming the path) when it is absent.
+func Must(t testing.TB) string {
 	t.Helper()
 	d, e := Dir()
 	if e != nil {
-		t.Skipf("shared data not present (%v)", e)
+		t.Fatalf("test data missing: %v", e)
 	}
 	return d
 }
 
-// Path returns the absolute path of file name in the shared data folder,
-// skipping t when the folder is absent.
+// Path returns the absolute path of file name in the data folder, failing t
+// (naming the path) when the file is missing.
 func Path(t testing.TB, name string) string {
 	t.Helper()
-	return filepath.Join(Skip(t), name)
+	p := filepath.Join(Must(t), name)
+	if _, e := os.Stat(p); e != nil {
+		t.Fatalf("test data missing: %v", e)
+	}
+	return p
 }

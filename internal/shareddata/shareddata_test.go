@@ -1,6 +1,7 @@
 package shareddata
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,24 +10,23 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestDir checks that Dir finds the folder when it exists and otherwise
-// reports where it looked, and that Skip skips only in the second case.
+// TestDir checks that Dir finds testdata/draughts of this repository and
+// that Path names files in it.
 func TestDir(t *testing.T) {
 	d, err := Dir()
+	require.NoError(t, err)
 	assert.True(t, filepath.IsAbs(d), d)
 	assert.Equal(t, "draughts", filepath.Base(d))
-	if err != nil {
-		assert.True(t, os.IsNotExist(err), err)
-		return
-	}
+	assert.Equal(t, "testdata", filepath.Base(filepath.Dir(d)))
 	fi, err := os.Stat(d)
 	require.NoError(t, err)
 	assert.True(t, fi.IsDir())
-	assert.Equal(t, filepath.Join(d, "x.pdn"), Path(t, "x.pdn"))
+	assert.Equal(t, filepath.Join(d, "SOURCES.md"), Path(t, "SOURCES.md"))
 }
 
-// TestFindFromTempModule checks both places find looks in: shared/ inside
-// the module root wins over shared/ beside it, and neither gives an error.
+// TestFindFromTempModule checks that find looks in the module root above
+// the working directory, and names the path it wanted when the folder is
+// absent.
 func TestFindFromTempModule(t *testing.T) {
 	top := t.TempDir()
 	root := filepath.Join(top, "repo")
@@ -35,18 +35,42 @@ func TestFindFromTempModule(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module x\n"), 0o644))
 	t.Chdir(pkg)
 
-	_, err := find()
-	assert.Error(t, err, "no shared folder anywhere")
-
-	beside := filepath.Join(top, rel)
-	require.NoError(t, os.MkdirAll(beside, 0o755))
+	want := filepath.Join(root, rel)
 	d, err := find()
-	require.NoError(t, err)
-	assert.Equal(t, beside, d)
+	require.Error(t, err)
+	assert.Equal(t, want, d)
+	assert.ErrorContains(t, err, want)
+	assert.ErrorIs(t, err, os.ErrNotExist)
 
-	inside := filepath.Join(root, rel)
-	require.NoError(t, os.MkdirAll(inside, 0o755))
+	require.NoError(t, os.MkdirAll(want, 0o755))
 	d, err = find()
 	require.NoError(t, err)
-	assert.Equal(t, inside, d)
+	assert.Equal(t, want, d)
+}
+
+// TestPathFailsOnMissingFile checks that a missing file fails the test,
+// naming its path, instead of skipping it.
+func TestPathFailsOnMissingFile(t *testing.T) {
+	ft := &fakeTB{TB: t}
+	func() {
+		defer func() { recover() }()
+		Path(ft, "no-such-file.pdn")
+	}()
+	assert.True(t, ft.failed)
+	assert.Contains(t, ft.msg, "no-such-file.pdn")
+}
+
+// fakeTB records a Fatalf instead of ending the test.
+type fakeTB struct {
+	testing.TB
+	failed bool
+	msg    string
+}
+
+func (f *fakeTB) Helper() {}
+
+func (f *fakeTB) Fatalf(format string, args ...any) {
+	f.failed = true
+	f.msg = fmt.Sprintf(format, args...)
+	panic("fatal")
 }

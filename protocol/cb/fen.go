@@ -13,7 +13,7 @@ import (
 
 // ParseFEN reads a PDN FEN position of variant v as CheckerBoard sends it
 // ("B:W21-32:B1-12", "W:WK12,K27,30:B21,K24"). It first tries damka's FEN
-// reader (numeric or algebraic squares, shared/spec/rules.md section 7);
+// reader (numeric or algebraic squares, docs/pdn.md);
 // when that refuses the text only because of a man on its crowning row, the
 // position is read with CheckerBoard's own leniency (numeric squares, any
 // man anywhere), as its "get movelist B:W1:B" probe needs. Errors name the

@@ -1,5 +1,5 @@
 // Package dxp is damka's DamExchange protocol (DXP): engine-against-engine
-// play over TCP (shared/spec/dxp.md).
+// play over TCP (docs/dxp.md).
 //
 // Layers:
 //   - The codec (package dxp/internal/wire, used only by this package):

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/pdn"
 	"damka/protocol/dxp/internal/wire"
 	"damka/search"
 )
@@ -17,7 +18,7 @@ import (
 // gameState is the game in progress.
 type gameState struct {
 	g        *engine.Game
-	pdn      *engine.PDNGame
+	pdn      *pdn.Game
 	us       engine.Color
 	round    int
 	opponent string
@@ -35,7 +36,7 @@ type gameState struct {
 func (s *session) newGame(start engine.Position, us engine.Color, opponent string, minutes, moves int) {
 	s.cfg.Engine.Clear()
 	start.V = s.cfg.Variant
-	pdn := engine.NewPDNGame(s.cfg.Variant, start)
+	pdn := pdn.NewGame(s.cfg.Variant, start)
 	gs := &gameState{
 		g: engine.NewGame(start), pdn: pdn, us: us, round: s.round, opponent: opponent,
 		minutes: minutes, moves: moves, turn: time.Now(),

@@ -20,6 +20,7 @@ import (
 
 	"damka/book"
 	"damka/engine"
+	"damka/pdn"
 	"damka/protocol/dxp/internal/wire"
 	"damka/search"
 )
@@ -173,13 +174,13 @@ func (o Outcome) String() string {
 
 // GameRecord is a game played (or begun) in a session.
 type GameRecord struct {
-	Round    int             // 1-based number of the game in the session (the initiator's game index)
-	Color    engine.Color    // the colour damka played
-	Opponent string          // the peer's name from its GAMEREQ or GAMEACC
-	Result   engine.Result   // engine.Ongoing when unfinished
-	Outcome  Outcome         // from damka's side
-	Reason   string          // why the game ended, in a few words
-	PDN      *engine.PDNGame // tags, start position, moves and result token
+	Round    int           // 1-based number of the game in the session (the initiator's game index)
+	Color    engine.Color  // the colour damka played
+	Opponent string        // the peer's name from its GAMEREQ or GAMEACC
+	Result   engine.Result // engine.Ongoing when unfinished
+	Outcome  Outcome       // from damka's side
+	Reason   string        // why the game ended, in a few words
+	PDN      *pdn.Game     // tags, start position, moves and result token
 }
 
 // Summary counts a session's games from damka's side.

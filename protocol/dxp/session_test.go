@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/pdn"
 	"damka/search"
 )
 
@@ -68,7 +69,7 @@ func newEndpoint(v engine.VariantID, role Role, name string) *endpoint {
 		ep.mu.Lock()
 		defer ep.mu.Unlock()
 		ep.records = append(ep.records, r)
-		if err := engine.WritePDN(&ep.pdn, r.PDN); err != nil {
+		if err := pdn.Write(&ep.pdn, r.PDN); err != nil {
 			panic(err) // every move was checked legal when played
 		}
 	}
@@ -129,10 +130,10 @@ func openingsFor(v engine.VariantID) []engine.Position {
 
 // checkGames reads an endpoint's PDN back and checks every game: legal,
 // complete, and ended as the record says.
-func checkGames(t *testing.T, ep *endpoint, v engine.VariantID, n, moveLimit int) []*engine.PDNGame {
+func checkGames(t *testing.T, ep *endpoint, v engine.VariantID, n, moveLimit int) []*pdn.Game {
 	t.Helper()
-	r := engine.NewPDNReader(bytes.NewReader(ep.pdn.Bytes()), v)
-	var games []*engine.PDNGame
+	r := pdn.NewReader(bytes.NewReader(ep.pdn.Bytes()), v)
+	var games []*pdn.Game
 	for {
 		g, err := r.Next()
 		if errors.Is(err, io.EOF) {

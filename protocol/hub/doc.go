@@ -1,5 +1,5 @@
 // Package hub speaks the Hub protocol of the Scan draughts engine
-// (shared/spec/hub.md), both sides of it.
+// (docs/hub.md), both sides of it.
 //
 // The engine side, Run, reads Hub lines from an io.Reader and answers on an
 // io.Writer, driving a Searcher (a *search.Engine): GUIs and match tools

@@ -1,4 +1,4 @@
-// line.go: the Hub line syntax (shared/spec/hub.md "Line syntax"): reading a
+// line.go: the Hub line syntax (docs/hub.md "Line syntax"): reading a
 // line into a command and its arguments, and writing one back.
 
 package hub
@@ -69,12 +69,14 @@ func IsToken(s string) bool {
 
 // ParseLine reads one Hub line (without or with its line ending).
 //
-// Rules (shared/spec/hub.md): the first token is the command; each further
+// Rules (docs/hub.md): the first token is the command; each further
 // item is a bare name (a flag, value "") or name=value with no white space
 // around "="; a value is a token or a double-quoted string, which may be
 // empty and may hold spaces and "=" but not '"' (there is no escape) nor
-// control characters other than tab. A token is a run of bytes that are not
-// control characters, white space, "=" or '"'. White space, CR included,
+// control characters other than tab. A token of two apostrophes is the
+// empty value too: error messages, whose text cannot hold '"', write the
+// empty value so. A token is a run of bytes that are not control
+// characters, white space, "=" or '"'. White space, CR included,
 // separates items, so CRLF lines parse like LF lines.
 //
 // Errors: ErrEmptyLine for a line without a command; otherwise a
@@ -142,7 +144,7 @@ func ParseLine(s string) (Line, error) {
 		i++ // '='
 		switch {
 		case i == len(s) || isSpace(s[i]):
-			return fail(i, "argument %q has '=' but no value (an empty value is written %s=\"\")", name, name)
+			return fail(i, "argument %q has '=' but no value (an empty value is written %s='')", name, name)
 		case s[i] == '"':
 			j := i + 1
 			for j < len(s) && s[j] != '"' {
@@ -163,6 +165,10 @@ func ParseLine(s string) (Line, error) {
 			v := token()
 			if v == "" {
 				return unexpected(fmt.Sprintf("after %s=", name))
+			}
+			if v == "''" { // the empty value, as error messages write it
+				l.Args = append(l.Args, Arg{Name: name, Quoted: true})
+				continue
 			}
 			l.Args = append(l.Args, Arg{Name: name, Value: v})
 		}
@@ -227,10 +233,11 @@ func (l Line) String() string {
 	return b.String()
 }
 
-// writeValue writes v bare when it is a token (and quote is false), else
-// in double quotes, replacing the characters no value can hold.
+// writeValue writes v bare when it is a token other than two apostrophes
+// (and quote is false), else in double quotes, replacing the characters no
+// value can hold.
 func writeValue(b *strings.Builder, v string, quote bool) {
-	if !quote && IsToken(v) {
+	if !quote && IsToken(v) && v != "''" {
 		b.WriteString(v)
 		return
 	}

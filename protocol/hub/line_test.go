@@ -23,6 +23,8 @@ func TestParseLine(t *testing.T) {
 			{Name: "pos", Value: "Wbbb"}, {Name: "moves", Value: "32-28 19-23", Quoted: true}}}},
 		{`set-param name=x value=""`, Line{Command: "set-param", Args: []Arg{
 			{Name: "name", Value: "x"}, {Name: "value", Value: "", Quoted: true}}}},
+		{`set-param name=x value=''`, Line{Command: "set-param", Args: []Arg{
+			{Name: "name", Value: "x"}, {Name: "value", Value: "", Quoted: true}}}},
 		{`a b="x=y z" c`, Line{Command: "a", Args: []Arg{{Name: "b", Value: "x=y z", Quoted: true}, {Name: "c", Flag: true}}}},
 		{"a b=\"tab\there\"", Line{Command: "a", Args: []Arg{{Name: "b", Value: "tab\there", Quoted: true}}}},
 		{"id name=Scan version=3.1 country=Fran\u00e7e", Line{Command: "id", Args: []Arg{
@@ -94,6 +96,13 @@ func TestLineString(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "move '11-16': bad??line", back.Args[0].Value)
 
+	// A value of two single quotes is quoted, since bare it reads as "".
+	sq := NewLine("x").With("a", "''")
+	assert.Equal(t, `x a="''"`, sq.String())
+	back, err = ParseLine(sq.String())
+	require.NoError(t, err)
+	assert.Equal(t, "''", back.Args[0].Value)
+
 	// With does not share the argument array between lines.
 	base := NewLine("x").With("a", "1")
 	l1, l2 := base.With("b", "2"), base.With("c", "3")
@@ -123,7 +132,7 @@ func TestGet(t *testing.T) {
 // FuzzParseLine: ParseLine never panics; a line it accepts is written back
 // by String into a line that parses to the same command and arguments.
 func FuzzParseLine(f *testing.F) {
-	for _, s := range []string{"hub", "go think", `pos pos=Wbbb moves="1-2 3x4x5"`, `a b=""`, "a \"b", "x=y", "\x00"} {
+	for _, s := range []string{"hub", "go think", `pos pos=Wbbb moves="1-2 3x4x5"`, `a b=""`, "a b=''", "a \"b", "x=y", "\x00"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -19,6 +19,7 @@ import (
 	"damka/book"
 	"damka/engine"
 	"damka/internal/shareddata"
+	"damka/pdn"
 	"damka/search"
 )
 
@@ -245,6 +246,14 @@ var transcripts = []struct{ name, script string }{
 > pos pos=` + startEnglish + `
 > set-param name=variant value=frisian
 < error message="set-param variant: unknown variant 'frisian' (want russian, english, brazilian, international; also accepted: american and checkers for english, normal and standard for international) (kept english)"
+`},
+	{"an empty value written '' or \"\"", `
+> set-param name=book-file value=''
+> set-param name=eval-file value=""
+> set-param name=book-file value=
+< error message="bad line: column 32: argument 'value' has '=' but no value (an empty value is written value='')"
+> ping
+< pong
 `},
 	{"stop and ponder-hit outside a search are ignored", `
 > stop
@@ -669,8 +678,8 @@ func TestWholeGame(t *testing.T) {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	r := engine.NewPDNReader(f, engine.Russian)
-	var longest *engine.PDNGame
+	r := pdn.NewReader(f, engine.Russian)
+	var longest *pdn.Game
 	for {
 		g, err := r.Next()
 		if errors.Is(err, io.EOF) {

@@ -1,4 +1,4 @@
-// Package wire is DXP's codec (shared/spec/dxp.md), used by package dxp's
+// Package wire is DXP's codec (docs/dxp.md), used by package dxp's
 // sessions:
 //   - Messages (message.go): GAMEREQ, GAMEACC, MOVE, GAMEEND, CHAT,
 //     BACKREQ and BACKACC as Go values, with Encode/Decode of their

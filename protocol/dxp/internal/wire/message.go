@@ -1,5 +1,5 @@
 // message.go: the DXP messages (GAMEREQ, GAMEACC, MOVE, GAMEEND, CHAT,
-// BACKREQ, BACKACC) and their fixed-width encoding (shared/spec/dxp.md).
+// BACKREQ, BACKACC) and their fixed-width encoding (docs/dxp.md).
 
 package wire
 
@@ -51,7 +51,7 @@ func (k Kind) String() string {
 // included and the terminating NUL excluded.
 const MaxMessageLen = 127
 
-// Field widths of shared/spec/dxp.md.
+// Field widths of docs/dxp.md "Messages".
 const (
 	NameLen      = 32 // names in GAMEREQ and GAMEACC, space-padded on the right
 	Version      = 1  // the only DXP version: "01" in GAMEREQ

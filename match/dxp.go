@@ -1,0 +1,301 @@
+// dxp.go: a DXP engine as a match player: the runner starts the
+// engine (or finds it listening), connects as DXP initiator, proposes each
+// game with GAMEREQ (the opening's position, the clock in minutes and
+// moves), passes the opponent's moves on and reads the engine's.
+
+package match
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"damka/engine"
+	"damka/protocol/dxp"
+	"damka/protocol/hub"
+)
+
+// DefaultDXPPort is the port a DXP engine started by the runner listens
+// on when its EngineSpec gives none (DXP's own default).
+const DefaultDXPPort = dxp.DefaultPort
+
+// dxpPlayer is a DXP engine: its process (when the runner starts it) and
+// the connection to it.
+type dxpPlayer struct {
+	spec   EngineSpec
+	cfg    *Config
+	worker int
+
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	exited chan struct{} // closed when the process has exited
+	r      *dxp.Remote
+	broken bool // the connection failed: kill and start again
+
+	color     engine.Color // the colour it plays in the game in progress
+	turnStart time.Time    // when it was given the turn (GAMEACC or our MOVE)
+	inGame    bool         // a game was accepted and not ended
+}
+
+func (p *dxpPlayer) name() string { return p.spec.Name }
+
+func (p *dxpPlayer) alive() bool {
+	if p.r == nil || p.broken {
+		return false
+	}
+	if p.exited != nil {
+		select {
+		case <-p.exited:
+			return false
+		default:
+		}
+	}
+	return true
+}
+
+// port returns the port the engine of this worker listens on.
+func (p *dxpPlayer) port() (int, error) {
+	if p.spec.Port > 0 {
+		return p.spec.Port + p.worker, nil
+	}
+	for _, a := range p.spec.Command {
+		if strings.Contains(a, "{port}") {
+			return freePort()
+		}
+	}
+	return DefaultDXPPort + p.worker, nil
+}
+
+// freePort returns a TCP port free on 127.0.0.1 just now.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// ensure starts the engine when the runner runs it, connects to it (until
+// the handshake timeout: a starting engine takes a moment to listen).
+func (p *dxpPlayer) ensure(ctx context.Context) error {
+	if p.alive() {
+		return nil
+	}
+	p.kill()
+	cfg := p.cfg
+	timeout := cmp.Or(cfg.HandshakeTimeout, DefaultStartTimeout)
+	addr := p.spec.Host
+	if addr == "" {
+		port, err := p.port()
+		if err != nil {
+			return startError{fmt.Errorf("dxp: no free port: %w", err)}
+		}
+		if err := p.start(port); err != nil {
+			return startError{err}
+		}
+		addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	}
+	dctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var conn net.Conn
+	var err error
+	for {
+		conn, err = dxp.Dial(dctx, addr, time.Second)
+		if err == nil {
+			break
+		}
+		if p.exited != nil {
+			select {
+			case <-p.exited:
+				state := p.cmd.ProcessState // kill clears p.cmd
+				p.kill()
+				return startError{fmt.Errorf("dxp: the engine exited before it listened on %s: %v", addr, state)}
+			default:
+			}
+		}
+		select {
+		case <-dctx.Done():
+			p.kill()
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return startError{fmt.Errorf("dxp: could not connect to %s within %s (--handshake-timeout): %v", addr, timeout, err)}
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	p.r = dxp.NewRemote(conn, cfg.Variant, "damka match", cfg.Log.With().Str("engine", p.spec.Name).Logger())
+	p.r.AckTimeout = max(timeout, 2*cfg.StopGrace)
+	p.broken = false
+	cfg.Log.Info().Str("engine", p.spec.Name).Str("addr", addr).Msg("match: connected to the DXP engine")
+	return nil
+}
+
+// start runs the engine's command listening on port.
+func (p *dxpPlayer) start(port int) error {
+	argv := make([]string, len(p.spec.Command))
+	for i, a := range p.spec.Command {
+		argv[i] = strings.ReplaceAll(a, "{port}", strconv.Itoa(port))
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = p.spec.Dir
+	cmd.Stdout, cmd.Stderr = p.cfg.EngineStderr, p.cfg.EngineStderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return fmt.Errorf("dxp: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("dxp: starting %s: %w", argv[0], err)
+	}
+	p.cmd, p.stdin, p.exited = cmd, stdin, make(chan struct{})
+	exited := p.exited
+	go func() { _ = cmd.Wait(); close(exited) }()
+	if p.spec.Stdin != "" {
+		go func() {
+			for _, l := range strings.Split(p.spec.Stdin, ";") {
+				if _, err := io.WriteString(stdin, strings.TrimSpace(l)+"\n"); err != nil {
+					return
+				}
+			}
+		}()
+	}
+	p.cfg.Log.Info().Str("engine", p.spec.Name).Int("pid", cmd.Process.Pid).Int("port", port).Msg("match: DXP engine started")
+	return nil
+}
+
+// gameClock returns the GAMEREQ time (minutes per player) and moves of
+// limits lim: a clock's base time in whole minutes and its moves; for a
+// move time, the whole minutes that maxPlies/2 such moves take (at least
+// 1). Config.check refuses other limits for DXP engines.
+func gameClock(lim Limits, maxPlies int) (minutes, moves int) {
+	switch {
+	case lim.Clocked():
+		return int(math.Round(lim.Base.Minutes())), lim.Moves
+	case lim.MoveTime > 0:
+		m := int(math.Ceil(lim.MoveTime.Minutes() * float64(maxPlies) / 2))
+		return min(max(m, 1), 999), 0
+	}
+	return 0, 0
+}
+
+// CheckDXPLimits reports why limits lim cannot be told to a DXP engine
+// (nil when they can): a clock in whole minutes without increment, or a
+// move time.
+func CheckDXPLimits(lim Limits) error {
+	switch {
+	case lim.Depth > 0 || lim.Nodes > 0:
+		return errors.New("a DXP engine takes a clock (tc=) or a move time (movetime=), not depth= or nodes=")
+	case lim.Clocked() && lim.Inc > 0:
+		return errors.New("DXP has no increment: give a DXP engine tc=[moves/]base with base in whole minutes")
+	case lim.Clocked():
+		m := lim.Base.Minutes()
+		if m < 1 || m > 999 || math.Abs(m-math.Round(m)) > 1e-9 {
+			return fmt.Errorf("DXP gives the time in whole minutes (1..999): tc base %s s is not", strconv.FormatFloat(lim.Base.Seconds(), 'f', -1, 64))
+		}
+		if lim.Moves > 999 {
+			return fmt.Errorf("DXP gives at most 999 moves, not %d", lim.Moves)
+		}
+	}
+	return nil
+}
+
+func (p *dxpPlayer) newGame(ctx context.Context, gm *matchGame, e int) error {
+	p.color = engine.White
+	if gm.engOf[engine.Black] == e {
+		p.color = engine.Black
+	}
+	minutes, moves := gameClock(gm.lims[e], gm.cfg.MaxPlies)
+	peer, err := p.r.NewGame(ctx, gm.g.Position(), p.color, minutes, moves)
+	if err != nil {
+		p.broken = !errors.Is(err, dxp.ErrRemoteRefused)
+		return err
+	}
+	p.inGame = true
+	p.turnStart = time.Now()
+	gm.cfg.Log.Debug().Str("engine", p.spec.Name).Str("dxp-name", peer).Msg("match: the DXP engine accepted the game")
+	return nil
+}
+
+// move waits for the engine's MOVE until the deadline plus the stop
+// grace (a DXP engine cannot be told to stop); its time runs from when it
+// got the turn.
+func (p *dxpPlayer) move(ctx context.Context, gm *matchGame, _ hub.Level, deadline time.Duration) (answer, error) {
+	a := answer{score: math.NaN(), stage: "searching"}
+	wctx, cancel := context.WithDeadline(ctx, p.turnStart.Add(deadline+p.cfg.StopGrace))
+	defer cancel()
+	pos := gm.g.Position()
+	rm, err := p.r.ReadMove(wctx, &pos)
+	a.used = time.Since(p.turnStart)
+	var end *dxp.RemoteEnd
+	switch {
+	case errors.As(err, &end):
+		p.inGame = false
+		return a, err
+	case err != nil:
+		p.broken = true
+		return a, err
+	}
+	a.text, a.move, a.err = rm.Text, rm.Move, rm.Err
+	return a, nil
+}
+
+func (p *dxpPlayer) moved(_ context.Context, pos *engine.Position, m engine.Move, used time.Duration) error {
+	if err := p.r.SendMove(pos, m, int(math.Round(used.Seconds()))); err != nil {
+		p.broken = true
+		return err
+	}
+	p.turnStart = time.Now()
+	return nil
+}
+
+func (p *dxpPlayer) endGame(ctx context.Context, gm *matchGame, e int, res engine.Result) error {
+	if !p.inGame || !p.alive() {
+		return nil
+	}
+	p.inGame = false
+	if err := p.r.EndGame(ctx, res, p.color); err != nil {
+		p.broken = true
+		return err
+	}
+	return nil
+}
+
+func (p *dxpPlayer) kill() {
+	if p.r != nil {
+		_ = p.r.Close()
+		p.r = nil
+	}
+	if p.cmd != nil {
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+		p.cmd, p.stdin, p.exited = nil, nil, nil
+	}
+	p.inGame = false
+}
+
+// close closes the connection (which ends a DXP engine's session: Moby Dam
+// and Scan exit) and the engine's input, and kills it after the stop grace.
+func (p *dxpPlayer) close() {
+	if p.r != nil {
+		_ = p.r.Close()
+		p.r = nil
+	}
+	if p.cmd != nil {
+		_ = p.stdin.Close()
+		select {
+		case <-p.exited:
+		case <-time.After(2 * p.cfg.StopGrace):
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
+		p.cmd, p.stdin, p.exited = nil, nil, nil
+	}
+}

@@ -1,0 +1,236 @@
+// pdn_write.go: the PDN writer (Write), the tag order it writes, and the
+// line writer that keeps movetext within pdnLineWidth columns.
+
+package pdn
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"damka/engine"
+)
+
+// pdnLineWidth is the column limit of the movetext Write writes.
+const pdnLineWidth = 80
+
+// rosterTags are the tags Write always writes first, in this order
+// ("?" when g has no value), as PDN's seven-tag roster.
+var rosterTags = [...]string{"Event", "Site", "Date", "Round", "White", "Black", "Result"}
+
+// derivedTags are written from g's fields, never copied from g.Tags.
+var derivedTags = [...]string{"GameType", "FEN", "SetUp"}
+
+// Write writes g as PDN: the seven-tag roster (Event, Site, Date,
+// Round, White, Black, Result; "?" for a missing value; Result from
+// g.Result), GameType (always: g's own tag when it names g's variant, else
+// the variant's number: 25 Russian, 21 English, 26 Brazilian, 20
+// international), SetUp "1" and FEN (in the notation of the moves:
+// algebraic squares for Russian and Brazilian, numbers for English and
+// international) when Start is not the variant's start position, the other tags of g in order; then a blank
+// line, the movetext in the variant's notation (FormatFull: "11-15",
+// "5x14x23", "c3-d4", "c3:e5:g3") with move numbers ("1." and, when a move
+// of the second player starts a line of play, "1..."), comments in braces,
+// lines of at most 80 columns, the result token, and a blank line.
+// Every move is checked against the legal moves; an illegal one is an error
+// and nothing more is written.
+func Write(w io.Writer, g *Game) error {
+	if g.Variant >= engine.NumVariants {
+		return fmt.Errorf("pdn: write: unknown variant %d", uint8(g.Variant))
+	}
+	var b bytes.Buffer
+	res := g.Result
+	if res == "" {
+		res = "*"
+	}
+	if !isResultToken(res) {
+		return fmt.Errorf("pdn: write: result %q is not a PDN result token", res)
+	}
+	writeTag := func(name, value string) {
+		b.WriteByte('[')
+		b.WriteString(name)
+		b.WriteString(` "`)
+		for _, c := range []byte(value) {
+			switch c {
+			case '"', '\\':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case '\n', '\r':
+				b.WriteByte(' ')
+			default:
+				b.WriteByte(c)
+			}
+		}
+		b.WriteString("\"]\n")
+	}
+	for _, name := range rosterTags {
+		v := g.Tag(name)
+		if name == "Result" {
+			v = res
+		} else if v == "" && !g.hasTag(name) {
+			v = "?"
+		}
+		writeTag(name, v)
+	}
+	r := g.Variant.Rules()
+	if gt := strings.TrimSpace(g.Tag("GameType")); gt != "" {
+		if v, err := engine.VariantFromGameType(gt); err == nil && v == g.Variant {
+			writeTag("GameType", gt)
+		} else {
+			writeTag("GameType", strconv.Itoa(r.GameType))
+		}
+	} else {
+		// Always, also for Russian (damka's default when reading): other
+		// programs default to another variant (CheckerBoard to English, the
+		// PDN standard to international).
+		writeTag("GameType", strconv.Itoa(r.GameType))
+	}
+	start := g.Start
+	start.V = g.Variant
+	if !isStartPosition(&start) {
+		writeTag("SetUp", "1")
+		writeTag("FEN", start.FENStyle(r.Notation))
+	}
+	for _, t := range g.Tags {
+		if isRosterOrDerived(t.Name) {
+			continue
+		}
+		writeTag(t.Name, t.Value)
+	}
+	b.WriteByte('\n')
+
+	lw := lineWriter{b: &b}
+	if g.Intro != "" {
+		lw.comment(g.Intro)
+	}
+	p := start
+	var list engine.MoveList
+	num := 1
+	needNum := true
+	for i, m := range g.Moves {
+		p.Generate(&list)
+		legal := false
+		for _, lm := range list.Slice() {
+			if lm == m {
+				legal = true
+				break
+			}
+		}
+		if !legal {
+			return fmt.Errorf("pdn: write: move %d (ply %d) is not legal in %s", num, i+1, p.FEN())
+		}
+		// A move number stays on the line of its move.
+		text := p.FormatMove(m, engine.FormatFull)
+		if p.Side == r.FirstToMove {
+			text = strconv.Itoa(num) + ". " + text
+		} else if needNum {
+			text = strconv.Itoa(num) + "... " + text
+		}
+		lw.word(text)
+		needNum = false
+		if p.Side != r.FirstToMove {
+			num++
+		}
+		p = p.Play(m)
+		if c := g.Comment(i); c != "" {
+			lw.comment(c)
+			needNum = true
+		}
+	}
+	lw.word(res)
+	b.WriteString("\n\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// hasTag reports whether g has a tag named name (case-insensitive).
+func (g *Game) hasTag(name string) bool {
+	for _, t := range g.Tags {
+		if strings.EqualFold(t.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func isRosterOrDerived(name string) bool {
+	for _, n := range rosterTags {
+		if strings.EqualFold(n, name) {
+			return true
+		}
+	}
+	for _, n := range derivedTags {
+		if strings.EqualFold(n, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// isStartPosition reports whether p is its variant's start position.
+func isStartPosition(p *engine.Position) bool {
+	s := engine.StartPosition(p.V)
+	return samePlacement(p, &s)
+}
+
+// lineWriter writes words separated by spaces in lines of at most
+// pdnLineWidth columns (a longer word gets a line of its own).
+type lineWriter struct {
+	b   *bytes.Buffer
+	col int
+}
+
+func (l *lineWriter) word(w string) {
+	n := utf8.RuneCountInString(w)
+	if l.col > 0 && l.col+1+n > pdnLineWidth {
+		l.b.WriteByte('\n')
+		l.col = 0
+	}
+	if l.col > 0 {
+		l.b.WriteByte(' ')
+		l.col++
+	}
+	l.b.WriteString(w)
+	l.col += n
+}
+
+// comment writes {text}, wrapping at its spaces. A text with a "}" (which
+// a ";" comment can hold) is written as ";" line comments instead, which the
+// reader joins back with single spaces.
+func (l *lineWriter) comment(text string) {
+	fs := strings.Fields(text)
+	if len(fs) == 0 {
+		return
+	}
+	if !strings.Contains(text, "}") {
+		fs[0] = "{" + fs[0]
+		fs[len(fs)-1] += "}"
+		for _, f := range fs {
+			l.word(f)
+		}
+		return
+	}
+	l.word(";")
+	for _, f := range fs {
+		if l.col > 1 && l.col+1+utf8.RuneCountInString(f) > pdnLineWidth {
+			l.newline()
+			l.word(";")
+		}
+		l.word(f)
+	}
+	l.newline()
+}
+
+// newline ends the current line.
+func (l *lineWriter) newline() {
+	l.b.WriteByte('\n')
+	l.col = 0
+}
+
+// samePlacement reports whether a and b have the same pieces and side to move.
+func samePlacement(a, b *engine.Position) bool {
+	return a.Pieces == b.Pieces && a.Kings == b.Kings && a.Side == b.Side
+}
