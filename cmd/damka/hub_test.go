@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/player"
 	"damka/protocol/hub"
 )
 
@@ -36,9 +37,10 @@ func TestDefaultIsHubWithoutTerminal(t *testing.T) {
 	out, err := rootWithInput(t, "hub\ninit\nping\nquit\n")
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	require.Len(t, lines, 14, out)
+	n := len(player.Settings()) // one param line per setting
+	require.Len(t, lines, n+4, out)
 	assert.True(t, strings.HasPrefix(lines[0], "id name=damka version="), lines[0])
-	assert.Equal(t, []string{"wait", "ready", "pong"}, lines[11:])
+	assert.Equal(t, []string{"wait", "ready", "pong"}, lines[n+1:])
 	assert.Contains(t, out, "param name=book value=true type=bool\n", "the book is on by default")
 	assert.False(t, isTerminal(strings.NewReader("")))
 }
@@ -99,7 +101,7 @@ func TestHubProcess(t *testing.T) {
 		id, params, err := c.Handshake(ctx, hub.Setting{Name: "variant", Value: "brazilian"})
 		require.NoError(t, err)
 		assert.Equal(t, "damka", id.Name)
-		assert.Len(t, params, 10)
+		assert.Len(t, params, len(player.Settings()))
 		require.NoError(t, c.SetPosition(ctx, "", []string{"c3-d4"}))
 		require.NoError(t, c.SetLevel(hub.Level{Depth: 4}))
 		d, err := c.Think(ctx, 30*time.Second, nil)
@@ -246,9 +248,12 @@ func TestLogTimeMilliseconds(t *testing.T) {
 func TestHubBadEGDBFlag(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nowhere")
 	for _, args := range [][]string{{"hub"}, {"analyse", "--depth", "2"}} {
-		out, errs, code := runCLI(append(args, "--egdb", missing)...)
-		assert.Equal(t, exitBadInput, code, "%v: %s", args, errs)
-		assert.Empty(t, out, args)
-		assert.Contains(t, errs, "--egdb "+missing, args)
+		for _, flag := range []string{"--egdb", "--egdb-path"} {
+			out, errs, code := runCLI(append(args, flag, missing)...)
+			assert.Equal(t, exitBadInput, code, "%v: %s", args, errs)
+			assert.Empty(t, out, args)
+			assert.Contains(t, errs, flag+": ", args)
+			assert.Contains(t, errs, missing, args)
+		}
 	}
 }

@@ -18,31 +18,43 @@ import (
 
 	"damka/bench"
 	"damka/engine"
+	"damka/player"
 	"damka/search"
 )
 
-// searchFlags are the limit and engine flags shared by analyse and solve.
+// searchFlags are the limit flags shared by analyse and solve, and the
+// engine settings they search with (the player's: variant, threads, hash,
+// eval-file, egdb-path, egdb-pieces, move-overhead).
 type searchFlags struct {
 	depth    int
 	nodes    uint64
 	movetime float64
-	threads  int
-	hashMiB  int
-	overhead int    // --move-overhead, milliseconds
-	evalFile string // --eval-file
-	egdb     string // --egdb
+	settings *settingFlags
 }
+
+// searchSettings are the settings analyse and solve search with.
+var searchSettings = []string{player.SetVariant, player.SetThreads, player.SetHash, player.SetMoveOverhead,
+	player.SetEvalFile, player.SetEGDBPath, player.SetEGDBPieces}
 
 func (f *searchFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.depth, "depth", 0, fmt.Sprintf("search to this depth in plies (1..%d)", search.MaxDepth))
 	fl.Uint64Var(&f.nodes, "nodes", 0, "stop after about this many nodes (1 or more)")
 	fl.Float64Var(&f.movetime, "movetime", 0, "search this many seconds (more than 0)")
-	fl.IntVar(&f.threads, "threads", search.DefaultThreads, fmt.Sprintf("search threads (Lazy SMP, 1..%d)", search.MaxThreads))
-	fl.IntVar(&f.hashMiB, "hash", search.DefaultHashMiB, fmt.Sprintf("transposition table size in MiB (1..%d)", search.MaxHashMiB))
-	registerMoveOverhead(cmd, &f.overhead)
-	registerEvalFile(cmd, &f.evalFile)
-	registerEGDBFlag(cmd, &f.egdb)
+	f.settings = registerSettings(cmd, searchSettings...)
+}
+
+// player makes the player of the settings flags, its book off (analysis
+// and suites never play from the book).
+func (f *searchFlags) player(cmd *cobra.Command) (*player.Player, error) {
+	p, err := f.settings.newPlayer(cmd, player.Config{Log: logger})
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Set(player.SetBook, "false"); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // registerMoveOverhead adds --move-overhead (milliseconds) to cmd.
@@ -92,16 +104,6 @@ func (f *searchFlags) limits(fs *pflag.FlagSet) (search.Limits, error) {
 	if set != 1 {
 		return l, badInput("give exactly one of --depth, --nodes and --movetime")
 	}
-	var err error
-	if l.MoveOverhead, err = moveOverhead(f.overhead); err != nil {
-		return l, err
-	}
-	if f.threads < 1 || f.threads > search.MaxThreads {
-		return l, badInput("--threads %d out of range 1..%d", f.threads, search.MaxThreads)
-	}
-	if f.hashMiB < 1 || f.hashMiB > search.MaxHashMiB {
-		return l, badInput("--hash %d out of range 1..%d MiB", f.hashMiB, search.MaxHashMiB)
-	}
 	return l, nil
 }
 
@@ -116,8 +118,8 @@ func signalContext(parent context.Context) (context.Context, context.CancelFunc)
 
 func newAnalyseCmd() *cobra.Command {
 	var (
-		variant, fen, moves string
-		sf                  searchFlags
+		fen, moves string
+		sf         searchFlags
 	)
 	cmd := &cobra.Command{
 		Use:     "analyse",
@@ -135,15 +137,15 @@ seconds, X in millions of nodes per second, D in plies. --moves may carry PDN
 move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
-			if err != nil {
-				return err
-			}
-			start, err := positionFromFlags(v, fen)
-			if err != nil {
-				return err
-			}
 			lim, err := sf.limits(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			p, err := sf.player(cmd)
+			if err != nil {
+				return err
+			}
+			start, err := positionFromFlags(p.Variant(), fen)
 			if err != nil {
 				return err
 			}
@@ -157,15 +159,6 @@ move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 			if l.N == 0 {
 				return badInput("no legal move in %s: the side to move has lost", root.FEN())
 			}
-			ew, err := loadEvalFile(sf.evalFile, v)
-			if err != nil {
-				return err
-			}
-			tables, err := searchEGDB(sf.egdb)
-			if err != nil {
-				return err
-			}
-			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB, Eval: ew, EGDB: tables})
 			out := cmd.OutOrStdout()
 			report := func(in search.Info) {
 				fmt.Fprintf(out, "depth=%d score=%s nodes=%d time=%.3f mnps=%s pv=%q\n",
@@ -174,7 +167,8 @@ move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 			}
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			r := e.SearchGame(ctx, g, lim, report)
+			p.SetGame(g)
+			r := p.Go(ctx, player.Think, lim, report).Wait().Result
 			// The move played, with the figures of the search that chose
 			// it: under --movetime or --nodes that can be an iteration no
 			// line above reported.
@@ -184,7 +178,6 @@ move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	cmd.Flags().StringVar(&fen, "fen", "", "PDN FEN or Hub position (default: the start position)")
 	cmd.Flags().StringVar(&moves, "moves", "", "moves played from that position, space separated (PDN move numbers allowed)")
 	sf.register(cmd)
@@ -231,10 +224,7 @@ change search behaviour end with "Bench: N".`,
 }
 
 func newSolveCmd() *cobra.Command {
-	var (
-		variant string
-		sf      searchFlags
-	)
+	var sf searchFlags
 	cmd := &cobra.Command{
 		Use:   "solve FILE",
 		Short: "solve a test suite of positions with their best moves",
@@ -247,21 +237,22 @@ with S in men from the side to move (1.00 = one man, a win in n plies
 100 - n/100) and D in plies.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
-			if err != nil {
-				return err
-			}
 			lim, err := sf.limits(cmd.Flags())
 			if err != nil {
 				return err
 			}
+			p, err := sf.player(cmd)
+			if err != nil {
+				return err
+			}
+			v := p.Variant()
 			suite, err := readSuiteFile(args[0], v)
 			var in inputError
 			if errors.As(err, &in) {
 				return err // the file cannot be opened
 			}
 			if err != nil {
-				if !cmd.Flags().Changed("variant") {
+				if !sf.settings.changed(cmd, player.SetVariant) {
 					return badInput("%s: %v%s", args[0], err, suiteVariantHint(args[0], v))
 				}
 				return badInput("%s: %v", args[0], err)
@@ -269,21 +260,13 @@ with S in men from the side to move (1.00 = one man, a win in n plies
 			if len(suite) == 0 {
 				return badInput("%s: no positions (want lines FEN ; bm MOVE ; id NAME)", args[0])
 			}
-			ew, err := loadEvalFile(sf.evalFile, v)
-			if err != nil {
-				return err
-			}
-			tables, err := searchEGDB(sf.egdb)
-			if err != nil {
-				return err
-			}
-			e := search.New(search.Options{Threads: sf.threads, HashMiB: sf.hashMiB, Eval: ew, EGDB: tables})
+			e := search.New(p.Options())
+			lim.MoveOverhead = p.MoveOverhead()
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
 			return solveSuite(ctx, cmd.OutOrStdout(), e, suite, lim)
 		},
 	}
-	cmd.Flags().StringVar(&variant, "variant", "russian", "variant of the suite's positions (without it, a suite of another variant is named in the error)")
 	sf.register(cmd)
 	return cmd
 }

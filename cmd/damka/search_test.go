@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -76,11 +76,14 @@ func TestMoveTokens(t *testing.T) {
 // TestMoveOverheadFlag: --move-overhead reaches the limits (0: none) and a
 // move time is used up to it.
 func TestMoveOverheadFlag(t *testing.T) {
-	for ms, want := range map[int]time.Duration{10: 10 * time.Millisecond, 0: -1, 250: 250 * time.Millisecond} {
-		sf := searchFlags{movetime: 0.5, threads: 1, hashMiB: 1, overhead: ms}
-		l, err := sf.limits(pflag.NewFlagSet("analyse", pflag.ContinueOnError))
+	for ms, want := range map[int]time.Duration{10: 0, 0: -1, 250: 250 * time.Millisecond} {
+		cmd := &cobra.Command{}
+		var sf searchFlags
+		sf.register(cmd)
+		require.NoError(t, cmd.Flags().Parse([]string{"--move-overhead", strconv.Itoa(ms)}))
+		p, err := sf.player(cmd)
 		require.NoError(t, err)
-		assert.Equal(t, want, l.MoveOverhead, "%d ms", ms)
+		assert.Equal(t, want, p.MoveOverhead(), "%d ms", ms)
 	}
 	began := time.Now()
 	out, errs, code := runCLI("analyse", "--movetime", "0.3", "--move-overhead", "100")

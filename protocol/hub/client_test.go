@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/player"
 )
 
 // pipeClient connects a client to Run in-process over pipes.
@@ -50,7 +51,7 @@ func TestClientHandshake(t *testing.T) {
 	id, params, err := c.Handshake(ctx, Setting{"variant", "english"}, Setting{"hash", "8"})
 	require.NoError(t, err)
 	assert.Equal(t, Identity{Name: "damka", Version: "test", Author: "the damka authors"}, id)
-	require.Len(t, params, 11)
+	require.Len(t, params, len(player.Settings()))
 	assert.Equal(t, Param{Name: "variant", Value: "russian", Type: "enum",
 		Values: []string{"russian", "english", "brazilian", "international"}}, params[0])
 	assert.Equal(t, Param{Name: "threads", Value: "1", Type: "int", Min: "1", Max: "256"}, params[1])

@@ -215,6 +215,7 @@ func newSession(cfg Config, out io.Writer) *session {
 	}
 	if cfg.Player != nil {
 		s.p = cfg.Player
+		s.p.SetNotice(func(msg string) { s.errorf("%s", msg) })
 		return s
 	}
 	s.p = player.New(player.Config{BookSeed: cfg.BookSeed, NewSearcher: cfg.NewSearcher, Log: cfg.Log,
