@@ -3,10 +3,11 @@
 //
 //	engine                        the rules core
 //	pdn                           PDN files and binary game records
-//	eval, book, openings          evaluation, opening book, opening decks,
-//	(egdb later)                  endgame databases
-//	search                        search, TT, time
-//	protocol/hub, protocol/dxp    the Hub and DXP front ends
+//	eval, book, egdb, openings    evaluation, opening book, endgame
+//	                              databases, opening decks
+//	search, learn                 search, TT, time; the evaluation's trainer
+//	player                        the engine's settings and one game
+//	protocol/hub, dxp, cb         the Hub, DXP and CheckerBoard front ends
 //	bench, match                  perft, bench, suites, self-play; the match
 //	                              runner and its statistics (speaks Hub and DXP to engines)
 //	cmd/damka                     the single binary
