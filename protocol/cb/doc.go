@@ -10,8 +10,12 @@
 // 21..32), so square n of CheckerBoard is square n of damka in all three
 // games and the colours are the same (CB_WHITE is damka's White).
 //
-// An Engine holds one engine's state (the variant, the game history sent
-// with "set gamehist", the options and the searcher) and answers the three
-// calls: Engine.GetMove, Engine.Command and Engine.IsLegal. It searches with
-// the same search and embedded opening book as the damka binary.
+// An Engine drives a player.Player (the settings, the resources they name
+// and the searcher), keeps the game history sent with "set gamehist" and
+// the "set depth" limit, and answers the three calls: Engine.GetMove,
+// Engine.Command and Engine.IsLegal. CheckerBoard's own keys (hashsize,
+// searchthreads, book, dbpath, max_dbpieces, gametype) map onto the
+// player's settings, and every setting is also "get NAME" and "set NAME
+// VALUE" under its table name. It searches with the same search and
+// embedded opening book as the damka binary.
 package cb

@@ -1,12 +1,13 @@
-// engine.go: one CheckerBoard engine: its settings, the game history of
-// "set gamehist", and getmove, enginecommand and islegal.
+// engine.go: one CheckerBoard engine: a player (the settings, their
+// resources and the searcher), the game history of "set gamehist", and
+// getmove, enginecommand and islegal.
 
 package cb
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,8 +16,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/egdb"
 	"damka/engine"
+	"damka/player"
 	"damka/search"
 )
 
@@ -36,16 +37,14 @@ const (
 	BookBest = 3
 )
 
-// bookMargins are the book margins (centi-men) of the book levels: how far
-// below the best book move a candidate may score.
+// bookMargins are the book-margin settings (centi-men) of the book
+// levels 1..3: how far below the best book move a candidate may score.
+// Level 0 turns the book setting off.
 var bookMargins = [4]int{0, 40, search.DefaultBookMargin, 0}
 
-// Searcher is the search engine an Engine drives; *search.Engine implements
-// it. SetOptions is only called while no search runs.
-type Searcher interface {
-	search.Searcher
-	SetOptions(search.Options)
-}
+// Searcher is the search engine an Engine's player drives
+// (player.Searcher); *search.Engine implements it.
+type Searcher = player.Searcher
 
 // Config sets up an Engine. The zero value is usable: English, one
 // thread, the default table, the book at "good moves", no logging.
@@ -57,43 +56,38 @@ type Config struct {
 	Variant    engine.VariantID
 	HasVariant bool
 	// Threads and HashMiB are the defaults of "searchthreads" and
-	// "hashsize" (0: search.DefaultThreads, search.DefaultHashMiB).
+	// "hashsize" (0: the player's defaults; larger than the settings'
+	// maximum: the maximum).
 	Threads, HashMiB int
 	// BookSeed seeds the choice among book moves; 0 seeds from the clock.
 	BookSeed uint64
 	// NewSearcher makes the searcher at the first getmove; nil means
 	// search.New.
 	NewSearcher func(search.Options) Searcher
+	// Player, if not nil, is the player the engine drives, its settings
+	// already made: Variant to NewSearcher above are then not used. Its
+	// variant should be one CheckerBoard plays (GameType not 0).
+	Player *player.Player
 	// Log receives the commands and the searches (the zero Logger is
 	// silent: a DLL has no standard error).
 	Log zerolog.Logger
 }
 
-// Engine is one CheckerBoard engine. Its methods may be called from any
-// goroutine; GetMove runs one search at a time, and commands sent while it
-// searches take effect at the next search.
+// Engine is one CheckerBoard engine: a player (its settings, resources and
+// searcher) and the state of CheckerBoard's own commands. Its methods may
+// be called from any goroutine; GetMove runs one search at a time, and
+// commands sent while it searches take effect at the next search.
 type Engine struct {
 	cfg Config
 	log zerolog.Logger
+	p   *player.Player
 
 	searchMu sync.Mutex // held by GetMove for the whole search
-	searcher Searcher
 
-	mu       sync.Mutex // guards the fields below
-	variant  engine.VariantID
-	threads  int
-	hashMiB  int
-	book     int
+	mu       sync.Mutex   // guards the fields below; held by each command
 	depth    int          // "set depth" (a damka extension for hosts): 0 none
 	hist     *engine.Game // from the last "set gamehist", nil when none
 	histText string
-	rng      *rand.Rand
-
-	// db is the endgame database of "dbpath" (nil: "off"), dbPath its
-	// value ("" the embedded set), dbPieces the "max_dbpieces" limit.
-	db       search.EGDB
-	dbPath   string
-	dbPieces int
 }
 
 // New returns an engine set up by cfg.
@@ -101,19 +95,28 @@ func New(cfg Config) *Engine {
 	if cfg.Name == "" {
 		cfg.Name = "damka"
 	}
-	e := &Engine{cfg: cfg, log: cfg.Log, variant: engine.English, threads: cfg.Threads, hashMiB: cfg.HashMiB, book: BookGood,
-		db: egdb.Default(), dbPieces: egdb.MaxPieces}
+	e := &Engine{cfg: cfg, log: cfg.Log, p: cfg.Player}
+	if e.p != nil {
+		return e
+	}
+	e.p = player.New(player.Config{BookSeed: cfg.BookSeed, NewSearcher: cfg.NewSearcher, Log: cfg.Log})
+	v := engine.English
 	if cfg.HasVariant {
-		e.variant = cfg.Variant
+		v = cfg.Variant
 	}
-	e.threads, e.hashMiB = search.FrontEndOptions(e.threads, e.hashMiB)
-	seed := cfg.BookSeed
-	if seed == 0 {
-		seed = uint64(time.Now().UnixNano())
+	e.p.SetVariant(v)
+	for name, n := range map[string]int{player.SetThreads: cfg.Threads, player.SetHash: cfg.HashMiB} {
+		if n > 0 {
+			if err := e.p.Set(name, strconv.Itoa(min(n, player.MustLookup(name).Max))); err != nil {
+				e.log.Error().Err(err).Str("setting", name).Msg("cb: default")
+			}
+		}
 	}
-	e.rng = rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
 	return e
 }
+
+// Player returns the player the engine drives.
+func (e *Engine) Player() *player.Player { return e.p }
 
 // VariantFromFileName picks the game a DLL plays from its file name, so
 // that copies named damka-russian.dll or damka_brazilian.dll play Russian
@@ -140,11 +143,7 @@ func VariantFromFileName(name string) (v engine.VariantID, ok bool) {
 }
 
 // Variant returns the variant the engine plays now.
-func (e *Engine) Variant() engine.VariantID {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.variant
-}
+func (e *Engine) Variant() engine.VariantID { return e.p.Variant() }
 
 // fit returns s if it fits a reply buffer with its NUL, and ok false
 // otherwise.
@@ -156,9 +155,12 @@ func fit(s string) (string, bool) {
 }
 
 // Command answers one enginecommand: the reply text and whether the
-// command was handled (enginecommand's return value 1). Unknown commands,
-// and the options damka does not have (book files, dbmbytes, enable_wld,
-// mtcpath, allscores, solve), are not handled: the reply is empty. A bad value is
+// command was handled (enginecommand's return value 1). CheckerBoard's keys
+// (NativeKeys) read and set the player's settings; every other setting is
+// "get NAME" and "set NAME VALUE" under its table name (player.Settings).
+// A set answers the value now in use. Unknown commands, and the options
+// damka does not have (book files, dbmbytes, enable_wld, mtcpath,
+// allscores, solve), are not handled: the reply is empty. A bad value is
 // not handled either; the reply then says what was wrong. Every reply fits
 // ReplySize with its NUL; an answer that would not (a very long movelist)
 // is not handled.
@@ -189,8 +191,12 @@ func (e *Engine) command(cmd string) (string, bool) {
 	case "help":
 		return "damkahelp.htm", true
 	case "get":
+		e.mu.Lock()
+		defer e.mu.Unlock()
 		return e.get(key, arg)
 	case "set":
+		e.mu.Lock()
+		defer e.mu.Unlock()
 		return e.set(key, arg)
 	}
 	return "", false
@@ -203,68 +209,105 @@ func (e *Engine) name() string {
 	return e.cfg.Name + " " + e.cfg.Version
 }
 
+// NativeKeys returns CheckerBoard's own enginecommand keys that stand for
+// player settings, each with the setting it reads and sets: gametype
+// (variant, as a game type number), hashsize (hash), searchthreads
+// (threads), book (book and book-margin, as a book level), dbpath
+// (egdb-path) and max_dbpieces (egdb-pieces; get answers the pieces
+// probed). Every other setting is "get NAME" and "set NAME VALUE" under
+// its table name.
+func NativeKeys() map[string]string {
+	return map[string]string{
+		"gametype":      player.SetVariant,
+		"hashsize":      player.SetHash,
+		"searchthreads": player.SetThreads,
+		"book":          player.SetBook,
+		"dbpath":        player.SetEGDBPath,
+		"max_dbpieces":  player.SetEGDBPieces,
+	}
+}
+
+// get answers "get key arg"; e.mu is held.
 func (e *Engine) get(key, arg string) (string, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	switch key {
 	case "protocolversion":
 		return strconv.Itoa(ProtocolVersion), true
 	case "gametype":
-		return strconv.Itoa(GameType(e.variant)), true
+		return strconv.Itoa(GameType(e.p.Variant())), true
 	case "hashsize":
-		return strconv.Itoa(e.hashMiB), true
+		return e.setting(player.SetHash), true
 	case "book":
-		return strconv.Itoa(e.book), true
+		return strconv.Itoa(e.bookLevel()), true
 	case "searchthreads":
-		return strconv.Itoa(e.threads), true
+		return e.setting(player.SetThreads), true
 	case "depth":
 		return strconv.Itoa(e.depth), true
 	case "dbpath":
-		return e.dbPath, true
+		return e.setting(player.SetEGDBPath), true
 	case "max_dbpieces":
-		return strconv.Itoa(e.probedPieces()), true
+		return strconv.Itoa(e.p.EGDBPieces()), true
 	case "movelist":
-		p, err := ParseFEN(e.variant, arg)
+		p, err := ParseFEN(e.p.Variant(), arg)
 		if err != nil {
 			return "get movelist: " + err.Error(), false
 		}
 		return MoveList(&p), true
 	}
+	if _, ok := player.Lookup(key); ok {
+		return e.setting(key), true
+	}
 	return "", false
 }
 
-// setInt reads an option value in [lo, hi].
-func setInt(name, arg string, lo, hi int) (int, error) {
-	n, err := strconv.Atoi(arg)
+// setting returns the value of the player setting called name, a name of
+// the table.
+func (e *Engine) setting(name string) string {
+	v, err := e.p.Get(name)
 	if err != nil {
-		return 0, fmt.Errorf("set %s: %q is not an integer (want %d..%d)", name, arg, lo, hi)
+		e.log.Error().Err(err).Msg("cb: get setting")
 	}
-	if n < lo || n > hi {
-		return 0, fmt.Errorf("set %s: %d out of range %d..%d", name, n, lo, hi)
-	}
-	return n, nil
+	return v
 }
 
+// bookLevel is the book level of the book and book-margin settings: 0
+// when the book is off; 1, 3 for the margins of bookMargins; else 2.
+func (e *Engine) bookLevel() int {
+	if on, _ := player.ParseBool(e.setting(player.SetBook)); !on {
+		return BookNone
+	}
+	switch m, _ := strconv.Atoi(e.setting(player.SetBookMargin)); m {
+	case bookMargins[BookAll]:
+		return BookAll
+	case bookMargins[BookBest]:
+		return BookBest
+	}
+	return BookGood
+}
+
+// set answers "set key arg"; e.mu is held.
 func (e *Engine) set(key, arg string) (string, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var err error
-	var n int
+	reply, ok := e.setKey(key, arg)
+	if e.hist != nil && e.hist.Position().V != e.p.Variant() {
+		e.hist = nil // a history of the game played before
+	}
+	return reply, ok
+}
+
+func (e *Engine) setKey(key, arg string) (string, bool) {
 	switch key {
 	case "gametype":
-		if n, err = strconv.Atoi(arg); err != nil {
+		n, err := strconv.Atoi(arg)
+		if err != nil {
 			return fmt.Sprintf("set gametype: %q is not a number", arg), false
 		}
 		v, err := Variant(n)
 		if err != nil {
 			return "set gametype: " + err.Error(), false
 		}
-		if v != e.variant {
-			e.variant, e.hist = v, nil
-		}
+		e.p.SetVariant(v)
 		return strconv.Itoa(n), true
 	case "gamehist":
-		g, err := ParseGameHist(e.variant, arg)
+		g, err := ParseGameHist(e.p.Variant(), arg)
 		if err != nil {
 			e.hist = nil
 			e.log.Warn().Err(err).Msg("cb: set gamehist refused")
@@ -272,103 +315,79 @@ func (e *Engine) set(key, arg string) (string, bool) {
 		}
 		e.hist, e.histText = g, arg
 		return "", true
-	case "hashsize":
-		if n, err = setInt(key, arg, 1, search.MaxHashMiB); err == nil {
-			e.hashMiB = n
-		}
-	case "book":
-		if n, err = setInt(key, arg, BookNone, BookBest); err == nil {
-			e.book = n
-		}
-	case "searchthreads":
-		if n, err = setInt(key, arg, 1, search.MaxThreads); err == nil {
-			e.threads = n
-		}
 	case "depth":
-		if n, err = setInt(key, arg, 0, search.MaxDepth); err == nil {
-			e.depth = n
+		n, err := player.ParseInt(arg, 0, search.MaxDepth)
+		if err != nil {
+			return e.refused(key, err)
 		}
-	case "dbpath":
-		return e.setDBPath(arg)
-	case "max_dbpieces":
-		if n, err = setInt(key, arg, 0, egdb.MaxPieces); err == nil {
-			e.dbPieces = n
-			n = e.probedPieces()
+		e.depth = n
+		return strconv.Itoa(n), true
+	case "book":
+		return e.setBook(arg)
+	case "hashsize", "searchthreads", "dbpath", "max_dbpieces":
+		return e.setSetting(key, NativeKeys()[key], arg)
+	case player.SetVariant:
+		if id, err := engine.ParseVariant(arg); err == nil && GameType(id) == 0 {
+			return fmt.Sprintf("set variant: %v is not played by CheckerBoard (want english, russian or brazilian)", id), false
 		}
-	default:
-		return "", false
 	}
+	if _, ok := player.Lookup(key); ok {
+		return e.setSetting(key, key, arg)
+	}
+	return "", false
+}
+
+// setSetting sets the player setting name from "set key arg" and answers
+// what "get key" then answers. A refused value is not handled: the reply
+// gives the player's reason and the value kept. A file or directory that
+// cannot be read is not handled either: the reply says what is used
+// instead (the setting is back at its default).
+func (e *Engine) setSetting(key, name, arg string) (string, bool) {
+	if err := e.p.Set(name, arg); err != nil {
+		var reset *player.ResetError
+		if errors.As(err, &reset) {
+			e.log.Warn().Err(err).Str(key, arg).Msg("cb: set refused")
+			return fmt.Sprintf("set %s %s: %v (%s)", key, arg, err, reset.Now), false
+		}
+		return e.refused(key, err)
+	}
+	reply, _ := e.get(key, "")
+	return reply, true
+}
+
+// refused is the reply to a "set key" whose value was refused: the reason
+// and the value kept.
+func (e *Engine) refused(key string, err error) (string, bool) {
+	kept, _ := e.get(key, "")
+	e.log.Warn().Err(err).Str("key", key).Msg("cb: set refused")
+	return fmt.Sprintf("set %s: %v (kept %s)", key, err, kept), false
+}
+
+// setBook answers "set book": a level 0..3 (none, all, good, best: the
+// book setting off, or on with the margin of bookMargins), or a bool (the
+// book setting, the margin kept). The reply is the level.
+func (e *Engine) setBook(arg string) (string, bool) {
+	level, err := player.ParseInt(arg, BookNone, BookBest)
 	if err != nil {
-		return err.Error(), false
+		on, berr := player.ParseBool(arg)
+		if berr != nil {
+			return e.refused("book", err)
+		}
+		if err := e.p.Set(player.SetBook, strconv.FormatBool(on)); err != nil {
+			return e.refused("book", err)
+		}
+		return strconv.Itoa(e.bookLevel()), true
 	}
-	return strconv.Itoa(n), true
+	if err := e.p.Set(player.SetBook, strconv.FormatBool(level != BookNone)); err != nil {
+		return e.refused("book", err)
+	}
+	if level != BookNone {
+		if err := e.p.Set(player.SetBookMargin, strconv.Itoa(bookMargins[level])); err != nil {
+			return e.refused("book", err)
+		}
+	}
+	return strconv.Itoa(level), true
 }
-
-// setDBPath opens the endgame tables of "set dbpath": "" the embedded set
-// (the default), "off" none, else a directory's tables over the embedded
-// set; the reply is the value. A directory that cannot be read is refused,
-// the reply saying why, and the embedded set is used (as Hub's egdb-path
-// does). Slice files are checked when a search first needs them; a
-// corrupt one is logged, naming it, and the search goes on without it.
-// The same value again changes nothing. e.mu is held.
-func (e *Engine) setDBPath(dir string) (string, bool) {
-	if dir == e.dbPath {
-		return dir, true
-	}
-	switch dir {
-	case "off":
-		e.db, e.dbPath = nil, dir
-		return dir, true
-	case "":
-		e.db, e.dbPath = egdb.Default(), ""
-		return dir, true
-	}
-	db, err := egdb.Open(dir)
-	if err != nil {
-		e.db, e.dbPath = egdb.Default(), ""
-		e.log.Warn().Err(err).Str("dbpath", dir).Msg("cb: set dbpath refused")
-		return fmt.Sprintf("set dbpath %s: %v (playing with the embedded endgame tables)", dir, err), false
-	}
-	log := e.log
-	db.SetErrorHandler(func(err error) { log.Error().Err(err).Msg("endgame table") })
-	e.db, e.dbPath = db, dir
-	return dir, true
-}
-
-// probedPieces returns the most pieces of a position the search probes
-// in the endgame tables in the current variant: the pieces the tables
-// hold completely, at most "max_dbpieces". e.mu is held.
-func (e *Engine) probedPieces() int {
-	if e.db == nil {
-		return 0
-	}
-	return min(e.db.Pieces(e.variant), e.dbPieces)
-}
-
-// searchDB returns the search's endgame database: the tables of
-// "dbpath", limited to "max_dbpieces" pieces. e.mu is held.
-func (e *Engine) searchDB() search.EGDB {
-	switch {
-	case e.db == nil || e.dbPieces == 0:
-		return nil
-	case e.dbPieces >= egdb.MaxPieces:
-		return e.db
-	}
-	return limitedDB{e.db, e.dbPieces}
-}
-
-// limitedDB is an endgame database probed up to max pieces ("set
-// max_dbpieces"): the search probes only positions of Pieces or fewer.
-type limitedDB struct {
-	db  search.EGDB
-	max int
-}
-
-// Probe implements search.EGDB.
-func (l limitedDB) Probe(p *engine.Position) (egdb.Value, int, bool) { return l.db.Probe(p) }
-
-// Pieces implements search.EGDB: at most max.
-func (l limitedDB) Pieces(v engine.VariantID) int { return min(l.db.Pieces(v), l.max) }
 
 // Limits returns the search limits of getmove's time arguments: with
 // incremental time (info bits 2-3) the clock and increment packed in
@@ -427,37 +446,26 @@ func (e *Engine) GetMove(b *Board, color int, maxtime float64, info, moreinfo in
 	e.searchMu.Lock()
 	defer e.searchMu.Unlock()
 
-	e.mu.Lock()
-	v, hist, histText := e.variant, e.hist, e.histText
-	opts := search.Options{Threads: e.threads, HashMiB: e.hashMiB, EGDB: e.searchDB()}
-	bookLevel, depth, rng := e.book, e.depth, e.rng
-	e.mu.Unlock()
-
+	e.mu.Lock() // no command between reading the variant and setting the game
+	v, hist, histText, depth := e.p.Variant(), e.hist, e.histText, e.depth
 	pos, err := ToPosition(v, b, color)
 	if err != nil {
+		e.mu.Unlock()
 		status("damka: bad board: " + err.Error())
 		e.log.Warn().Err(err).Msg("cb getmove: bad board")
 		return ResultUnknown, Move{}, err
 	}
 	g := engine.NewGame(pos)
 	if hist != nil {
-		if hp := hist.Position(); samePosition(&hp, &pos) {
+		if hp := hist.Position(); hp.V == v && samePosition(&hp, &pos) {
 			g = hist
 		} else {
 			e.log.Info().Str("gamehist", histText).Str("board", FEN(&pos)).Msg("cb getmove: history is of another position, not used")
 		}
 	}
+	e.p.SetGame(g)
+	e.mu.Unlock()
 	lim := Limits(maxtime, info, moreinfo, depth)
-
-	if e.searcher == nil {
-		mk := e.cfg.NewSearcher
-		if mk == nil {
-			mk = func(o search.Options) Searcher { return search.New(o) }
-		}
-		e.searcher = mk(opts)
-	} else {
-		e.searcher.SetOptions(opts)
-	}
 	e.log.Info().Str("fen", FEN(&pos)).Int("history", g.Ply()).Dur("move_time", lim.MoveTime).
 		Dur("clock", lim.Time).Dur("inc", lim.Inc).Int("depth", lim.Depth).Msg("cb getmove")
 
@@ -468,12 +476,7 @@ func (e *Engine) GetMove(b *Board, color int, maxtime float64, info, moreinfo in
 		status(s)
 		mu.Unlock()
 	}
-	job := search.Start(context.Background(), e.searcher, search.Request{
-		Game:   g,
-		Limits: lim,
-		Book:   search.BookOptions{Use: bookLevel != BookNone, Margin: bookMargins[bookLevel], Rand: rng},
-		Report: report,
-	})
+	job := e.p.Go(context.Background(), player.Think, lim, report)
 	if playnow != nil {
 		tick := time.NewTicker(5 * time.Millisecond)
 	poll:

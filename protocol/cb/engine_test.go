@@ -288,6 +288,7 @@ func (r *recorder) SearchJob(ctx context.Context, j *search.Job) search.Result {
 	return search.Result{Move: m, HasMove: true, Depth: 1, PV: []engine.Move{m}}
 }
 func (r *recorder) SetOptions(search.Options) {}
+func (r *recorder) Clear()                    {}
 
 func TestGetMoveUsesGameHist(t *testing.T) {
 	rec := &recorder{}
