@@ -15,10 +15,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"damka/book"
 	"damka/engine"
 	"damka/openings"
 	"damka/pdn"
+	"damka/player"
 	"damka/protocol/dxp"
 	"damka/search"
 )
@@ -27,31 +27,25 @@ import (
 // command is bound to.
 var dxpListening func(net.Addr)
 
-// dxpOptions are the flags of `damka dxp`.
+// dxpOptions are DXP's own flags of `damka dxp`; the engine's settings
+// are the player's flags (settings).
 type dxpOptions struct {
 	listen, connect     string
-	variant             string
 	initiator           bool
 	games, minutes      int
 	moves               int
 	openings            string
-	threads, hash       int
 	depth               int
 	nodes               uint64
 	movetime            float64
-	overhead            int // --move-overhead, milliseconds
-	evalFile            string
-	egdb                string // --egdb
 	pdn                 string
 	name                string
 	takeback            bool
-	book                bool
-	bookMargin          int
-	bookFile            string
 	sessions            int
 	ackTimeout, timeout time.Duration
 	peerTimeout         time.Duration
 	messageGap          time.Duration
+	settings            *settingFlags
 }
 
 func newDXPCmd() *cobra.Command {
@@ -80,7 +74,10 @@ games=N wins=W draws=D losses=L unfinished=U refused=R (R: game requests
 refused, by the peer or by damka; not among the N games). --pdn FILE appends each game
 as soon as it ends. A listening follower serves one connection after another
 until interrupted (or --sessions connections). --log-level debug logs every
-message sent and received.`,
+message sent and received. Every engine setting (docs/settings.md) is a
+flag of the same name: --threads, --hash, --book, --book-margin,
+--book-file, --eval-file, --egdb-path (or --egdb), --egdb-pieces,
+--move-overhead; --variant is required.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDXP(cmd, &o)
@@ -89,25 +86,16 @@ message sent and received.`,
 	f := cmd.Flags()
 	f.StringVar(&o.listen, "listen", "", "listen on this address (host:port, :port)")
 	f.StringVar(&o.connect, "connect", "", "connect to this address (host:port)")
-	f.StringVar(&o.variant, "variant", "", "variant agreed with the peer: international, russian, english (american), brazilian")
 	f.BoolVar(&o.initiator, "initiator", false, "be the DXP initiator (propose the games)")
 	f.IntVar(&o.games, "games", 2, "initiator: number of games")
 	f.IntVar(&o.minutes, "time", 5, "initiator: thinking time per player per game in minutes (0..999; 0: no clock)")
 	f.IntVar(&o.moves, "moves", 0, "initiator: move limit, moves per player (0..999; 0: none)")
 	f.StringVar(&o.openings, "openings", "", "initiator: opening deck (as for damka match: .tsv, .json, .pdn, or lines of FEN or Hub position)")
-	f.IntVar(&o.threads, "threads", search.DefaultThreads, "search threads")
-	f.IntVar(&o.hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
 	f.IntVar(&o.depth, "depth", 0, "search depth limit per move in plies (0: none; for quick tests)")
 	f.Uint64Var(&o.nodes, "nodes", 0, "node limit per move (0: none; for quick tests)")
 	f.Float64Var(&o.movetime, "movetime", 0, "fixed time per move in seconds (0: use the clock)")
-	registerMoveOverhead(cmd, &o.overhead)
-	registerEvalFile(cmd, &o.evalFile)
-	registerEGDBFlag(cmd, &o.egdb)
 	f.StringVar(&o.pdn, "pdn", "", "append every game to this PDN file as soon as it ends")
 	f.StringVar(&o.name, "name", dxp.DefaultName, "name sent to the peer (at most 32 characters)")
-	f.BoolVar(&o.book, "book", true, "play from the opening book: the embedded one or --book-file")
-	f.IntVar(&o.bookMargin, "book-margin", search.DefaultBookMargin, "book variety: moves within this many centi-men of the best")
-	registerBookFile(cmd, &o.bookFile)
 	f.BoolVar(&o.takeback, "takeback", false, "accept BACKREQ (play against a human); refused by default")
 	f.IntVar(&o.sessions, "sessions", 0, "listening follower: stop after this many connections (0: until interrupted)")
 	f.DurationVar(&o.ackTimeout, "ack-timeout", dxp.DefaultAckTimeout, "how long to wait for GAMEACC and GAMEEND acknowledgements")
@@ -116,6 +104,7 @@ message sent and received.`,
 		"least time between two messages damka sends with none from the peer in between, for clients that read one message per socket read (pydraughts); 0: none")
 	f.DurationVar(&o.peerTimeout, "peer-timeout", dxp.DefaultPeerTimeout,
 		"end the game (unfinished) and the connection when the peer sends no move for its remaining clock plus this long, or a follower gets no GAMEREQ for this long (0: wait forever)")
+	o.settings = registerSettings(cmd)
 	return cmd
 }
 
@@ -160,7 +149,7 @@ func checkDXPOptions(cmd *cobra.Command, o *dxpOptions) error {
 			return badInput("--%s %q: %v", a.flag, a.addr, err)
 		}
 	}
-	if o.variant == "" {
+	if !o.settings.changed(cmd, player.SetVariant) {
 		return badInput("--variant is required (both sides must agree on it)")
 	}
 	if !o.initiator {
@@ -177,12 +166,6 @@ func checkDXPOptions(cmd *cobra.Command, o *dxpOptions) error {
 		return badInput("--time %d out of range 0..999 minutes", o.minutes)
 	case o.moves < 0 || o.moves > 999:
 		return badInput("--moves %d out of range 0..999", o.moves)
-	case o.threads < 1 || o.threads > search.MaxThreads:
-		return badInput("--threads %d out of range 1..%d", o.threads, search.MaxThreads)
-	case o.hash < 1 || o.hash > search.MaxHashMiB:
-		return badInput("--hash %d out of range 1..%d MiB", o.hash, search.MaxHashMiB)
-	case o.bookMargin < 0 || o.bookMargin > search.MaxBookMargin:
-		return badInput("--book-margin %d out of range 0..%d", o.bookMargin, search.MaxBookMargin)
 	case o.depth < 0 || o.depth > search.MaxDepth:
 		return badInput("--depth %d out of range 0..%d", o.depth, search.MaxDepth)
 	case !(o.movetime >= 0 && o.movetime <= 3600): // also NaN
@@ -208,28 +191,16 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 	if err := checkDXPOptions(cmd, o); err != nil {
 		return err
 	}
-	v, err := parseVariantFlag(o.variant)
+	// The player: every setting flag given, files loaded and checked
+	// against --variant (bad input naming the flag).
+	p, err := o.settings.newPlayer(cmd, player.Config{Log: logger})
 	if err != nil {
 		return err
 	}
-	overhead, err := moveOverhead(o.overhead)
-	if err != nil {
-		return err
-	}
-	ew, err := loadEvalFile(o.evalFile, v)
-	if err != nil {
-		return err
-	}
-	fileBook, err := loadBookFile(o.bookFile, v)
-	if err != nil {
-		return err
-	}
-	tables, err := searchEGDB(o.egdb)
-	if err != nil {
-		return err
-	}
+	v := p.Variant()
 	cfg := dxp.Config{
 		Variant:        v,
+		Player:         p,
 		Name:           o.name,
 		AcceptTakeBack: o.takeback,
 		AckTimeout:     o.ackTimeout,
@@ -240,8 +211,6 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 			Depth:    o.depth,
 			Nodes:    o.nodes,
 			MoveTime: time.Duration(o.movetime * float64(time.Second)),
-			// Kept back from the move time and the clock.
-			MoveOverhead: overhead,
 		},
 	}
 	if o.peerTimeout == 0 {
@@ -249,17 +218,6 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 	}
 	if o.messageGap == 0 {
 		cfg.MessageGap = -1 // no gap
-	}
-	if o.book {
-		b := fileBook
-		if b == nil {
-			if b, err = book.Default(v); err != nil {
-				logger.Warn().Err(err).Msg("dxp: playing without a book")
-			}
-		}
-		if b != nil {
-			cfg.Book, cfg.BookMargin = b, o.bookMargin
-		}
 	}
 	if o.initiator {
 		cfg.Role = dxp.Initiator
@@ -298,8 +256,6 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 			logger.Error().Err(pdnErr).Str("file", o.pdn).Msg("cannot write the PDN file; games are no longer saved")
 		}
 	}
-	cfg.Engine = search.New(search.Options{Threads: o.threads, HashMiB: o.hash, Eval: ew, EGDB: tables})
-
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var total dxp.Summary

@@ -21,6 +21,7 @@ import (
 
 	"damka/engine"
 	"damka/pdn"
+	"damka/player"
 	"damka/protocol/dxp"
 	"damka/search"
 )
@@ -51,11 +52,19 @@ func TestDXPBadInput(t *testing.T) {
 	}
 }
 
-// quickPeer returns a Config for an in-process peer with tiny limits.
+// quickPeer returns a Config for an in-process peer with tiny limits: a
+// player of one thread, a 1 MiB table and no book.
 func quickPeer(v engine.VariantID, role dxp.Role) dxp.Config {
+	p := player.New(player.Config{})
+	p.SetVariant(v)
+	for _, kv := range [][2]string{{player.SetThreads, "1"}, {player.SetHash, "1"}, {player.SetBook, "false"}} {
+		if err := p.Set(kv[0], kv[1]); err != nil {
+			panic(err) // the values are in range
+		}
+	}
 	return dxp.Config{
 		Variant: v, Role: role, Name: "peer",
-		Engine:     search.New(search.Options{Threads: 1, HashMiB: 1}),
+		Player:     p,
 		Limits:     search.Limits{Depth: 1, Nodes: 1000},
 		AckTimeout: 5 * time.Second,
 		Logger:     zerolog.Nop(),

@@ -380,25 +380,3 @@ func newEGDBStatsCmd() *cobra.Command {
 	cmd.Flags().StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	return cmd
 }
-
-// registerEGDBFlag adds --egdb to cmd.
-func registerEGDBFlag(cmd *cobra.Command, dir *string) {
-	cmd.Flags().StringVar(dir, "egdb", "",
-		`directory of endgame tables over the embedded set ("": the embedded set alone, "off": none; Hub parameter egdb-path)`)
-}
-
-// searchEGDB returns the search's tables for --egdb: nil for "off", the
-// embedded set for "", else the directory's over the embedded set.
-func searchEGDB(dir string) (search.EGDB, error) {
-	switch dir {
-	case "off":
-		return nil, nil
-	case "":
-		return egdb.Default(), nil
-	}
-	db, err := openEGDB(dir)
-	if err != nil {
-		return nil, err
-	}
-	return db, nil
-}

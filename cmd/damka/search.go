@@ -57,24 +57,6 @@ func (f *searchFlags) player(cmd *cobra.Command) (*player.Player, error) {
 	return p, nil
 }
 
-// registerMoveOverhead adds --move-overhead (milliseconds) to cmd.
-func registerMoveOverhead(cmd *cobra.Command, ms *int) {
-	cmd.Flags().IntVar(ms, "move-overhead", int(search.DefaultMoveOverhead/time.Millisecond),
-		"milliseconds kept back from every move time and clock for the round trip, at most half a fixed move time (Hub parameter move-overhead)")
-}
-
-// moveOverhead checks a --move-overhead value and returns it as a
-// search.Limits MoveOverhead (0 ms: none, a negative Limits value).
-func moveOverhead(ms int) (time.Duration, error) {
-	if ms < 0 || ms > int(search.MaxMoveOverhead/time.Millisecond) {
-		return 0, badInput("--move-overhead %d out of range 0..%d ms", ms, int(search.MaxMoveOverhead/time.Millisecond))
-	}
-	if ms == 0 {
-		return -1, nil
-	}
-	return time.Duration(ms) * time.Millisecond, nil
-}
-
 // limits checks the flags: exactly one of depth, nodes and movetime, each
 // in its range (a flag given as 0 is out of range, not missing).
 func (f *searchFlags) limits(fs *pflag.FlagSet) (search.Limits, error) {

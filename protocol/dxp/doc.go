@@ -10,7 +10,8 @@
 //   - Sessions (session.go, with its methods by role in transport.go,
 //     initiator.go, follower.go, play.go, think.go, record.go and
 //     endings.go): Run plays a session in either DXP role on any
-//     io.ReadWriteCloser, driving a Searcher (a *search.Engine).
+//     io.ReadWriteCloser, playing damka's side through a player.Player
+//     (Config.Player: the engine's settings, its book and its search).
 //   - Remote (remote.go): the initiator's side for a caller that referees
 //     the game itself and searches nothing (damka match's DXP engines).
 //

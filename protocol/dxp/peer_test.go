@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/player"
 	"damka/protocol/dxp/internal/wire"
 	"damka/search"
 )
@@ -54,6 +55,8 @@ func (f *fakeEngine) Clear() {
 	f.mu.Unlock()
 }
 
+func (f *fakeEngine) SetOptions(search.Options) {}
+
 func (f *fakeEngine) setThink(d time.Duration) {
 	f.mu.Lock()
 	f.think = d
@@ -80,11 +83,12 @@ type peer struct {
 	chats []string
 }
 
-// scripted returns a Config for damka with a fake engine, and the engine.
+// scripted returns a Config for damka whose player searches with a fake
+// engine, and the engine.
 func scripted(v engine.VariantID, role Role) (Config, *fakeEngine, *endpoint) {
 	ep := newEndpoint(v, role, "damka")
 	fe := &fakeEngine{}
-	ep.cfg.Engine = fe
+	ep.cfg.Player = newPlayer(v, func(search.Options) player.Searcher { return fe })
 	ep.cfg.Limits = search.Limits{}
 	ep.cfg.AckTimeout = 2 * time.Second
 	return ep.cfg, fe, ep

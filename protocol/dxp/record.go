@@ -32,9 +32,10 @@ type gameState struct {
 	suspended bool
 }
 
-// newGame starts recording a game from start with damka playing us.
+// newGame starts recording a game from start with damka playing us; the
+// player starts a new game (its table cleared).
 func (s *session) newGame(start engine.Position, us engine.Color, opponent string, minutes, moves int) {
-	s.cfg.Engine.Clear()
+	s.cfg.Player.NewGame()
 	start.V = s.cfg.Variant
 	pdn := pdn.NewGame(s.cfg.Variant, start)
 	gs := &gameState{
@@ -79,10 +80,11 @@ func ourMoves(gs *gameState) int {
 	return k / 2
 }
 
-// limits returns the search limits for damka's next move in gs.
+// limits returns the search limits for damka's next move in gs (the
+// player's Go adds its move overhead).
 func (s *session) limits(gs *gameState) search.Limits {
 	l := s.cfg.Limits
-	l.Time, l.Inc, l.MovesToGo, l.Infinite, l.Ponder = 0, 0, 0, false, false
+	l.Time, l.Inc, l.MovesToGo, l.Infinite, l.Ponder, l.MoveOverhead = 0, 0, 0, false, false, 0
 	if gs.minutes > 0 {
 		l.Time = max(gs.clock[gs.us], 10*time.Millisecond)
 		if gs.moves > 0 {

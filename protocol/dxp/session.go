@@ -18,9 +18,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/book"
 	"damka/engine"
 	"damka/pdn"
+	"damka/player"
 	"damka/protocol/dxp/internal/wire"
 	"damka/search"
 )
@@ -43,15 +43,6 @@ func (r Role) String() string {
 		return "initiator"
 	}
 	return "follower"
-}
-
-// Searcher is the search a session plays with; *search.Engine implements it.
-// The session chooses each move with search.Start (the book first, then
-// SearchJob, which must return soon after its context is done). Clear
-// forgets what earlier games taught it.
-type Searcher interface {
-	search.Searcher
-	Clear()
 }
 
 // NameLen is the longest name a GAMEREQ or GAMEACC carries, in bytes;
@@ -79,20 +70,27 @@ const (
 
 // Config configures a session.
 type Config struct {
-	Variant engine.VariantID // agreed out of band: both sides set the same
+	// Variant is the variant agreed out of band: both sides set the
+	// same. It is the session's, not the player's: Run sets it on Player
+	// when the player's variant differs (and logs it).
+	Variant engine.VariantID
 	Role    Role
-	Name    string   // our name in GAMEREQ/GAMEACC (default DefaultName; cut to 32 ASCII characters)
-	Engine  Searcher // required
+	Name    string // our name in GAMEREQ/GAMEACC (default DefaultName; cut to 32 ASCII characters)
 
-	// Book, when not nil, gives damka's moves in book positions (chosen
-	// among moves within BookMargin centi-men of the best, weighted); the
-	// engine searches the others.
-	Book       *book.Book
-	BookMargin int
+	// Player plays damka's side (required): its settings (threads, hash,
+	// book, book-margin, book-file, eval-file, egdb-path, egdb-pieces,
+	// move-overhead) and the resources they name. The session plays each
+	// game through it: Player.NewGame when the game starts, then
+	// Player.SetGame and Player.Go (player.Think: the book first, then the
+	// search) before each of damka's moves. A player serves one session
+	// at a time.
+	Player *player.Player
 
 	// Limits are extra per-move limits (Depth, Nodes, MoveTime) for quick
 	// games. The session fills in the clock fields (Time, MovesToGo) from
-	// the GAMEREQ; a MoveTime takes precedence over the clock.
+	// the GAMEREQ; a MoveTime takes precedence over the clock. The move
+	// overhead is the player's move-overhead setting (Limits.MoveOverhead
+	// is not used).
 	Limits search.Limits
 
 	// Initiator only: the number of games, the thinking time per player
@@ -228,12 +226,21 @@ var ErrPeerTimeout = errors.New("the peer went silent")
 // cfg.OnGame and counted in the Summary, whatever the error. The error is
 // nil for a normal end and for ctx's end; it wraps ErrDisconnected when the
 // connection ended mid-game or mid-match, and describes a protocol failure
-// otherwise (a wrong version, no GAMEACC in time).
+// otherwise (a wrong version, no GAMEACC in time). cfg.Player is required
+// and must not be used by anything else until Run returns; its variant
+// becomes cfg.Variant.
 func Run(ctx context.Context, conn io.ReadWriteCloser, cfg Config) (Summary, error) {
-	if cfg.Engine == nil {
+	if cfg.Player == nil {
 		conn.Close()
-		return Summary{}, errors.New("dxp: Config.Engine is nil")
+		return Summary{}, errors.New("dxp: Config.Player is nil")
 	}
+	if pv := cfg.Player.Variant(); pv != cfg.Variant {
+		cfg.Logger.Info().Str("player", pv.String()).Str("session", cfg.Variant.String()).
+			Msg("dxp: the player's variant is set to the session's")
+		cfg.Player.SetVariant(cfg.Variant)
+	}
+	// The searcher (and its table) now, not at damka's first move.
+	cfg.Player.Init()
 	if cfg.Name == "" {
 		cfg.Name = DefaultName
 	}

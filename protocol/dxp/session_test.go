@@ -16,6 +16,7 @@ import (
 
 	"damka/engine"
 	"damka/pdn"
+	"damka/player"
 	"damka/search"
 )
 
@@ -25,7 +26,18 @@ const testTimeout = 60 * time.Second
 // quick are search limits that keep games fast.
 var quick = search.Limits{Depth: 1, Nodes: 1000}
 
-func newEngine() *search.Engine { return search.New(search.Options{Threads: 1, HashMiB: 1}) }
+// newPlayer returns a player of variant v with one thread, a 1 MiB table
+// and no book; mk, if not nil, makes its searcher (a fake).
+func newPlayer(v engine.VariantID, mk func(search.Options) player.Searcher) *player.Player {
+	p := player.New(player.Config{NewSearcher: mk, BookSeed: 1})
+	p.SetVariant(v)
+	for _, kv := range [][2]string{{player.SetThreads, "1"}, {player.SetHash, "1"}, {player.SetBook, "false"}} {
+		if err := p.Set(kv[0], kv[1]); err != nil {
+			panic(err) // the values are in range
+		}
+	}
+	return p
+}
 
 // syncBuffer is a bytes.Buffer safe for concurrent writes (log output).
 type syncBuffer struct {
@@ -60,7 +72,7 @@ type endpoint struct {
 func newEndpoint(v engine.VariantID, role Role, name string) *endpoint {
 	ep := &endpoint{log: &syncBuffer{}}
 	ep.cfg = Config{
-		Variant: v, Role: role, Name: name, Engine: newEngine(), Limits: quick,
+		Variant: v, Role: role, Name: name, Player: newPlayer(v, nil), Limits: quick,
 		AckTimeout: 5 * time.Second,
 		MessageGap: 10 * time.Millisecond, // fast tests; TestOneMessagePerRead checks the gap
 		Logger:     zerolog.New(ep.log).Level(zerolog.DebugLevel),

@@ -9,19 +9,18 @@ import (
 	"time"
 
 	"damka/engine"
+	"damka/player"
 	"damka/protocol/dxp/internal/wire"
 	"damka/search"
 )
 
-// think searches damka's move while handling what the peer sends meanwhile,
-// and sends the move. over reports that the game ended or was suspended.
+// think chooses damka's move through the player (its book first, then its
+// search) while handling what the peer sends meanwhile, and sends the
+// move. over reports that the game ended or was suspended.
 func (s *session) think(ctx context.Context) (req *wire.GameReq, over bool, err error) {
 	gs := s.game
-	job := search.Start(ctx, s.cfg.Engine, search.Request{
-		Game:   gs.g,
-		Limits: s.limits(gs),
-		Book:   search.BookOptions{Use: s.cfg.Book != nil, Book: s.cfg.Book, Margin: s.cfg.BookMargin},
-	})
+	s.cfg.Player.SetGame(gs.g)
+	job := s.cfg.Player.Go(ctx, player.Think, s.limits(gs), nil)
 	defer job.Stop()
 	ch := make(chan search.Result, 1)
 	s.searches.Add(1)
