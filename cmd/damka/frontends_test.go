@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +21,8 @@ import (
 	"damka/book"
 	"damka/engine"
 	"damka/pdn"
+	"damka/player"
+	"damka/protocol/cb"
 	"damka/protocol/dxp"
 	"damka/search"
 )
@@ -144,4 +148,109 @@ func TestFrontEndsShareTheLimits(t *testing.T) {
 	out, err = rootWithInput(t, fmt.Sprintf("level depth=%d\nquit\n", search.MaxDepth+1), "hub")
 	require.NoError(t, err)
 	assert.Contains(t, out, fmt.Sprintf("out of range 1..%d", search.MaxDepth))
+}
+
+// hubParamLine matches a Hub param line: name, value, type and the rest
+// (min/max or values).
+var hubParamLine = regexp.MustCompile(`^param name=(\S+) value=("[^"]*"|\S*) type=(\S+)(.*)$`)
+
+// TestFrontEndsExposeTheSettings: every front end offers the player's one
+// table of settings with the same names, ranges and defaults: the Hub
+// parameters, the flags of the commands that play (hub, dxp and the
+// analysis commands' subset), CheckerBoard's enginecommand (its native
+// keys and get/set NAME; protocol/cb's TestSettingsMatchPlayerTable checks
+// every range there) and the text mode.
+func TestFrontEndsExposeTheSettings(t *testing.T) {
+	table := player.Settings()
+
+	t.Run("hub parameters", func(t *testing.T) {
+		out, err := rootWithInput(t, "hub\nquit\n", "hub")
+		require.NoError(t, err)
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			m := hubParamLine.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			got = append(got, m[1])
+			st, ok := player.Lookup(m[1])
+			require.True(t, ok, "param %s is not a setting", m[1])
+			assert.Equal(t, st.Default, strings.Trim(m[2], `"`), m[1])
+			assert.Equal(t, st.Kind.String(), m[3], m[1])
+			switch st.Kind {
+			case player.Int:
+				assert.Equal(t, fmt.Sprintf(" min=%d max=%d", st.Min, st.Max), m[4], m[1])
+			case player.Enum:
+				assert.Equal(t, fmt.Sprintf(" values=%q", strings.Join(st.Values, " ")), m[4], m[1])
+			default:
+				assert.Empty(t, m[4], m[1])
+			}
+		}
+		assert.Equal(t, player.Names(), got, "one param line per setting, in table order")
+	})
+
+	t.Run("flags", func(t *testing.T) {
+		root := newRootCmd()
+		for _, c := range []struct {
+			path  []string
+			names []string // nil: every setting
+		}{
+			{[]string{"hub"}, nil},
+			{[]string{"dxp"}, nil},
+			{[]string{"analyse"}, searchSettings},
+			{[]string{"solve"}, searchSettings},
+		} {
+			cmd, _, err := root.Find(c.path)
+			require.NoError(t, err, "%v", c.path)
+			want := c.names
+			if want == nil {
+				want = player.Names()
+			}
+			for _, st := range table {
+				f := cmd.Flags().Lookup(st.Name)
+				if !slices.Contains(want, st.Name) {
+					assert.Nil(t, f, "%v --%s", c.path, st.Name)
+					continue
+				}
+				require.NotNil(t, f, "%v has no --%s", c.path, st.Name)
+				assert.Equal(t, st.Default, f.DefValue, "%v --%s", c.path, st.Name)
+				assert.Contains(t, f.Usage, st.Doc, "%v --%s", c.path, st.Name)
+				if st.Kind == player.Int {
+					assert.Contains(t, f.Usage, st.Range(), "%v --%s", c.path, st.Name)
+				}
+			}
+		}
+		// One past the range is bad input on every command, naming it.
+		for _, st := range table {
+			if st.Kind != player.Int {
+				continue
+			}
+			over := strconv.Itoa(st.Max + 1)
+			for _, args := range [][]string{{"hub"}, {"dxp", "--listen", "127.0.0.1:0", "--variant", "russian"}} {
+				_, errs, code := runCLI(append(args, "--"+st.Name, over)...)
+				assert.Equal(t, exitBadInput, code, "%v --%s %s: %s", args, st.Name, over, errs)
+				assert.Contains(t, errs, "--"+st.Name+" "+over+": out of range "+st.Range(), args)
+			}
+		}
+	})
+
+	t.Run("checkerboard", func(t *testing.T) {
+		e := cb.New(cb.Config{Variant: engine.Russian, HasVariant: true})
+		native := map[string]bool{}
+		for _, setting := range cb.NativeKeys() {
+			native[setting] = true
+		}
+		for _, st := range table {
+			if native[st.Name] {
+				continue // a native key stands for it (its own answer, e.g. a book level)
+			}
+			reply, ok := e.Command("get " + st.Name)
+			assert.True(t, ok, "get %s: %s", st.Name, reply)
+			assert.Equal(t, st.Default, reply, st.Name)
+		}
+		for key, setting := range cb.NativeKeys() {
+			_, ok := player.Lookup(setting)
+			assert.True(t, ok, "native key %s stands for %s, which is not a setting", key, setting)
+		}
+	})
 }
