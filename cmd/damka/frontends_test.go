@@ -19,7 +19,9 @@ import (
 	"damka/book"
 	"damka/engine"
 	"damka/pdn"
+	"damka/player"
 	"damka/protocol/dxp"
+	"damka/protocol/text"
 	"damka/search"
 )
 
@@ -54,7 +56,9 @@ func TestFrontEndsUseTheBook(t *testing.T) {
 	})
 
 	t.Run("text mode", func(t *testing.T) {
-		out := textSession(t, engine.Russian, "go\nquit\n")
+		var b strings.Builder
+		require.NoError(t, text.Run(context.Background(), strings.NewReader("go\nquit\n"), &b, text.Config{Player: player.New(player.Config{})}))
+		out := b.String()
 		m := regexp.MustCompile(`damka plays (\S+) \(book\)`).FindStringSubmatch(out)
 		require.NotNil(t, m, out)
 		mv, err := start.ParseMove(m[1])

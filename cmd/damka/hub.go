@@ -13,10 +13,9 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
-	"damka/engine"
 	"damka/player"
 	"damka/protocol/hub"
-	"damka/search"
+	"damka/protocol/text"
 	buildversion "damka/version"
 )
 
@@ -91,7 +90,7 @@ func runDefault(cmd *cobra.Command, args []string) error {
 		intr := make(chan os.Signal, 1)
 		signal.Notify(intr, os.Interrupt)
 		defer signal.Stop(intr)
-		return runTextMode(cmd.Context(), in, out, textOptions{variant: engine.Russian, threads: search.DefaultThreads, hashMiB: search.DefaultHashMiB, interrupt: intr})
+		return text.Run(cmd.Context(), in, out, text.Config{Player: player.New(player.Config{Log: logger}), Version: version, Interrupt: intr})
 	}
 	return runHub(cmd.Context(), in, out, player.New(player.Config{Log: logger}), true)
 }

@@ -6,12 +6,14 @@
 //	eval, book, openings          evaluation, opening book, opening decks,
 //	(egdb later)                  endgame databases
 //	search                        search, TT, time
-//	protocol/hub, protocol/dxp    the Hub and DXP front ends
+//	player                        the settings, their resources and one game
+//	protocol/hub, protocol/dxp,   the front ends: Hub, DXP, CheckerBoard and
+//	protocol/cb, protocol/text    the text mode (a person at a terminal)
 //	bench, match                  perft, bench, suites, self-play; the match
 //	                              runner and its statistics (speaks Hub and DXP to engines)
 //	cmd/damka                     the single binary
 //
 // A package may import only packages of lower layers, never one beside it
-// (hub does not import dxp, eval does not import book); internal/shareddata
+// (hub does not import dxp or text, eval does not import book); internal/shareddata
 // is for tests only. A new package gets its layer in the test's table.
 package layers

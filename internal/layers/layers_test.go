@@ -27,13 +27,15 @@ var layer = map[string]int{
 	"damka/openings":                 2, // opening decks (match, selfplay, dxp)
 	"damka/search":                   3,
 	"damka/learn":                    3, // the evaluation's trainer: engine, pdn, eval and egdb
-	"damka/protocol/hub":             4,
-	"damka/protocol/dxp":             4,
-	"damka/protocol/cb":              4, // CheckerBoard engine API (damka.dll)
-	"damka/bench":                    5, // perft, bench signature, solve suites, self-play
-	"damka/match":                    5, // match runner and its statistics (speaks Hub and DXP to engines)
-	"damka/cmd/damka":                6,
-	"damka/cmd/damka-cb":             6, // damka.dll for CheckerBoard (Windows only; empty elsewhere)
+	"damka/player":                   4, // the settings, their resources and one game: what every front end drives
+	"damka/protocol/hub":             5,
+	"damka/protocol/dxp":             5,
+	"damka/protocol/cb":              5, // CheckerBoard engine API (damka.dll)
+	"damka/protocol/text":            5, // the text mode: a person at a terminal
+	"damka/bench":                    6, // perft, bench signature, solve suites, self-play
+	"damka/match":                    6, // match runner and its statistics (speaks Hub and DXP to engines)
+	"damka/cmd/damka":                7,
+	"damka/cmd/damka-cb":             7, // damka.dll for CheckerBoard (Windows only; empty elsewhere)
 	"damka/engine/internal/genboard": -1,
 	"damka/internal/shareddata":      -1,
 	"damka/internal/logjson":         -1,
@@ -126,8 +128,8 @@ func TestViolations(t *testing.T) {
 	assert.Equal(t, []string{
 		"damka/book (layer 2) imports damka/eval (layer 2): imports must point down",
 		"damka/engine imports damka/internal/shareddata: tools and test helpers neither import nor are imported",
-		"damka/protocol/hub (layer 4) imports damka/protocol/dxp (layer 4): imports must point down",
-		"damka/search (layer 3) imports damka/protocol/hub (layer 4): imports must point down",
+		"damka/protocol/hub (layer 5) imports damka/protocol/dxp (layer 5): imports must point down",
+		"damka/search (layer 3) imports damka/protocol/hub (layer 5): imports must point down",
 		"package damka/newthing has no layer: add it to the table in internal/layers",
 	}, violations(pkgs))
 }
