@@ -19,9 +19,7 @@ import (
 	"damka/book"
 	"damka/engine"
 	"damka/pdn"
-	"damka/player"
 	"damka/protocol/dxp"
-	"damka/protocol/text"
 	"damka/search"
 )
 
@@ -56,9 +54,8 @@ func TestFrontEndsUseTheBook(t *testing.T) {
 	})
 
 	t.Run("text mode", func(t *testing.T) {
-		var b strings.Builder
-		require.NoError(t, text.Run(context.Background(), strings.NewReader("go\nquit\n"), &b, text.Config{Player: player.New(player.Config{})}))
-		out := b.String()
+		out, err := rootWithInput(t, "go\nquit\n", "play", "--threads", "1", "--hash", "4")
+		require.NoError(t, err)
 		m := regexp.MustCompile(`damka plays (\S+) \(book\)`).FindStringSubmatch(out)
 		require.NotNil(t, m, out)
 		mv, err := start.ParseMove(m[1])
