@@ -31,7 +31,8 @@ import (
 // Config sets up a text mode session.
 type Config struct {
 	// Player is the engine the person plays against (required): its
-	// settings, resources and game. Run starts a new game of its variant.
+	// settings, resources and game. Run starts a new game of its variant
+	// and, while it runs, prints the player's notices (SetNotice).
 	Player *player.Player
 	// Version is damka's version, shown in the greeting line.
 	Version string
