@@ -58,7 +58,8 @@ func TestFrontEndsUseTheBook(t *testing.T) {
 	})
 
 	t.Run("text mode", func(t *testing.T) {
-		out := textSession(t, engine.Russian, "go\nquit\n")
+		out, err := rootWithInput(t, "go\nquit\n", "play", "--threads", "1", "--hash", "4")
+		require.NoError(t, err)
 		m := regexp.MustCompile(`damka plays (\S+) \(book\)`).FindStringSubmatch(out)
 		require.NotNil(t, m, out)
 		mv, err := start.ParseMove(m[1])
@@ -195,6 +196,8 @@ func TestFrontEndsExposeTheSettings(t *testing.T) {
 			path  []string
 			names []string // nil: every setting
 		}{
+			{nil, nil}, // plain damka: the text mode on a terminal, Hub on a pipe
+			{[]string{"play"}, nil},
 			{[]string{"hub"}, nil},
 			{[]string{"dxp"}, nil},
 			{[]string{"analyse"}, searchSettings},
@@ -232,6 +235,33 @@ func TestFrontEndsExposeTheSettings(t *testing.T) {
 				assert.Contains(t, errs, "--"+st.Name+" "+over+": out of range "+st.Range(), args)
 			}
 		}
+	})
+
+	t.Run("text mode", func(t *testing.T) {
+		withStdin(t, "settings\nquit\n")
+		out, errs, code := runCLI("play")
+		require.Equal(t, 0, code, errs)
+		_, list, ok := strings.Cut(out, "settings (set NAME VALUE changes one):\n")
+		require.True(t, ok, out)
+		var got []string
+		for _, line := range strings.Split(list, "\n") {
+			f := strings.Fields(line)
+			if len(f) < 3 || !strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "   ") {
+				continue
+			}
+			st, ok := player.Lookup(f[0])
+			if !ok {
+				break // the list is over
+			}
+			got = append(got, f[0])
+			value := f[1]
+			if value == `""` {
+				value = ""
+			}
+			assert.Equal(t, st.Default, value, f[0])
+			assert.Contains(t, line, "("+st.Range()+")", f[0])
+		}
+		assert.Equal(t, player.Names(), got, "one line per setting, in table order")
 	})
 
 	t.Run("checkerboard", func(t *testing.T) {

@@ -1,6 +1,6 @@
 // hub.go: `damka hub` and damka without a subcommand: the Hub protocol on
-// stdin/stdout for GUIs, or the text mode when a person runs it in a
-// terminal.
+// stdin/stdout for GUIs, or the text mode (play.go) when a person runs it
+// in a terminal.
 
 package main
 
@@ -8,15 +8,12 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/signal"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
-	"damka/engine"
 	"damka/player"
 	"damka/protocol/hub"
-	"damka/search"
 	buildversion "damka/version"
 )
 
@@ -82,16 +79,16 @@ func isTerminal(r io.Reader) bool {
 }
 
 // runDefault is damka without a subcommand: Hub when stdin is not a
-// terminal (a GUI started it), the text mode when it is.
-func runDefault(cmd *cobra.Command, args []string) error {
+// terminal (a GUI started it), the text mode when it is; either way with
+// a player made from the root command's setting flags sf.
+func runDefault(cmd *cobra.Command, sf *settingFlags) error {
+	p, err := sf.newPlayer(cmd, player.Config{Log: logger})
+	if err != nil {
+		return err
+	}
 	in, out := cmd.InOrStdin(), cmd.OutOrStdout()
 	if isTerminal(in) {
-		// Ctrl-C is the text mode's: it stops damka's search, or leaves at
-		// the prompt.
-		intr := make(chan os.Signal, 1)
-		signal.Notify(intr, os.Interrupt)
-		defer signal.Stop(intr)
-		return runTextMode(cmd.Context(), in, out, textOptions{variant: engine.Russian, threads: search.DefaultThreads, hashMiB: search.DefaultHashMiB, interrupt: intr})
+		return runText(cmd.Context(), in, out, p)
 	}
-	return runHub(cmd.Context(), in, out, player.New(player.Config{Log: logger}), true)
+	return runHub(cmd.Context(), in, out, p, !sf.changed(cmd, player.SetVariant))
 }

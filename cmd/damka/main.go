@@ -132,10 +132,11 @@ func newRootCmd() *cobra.Command {
 Run without a command, damka opens the text mode when its input is a terminal
 (a board, moves typed in the variant's notation; "help" lists its commands)
 and speaks the Hub protocol (Scan's engine protocol, as "damka hub" does) when
-its input is a pipe, as GUIs start it. The commands below are the tools.`,
+its input is a pipe, as GUIs start it; "damka play" opens the text mode
+whatever its input. The flags below set the engine's settings for both. The
+commands below are the tools.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		RunE:          runDefault,
 		Version:       version,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			if err := setupLogging(); err != nil {
@@ -144,6 +145,10 @@ its input is a pipe, as GUIs start it. The commands below are the tools.`,
 			return startProfile()
 		},
 	}
+	// The settings are the root's own flags (not its subcommands'): damka
+	// --variant english --threads 2 plays the text mode or Hub with them.
+	sf := registerSettings(root)
+	root.RunE = func(cmd *cobra.Command, args []string) error { return runDefault(cmd, sf) }
 	root.PersistentFlags().StringVar(&gflags.logLevel, "log-level", "warn", "log level: trace, debug, info, warn, error")
 	root.PersistentFlags().StringVar(&gflags.logFile, "log-file", "", "write logs to this file instead of stderr")
 	root.PersistentFlags().StringVar(&gflags.cpuProfile, "cpu-profile", "", "write a CPU profile of the command to this file (pprof format)")
@@ -161,7 +166,7 @@ its input is a pipe, as GUIs start it. The commands below are the tools.`,
 	})
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(err) })
 	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newBookCmd(), newMatchCmd(),
-		newAnalyseCmd(), newBenchCmd(), newSolveCmd(), newSelfPlayCmd(), newTrainCmd(), newEGDBCmd(), newOpeningsCmd())
+		newPlayCmd(), newAnalyseCmd(), newBenchCmd(), newSolveCmd(), newSelfPlayCmd(), newTrainCmd(), newEGDBCmd(), newOpeningsCmd())
 	return root
 }
 

@@ -6,13 +6,14 @@
 //	eval, book, egdb, openings    evaluation, opening book, endgame
 //	                              databases, opening decks
 //	search, learn                 search, TT, time; the evaluation's trainer
-//	player                        the engine's settings and one game
-//	protocol/hub, dxp, cb         the Hub, DXP and CheckerBoard front ends
+//	player                        the settings, their resources and one game
+//	protocol/hub, protocol/dxp,   the front ends: Hub, DXP, CheckerBoard and
+//	protocol/cb, protocol/text    the text mode (a person at a terminal)
 //	bench, match                  perft, bench, suites, self-play; the match
 //	                              runner and its statistics (speaks Hub and DXP to engines)
 //	cmd/damka                     the single binary
 //
 // A package may import only packages of lower layers, never one beside it
-// (hub does not import dxp, eval does not import book); internal/shareddata
+// (hub does not import dxp or text, eval does not import book); internal/shareddata
 // is for tests only. A new package gets its layer in the test's table.
 package layers

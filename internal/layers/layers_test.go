@@ -27,10 +27,11 @@ var layer = map[string]int{
 	"damka/openings":                 2, // opening decks (match, selfplay, dxp)
 	"damka/search":                   3,
 	"damka/learn":                    3, // the evaluation's trainer: engine, pdn, eval and egdb
-	"damka/player":                   4, // the engine's settings and one game: what every front end drives
+	"damka/player":                   4, // the settings, their resources and one game: what every front end drives
 	"damka/protocol/hub":             5,
 	"damka/protocol/dxp":             5,
 	"damka/protocol/cb":              5, // CheckerBoard engine API (damka.dll)
+	"damka/protocol/text":            5, // the text mode: a person at a terminal
 	"damka/bench":                    6, // perft, bench signature, solve suites, self-play
 	"damka/match":                    6, // match runner and its statistics (speaks Hub and DXP to engines)
 	"damka/cmd/damka":                7,

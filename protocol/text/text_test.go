@@ -1,10 +1,11 @@
-package main
+package text
 
 import (
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -16,15 +17,28 @@ import (
 
 	"damka/engine"
 	"damka/pdn"
+	"damka/player"
 	"damka/search"
 )
 
-// textSession runs the text mode on a script and returns its output.
+// newPlayer returns a player of variant v with one thread and a small
+// table.
+func newPlayer(t *testing.T, v engine.VariantID) *player.Player {
+	t.Helper()
+	p := player.New(player.Config{})
+	require.NoError(t, p.Set(player.SetVariant, v.String()))
+	require.NoError(t, p.Set(player.SetThreads, "1"))
+	require.NoError(t, p.Set(player.SetHash, "4"))
+	return p
+}
+
+// textSession runs the text mode on a script, damka searching to depth 2,
+// and returns its output.
 func textSession(t *testing.T, v engine.VariantID, script string) string {
 	t.Helper()
 	var out strings.Builder
-	err := runTextMode(context.Background(), strings.NewReader(script), &out,
-		textOptions{variant: v, threads: 1, hashMiB: 4, limits: search.Limits{Depth: 2}})
+	err := Run(context.Background(), strings.NewReader(script), &out,
+		Config{Player: newPlayer(t, v), Version: "test", Limits: search.Limits{Depth: 2}})
 	require.NoError(t, err)
 	return out.String()
 }
@@ -142,8 +156,8 @@ func timedSession(t *testing.T, v engine.VariantID, lines ...timedLine) string {
 	t.Helper()
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
 	var out strings.Builder
-	err := runTextMode(context.Background(), &timedScript{clock: clock, lines: lines}, &out,
-		textOptions{variant: v, threads: 1, hashMiB: 4, limits: search.Limits{Depth: 2}, now: clock.now})
+	err := Run(context.Background(), &timedScript{clock: clock, lines: lines}, &out,
+		Config{Player: newPlayer(t, v), Limits: search.Limits{Depth: 2}, Now: clock.now})
 	require.NoError(t, err)
 	return out.String()
 }
@@ -186,8 +200,8 @@ func TestTextModeEngineLosesOnTime(t *testing.T) {
 	realStart := time.Now()
 	fast := func() time.Time { return realStart.Add(100 * time.Since(realStart)) }
 	var out strings.Builder
-	err := runTextMode(context.Background(), strings.NewReader("fen W:Wa1,c1,e1,g1,b2,d2:Bb8,d8,f8,h8,a7,c7\nlevel clock 0.5\ngo\nclock\n"), &out,
-		textOptions{variant: engine.Russian, threads: 1, hashMiB: 4, now: fast})
+	err := Run(context.Background(), strings.NewReader("fen W:Wa1,c1,e1,g1,b2,d2:Bb8,d8,f8,h8,a7,c7\nlevel clock 0.5\ngo\nclock\n"), &out,
+		Config{Player: newPlayer(t, engine.Russian), Now: fast})
 	require.NoError(t, err)
 	assert.Contains(t, out.String(), "game over: Black (you) wins, white ran out of time (0-1).")
 	assert.NotContains(t, out.String(), "damka plays")
@@ -263,19 +277,19 @@ func TestTextModeMoveList(t *testing.T) {
 func TestTextModeHelpListsCommands(t *testing.T) {
 	out := textSession(t, engine.Russian, "help\n")
 	for _, c := range []string{"help", "board", "moves", "history", "pdn", "clock", "new", "undo", "go", "fen [FEN]",
-		"variant [NAME]", "level [depth N | nodes N | time S | clock M[+I]]", "thinking [on|off]", "quit"} {
+		"variant [NAME]", "level [depth N | nodes N | time S | clock M[+I]]", "thinking [on|off]", "settings", "set NAME VALUE", "quit"} {
 		assert.Contains(t, out, "\n  "+c, c)
 	}
 }
 
 func TestTextModeDrawAndResultText(t *testing.T) {
 	var out strings.Builder
-	tm := &textMode{out: &out, opt: textOptions{now: time.Now}, eng: search.New(search.Options{HashMiB: 1})}
+	tm := &textMode{out: &out, now: time.Now, p: newPlayer(t, engine.English)}
 	p, err := engine.ParseFEN(engine.English, "W:WK29:BK4")
 	require.NoError(t, err)
 	tm.setPosition(p)
 	for _, mv := range strings.Fields("29-25 4-8 25-29 8-4 29-25 4-8 25-29") {
-		pos := tm.game.Position()
+		pos := tm.game().Position()
 		m, err := pos.ParseMove(mv)
 		require.NoError(t, err, mv)
 		tm.play(m)
@@ -336,7 +350,7 @@ func TestTextModeMovesSquareOrder(t *testing.T) {
 // a move is answered with the list of commands, not a move error.
 func TestTextModeUnknownWord(t *testing.T) {
 	out := textSession(t, engine.Russian, "clear\nc3-d9\n")
-	assert.Contains(t, out, `"clear" is not a command or a move; the commands are: help, board, moves, history, pdn, clock, new, undo, go, fen, variant, level, thinking, quit`)
+	assert.Contains(t, out, `"clear" is not a command or a move; the commands are: help, board, moves, history, pdn, clock, new, undo, go, fen, variant, level, thinking, settings, set, quit`)
 	assert.NotContains(t, out, `square "clear"`)
 	assert.Contains(t, out, `move "c3-d9"`, "a word with a digit is still read as a move")
 }
@@ -361,12 +375,12 @@ func (s *syncBuffer) String() string {
 
 // liveSession runs the text mode on a pipe under the real clock; the test
 // types with send and ends with the returned wait.
-func liveSession(t *testing.T, opt textOptions) (out *syncBuffer, send func(string), wait func() error) {
+func liveSession(t *testing.T, cfg Config) (out *syncBuffer, send func(string), wait func() error) {
 	t.Helper()
 	r, w := io.Pipe()
 	out = &syncBuffer{}
 	errc := make(chan error, 1)
-	go func() { errc <- runTextMode(context.Background(), r, out, opt) }()
+	go func() { errc <- Run(context.Background(), r, out, cfg) }()
 	send = func(s string) {
 		_, err := io.WriteString(w, s+"\n")
 		require.NoError(t, err)
@@ -387,7 +401,7 @@ func liveSession(t *testing.T, opt textOptions) (out *syncBuffer, send func(stri
 // TestTextModeFlagFallsWhileWaiting: the person's flag falls while damka
 // waits for input: the game ends then, not at the next input.
 func TestTextModeFlagFallsWhileWaiting(t *testing.T) {
-	out, send, wait := liveSession(t, textOptions{variant: engine.Russian, threads: 1, hashMiB: 4, limits: search.Limits{Depth: 2}})
+	out, send, wait := liveSession(t, Config{Player: newPlayer(t, engine.Russian), Limits: search.Limits{Depth: 2}})
 	send("level clock 0.001") // 60 ms each
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "white ran out of time") },
 		5*time.Second, 10*time.Millisecond, out.String())
@@ -401,7 +415,7 @@ func TestTextModeFlagFallsWhileWaiting(t *testing.T) {
 // session.
 func TestTextModeInterrupt(t *testing.T) {
 	intr := make(chan os.Signal, 1)
-	out, send, wait := liveSession(t, textOptions{variant: engine.Russian, threads: 1, hashMiB: 4, interrupt: intr})
+	out, send, wait := liveSession(t, Config{Player: newPlayer(t, engine.Russian), Interrupt: intr})
 	send("fen W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6")
 	send("level time 600")
 	send("go")
@@ -417,4 +431,107 @@ func TestTextModeInterrupt(t *testing.T) {
 	errc := make(chan error, 1)
 	go func() { errc <- wait() }()
 	require.NoError(t, <-errc)
+}
+
+// thinkingScores returns the scores of damka's thinking lines in out, in
+// centi-men.
+func thinkingScores(t *testing.T, out string) []int {
+	t.Helper()
+	var scores []int
+	for _, m := range regexp.MustCompile(`(?m)^  depth +\d+  score +(-?\d+)\.(\d\d)  `).FindAllStringSubmatch(out, -1) {
+		var men, cents int
+		_, err := fmt.Sscan(m[1], &men)
+		require.NoError(t, err)
+		_, err = fmt.Sscan(m[2], &cents)
+		require.NoError(t, err)
+		if strings.HasPrefix(m[1], "-") {
+			cents = -cents
+		}
+		scores = append(scores, men*100+cents)
+	}
+	return scores
+}
+
+// TestTextModeUsesTheEmbeddedTables: damka searches with the player's
+// endgame tables, the embedded set by default: three kings against one in
+// English are a table win at depth 2 (a depth 1 search ends in the
+// quiescence search, which does not probe), which the search alone cannot
+// see; with set egdb-path off the score is the evaluation's.
+func TestTextModeUsesTheEmbeddedTables(t *testing.T) {
+	const script = "level depth 2\nfen W:WK1,K2,K3:BK32\ngo\nquit\n"
+	out := textSession(t, engine.English, script)
+	scores := thinkingScores(t, out)
+	require.Len(t, scores, 2, out)
+	assert.GreaterOrEqual(t, scores[1], search.EGDBWinBound, "a table win at depth 2: %s", out)
+
+	out = textSession(t, engine.English, "set egdb-path off\n"+script)
+	assert.Contains(t, out, "ok, egdb-path off\n")
+	scores = thinkingScores(t, out)
+	require.Len(t, scores, 2, out)
+	for _, s := range scores {
+		assert.Less(t, s, search.EGDBWinBound, "no tables: %s", out)
+	}
+}
+
+// settingLine matches a setting's line of settings: name, value, range.
+var settingLine = regexp.MustCompile(`(?m)^  (\S+) +(\S+)  \((.*)\)\n  +(.*)$`)
+
+// TestTextModeSettings: settings lists exactly the player's settings, in
+// the table's order, with their defaults, ranges and descriptions.
+func TestTextModeSettings(t *testing.T) {
+	p := player.New(player.Config{})
+	var b strings.Builder
+	require.NoError(t, Run(context.Background(), strings.NewReader("settings\n"), &b, Config{Player: p}))
+	out := b.String()
+	assert.Contains(t, out, "settings (set NAME VALUE changes one):\n")
+	m := settingLine.FindAllStringSubmatch(out, -1)
+	all := player.Settings()
+	require.Len(t, m, len(all), out)
+	for i, st := range all {
+		want := st.Default
+		if want == "" {
+			want = `""`
+		}
+		assert.Equal(t, []string{st.Name, want, st.Range(), st.Doc}, m[i][1:], st.Name)
+	}
+}
+
+// TestTextModeSet: set changes a setting of the player; a bad name or
+// value is refused with the player's reason and the old value kept; a new
+// variant starts a new game.
+func TestTextModeSet(t *testing.T) {
+	p := newPlayer(t, engine.Russian)
+	var b strings.Builder
+	script := strings.Join([]string{
+		"set threads 2",
+		"set book false",
+		"set egdb-path off",
+		"set threads 0",
+		"set book maybe",
+		"set colour red",
+		"set",
+		"set book-file " + filepath.Join(t.TempDir(), "none.book"),
+		"set variant english",
+		"settings",
+	}, "\n")
+	require.NoError(t, Run(context.Background(), strings.NewReader(script), &b, Config{Player: p, Limits: search.Limits{Depth: 1}}))
+	out := b.String()
+	assert.Contains(t, out, "> ok, threads 2\n")
+	assert.Contains(t, out, "> ok, book false\n")
+	assert.Contains(t, out, "> ok, egdb-path off\n")
+	assert.Contains(t, out, "> set threads 0: value 0 out of range 1..")
+	assert.Contains(t, out, "; threads stays 2\n")
+	assert.Contains(t, out, "> set book maybe: value 'maybe' is not a bool (want true or false); book stays false\n")
+	assert.Contains(t, out, "> unknown setting 'colour' (known: variant, threads,")
+	assert.Contains(t, out, "> want set NAME VALUE")
+	assert.Contains(t, out, "none.book")
+	assert.Contains(t, out, "book-file is back at its default (playing with the embedded book)\n")
+	assert.Contains(t, out, "> ok, variant english\nnew game of english\n")
+	assert.Contains(t, out, "english, black to move> ")
+	for name, want := range map[string]string{"threads": "2", "book": "false", "egdb-path": "off", "variant": "english", "book-file": ""} {
+		v, err := p.Get(name)
+		require.NoError(t, err)
+		assert.Equal(t, want, v, name)
+	}
+	assert.Equal(t, engine.English, p.Game().Position().V)
 }

@@ -1,13 +1,20 @@
-// textmode.go: damka for a person at a terminal: the board drawn in text,
-// moves typed in the variant's notation, the engine answering, with a game
-// clock, the move list, damka's thinking and the result of the game.
-
-package main
+// Package text is damka for a person at a terminal: the board drawn in
+// text, moves typed in the variant's notation, the engine answering, with
+// a game clock, the move list, damka's thinking, the result of the game
+// and the player's settings (settings, set NAME VALUE).
+//
+// It is a front end beside Hub, DXP and CheckerBoard: it drives a
+// *player.Player, which owns the settings, the resources they name (the
+// evaluation weights, the opening book, the endgame tables) and the game.
+// The limits of damka's moves (level: a depth, a node count, a time per
+// move or a game clock) are the text mode's own.
+package text
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,32 +24,42 @@ import (
 
 	"damka/engine"
 	"damka/pdn"
-	"damka/protocol/hub"
+	"damka/player"
 	"damka/search"
 )
 
-// textOptions are the text mode's starting settings.
-type textOptions struct {
-	variant engine.VariantID
-	threads int
-	hashMiB int
-	limits  search.Limits // the engine's limits per move; zero means textDefaultMoveTime
-	// now reads the game clock; nil means time.Now (tests pass a fake).
-	now func() time.Time
-	// interrupt delivers Ctrl-C (os.Interrupt): it stops damka's search
+// Config sets up a text mode session.
+type Config struct {
+	// Player is the engine the person plays against (required): its
+	// settings, resources and game. Run starts a new game of its variant
+	// and, while it runs, prints the player's notices (SetNotice).
+	Player *player.Player
+	// Version is damka's version, shown in the greeting line.
+	Version string
+	// Limits are damka's limits per move until the person types level;
+	// the zero value means DefaultMoveTime a move.
+	Limits search.Limits
+	// Now reads the game clock; nil means time.Now (tests pass a fake).
+	Now func() time.Time
+	// Interrupt delivers Ctrl-C (os.Interrupt): it stops damka's search
 	// (damka plays its best move so far) or, at the prompt, ends the
 	// session. nil: none.
-	interrupt <-chan os.Signal
+	Interrupt <-chan os.Signal
 }
 
-// textDefaultMoveTime is the engine's thinking time per move by default.
-const textDefaultMoveTime = time.Second
+// DefaultMoveTime is damka's thinking time per move when Config.Limits is
+// zero.
+const DefaultMoveTime = time.Second
 
-// textBoardPlies is how many of the last plies the move line under the
-// board shows (history shows them all).
-const textBoardPlies = 8
+// MaxLineBytes bounds one input line, in bytes; a longer line ends the
+// session with bufio.ErrTooLong.
+const MaxLineBytes = 1 << 20
 
-const textHelp = `Type a move in the variant's notation (russian, brazilian: c3-d4, c3:e5;
+// boardPlies is how many of the last plies the move line under the board
+// shows (history shows them all).
+const boardPlies = 8
+
+const helpText = `Type a move in the variant's notation (russian, brazilian: c3-d4, c3:e5;
 english, international: 11-15, 15x24; captures may list every landing square)
 and damka answers. While it thinks, damka prints a line per finished search
 depth: depth, score in men (+ is good for damka), nodes, time, main line.
@@ -67,6 +84,10 @@ Commands:
                     I seconds added after every move (the clocks restart; a
                     side whose time runs out loses)
   thinking [on|off] show or hide damka's line per search depth
+  settings          list the engine's settings: value, range, what each does
+  set NAME VALUE    change a setting, e.g. set threads 2, set book false,
+                    set egdb-path off (no endgame tables); set variant starts
+                    a new game
   quit              leave (end of input, or Ctrl-C at the prompt, does the same)
 Ctrl-C while damka thinks makes it play its best move so far.
 `
@@ -75,12 +96,16 @@ Ctrl-C while damka thinks makes it play its best move so far.
 type textMode struct {
 	ctx        context.Context
 	out        io.Writer
-	opt        textOptions
-	eng        *search.Engine
-	game       *engine.Game
+	p          *player.Player
+	limits     search.Limits // damka's limits per move (without a game clock)
+	now        func() time.Time
+	interrupt  <-chan os.Signal
 	engineSide engine.Color // the side damka plays
 	quiet      bool         // thinking off: no line per search depth
 	clock      textClock
+	// shown is the game the clock belongs to: when a setting (variant)
+	// makes the player start another, the clock and sides start again.
+	shown *engine.Game
 }
 
 // textClock is the game clock: a time control (none when base and inc are
@@ -94,23 +119,31 @@ type textClock struct {
 	stopped   time.Time       // when the side to move lost on time; zero while its clock runs
 }
 
-// runTextMode runs the text mode on in and out until quit or the end of
-// in. Bad input is answered with a line saying what was wrong; it never ends
-// the session.
-func runTextMode(ctx context.Context, in io.Reader, out io.Writer, opt textOptions) error {
+// Run runs the text mode on in and out until quit, the end of in, an
+// interrupt at the prompt or the end of ctx (then it returns ctx.Err()).
+// It starts a new game of the player's variant, the person moving first.
+// Bad input is answered with a line saying what was wrong; it never ends
+// the session. The error is an input error (a line over MaxLineBytes:
+// bufio.ErrTooLong) or ctx's; an error without Config.Player.
+func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
+	if cfg.Player == nil {
+		return errors.New("text: no player")
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if opt.limits == (search.Limits{}) {
-		opt.limits = search.Limits{MoveTime: textDefaultMoveTime}
+	if cfg.Limits == (search.Limits{}) {
+		cfg.Limits = search.Limits{MoveTime: DefaultMoveTime}
 	}
-	if opt.now == nil {
-		opt.now = time.Now
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
-	tm := &textMode{ctx: ctx, out: out, opt: opt,
-		eng: search.New(search.Options{Threads: opt.threads, HashMiB: opt.hashMiB})}
-	tm.newGame(opt.variant)
-	fmt.Fprintf(out, "damka %s, a draughts engine. Type help for the commands.\n", version)
+	tm := &textMode{ctx: ctx, out: out, p: cfg.Player, limits: cfg.Limits, now: cfg.Now, interrupt: cfg.Interrupt}
+	tm.p.SetNotice(func(msg string) { tm.printf("note: %s\n", msg) })
+	defer tm.p.SetNotice(nil)
+	tm.p.NewGame()
+	tm.restart()
+	fmt.Fprintf(out, "damka %s, a draughts engine. Type help for the commands.\n", cfg.Version)
 	tm.draw()
 	lines := newLineReader(in)
 	defer lines.close()
@@ -152,7 +185,7 @@ func (tm *textMode) nextLine(lines *lineReader) (line string, ok bool, err error
 			} else {
 				armed = false
 			}
-		case <-tm.opt.interrupt:
+		case <-tm.interrupt:
 			return "", false, nil
 		case <-tm.ctx.Done():
 			return "", false, tm.ctx.Err()
@@ -163,11 +196,11 @@ func (tm *textMode) nextLine(lines *lineReader) (line string, ok bool, err error
 // flagIn returns how long until the flag of the person to move falls, and
 // false when no flag can fall (no clock, damka to move, the game over).
 func (tm *textMode) flagIn() (time.Duration, bool) {
-	p := tm.game.Position()
+	p := tm.game().Position()
 	if !tm.timed() || p.Side == tm.engineSide || !tm.clock.stopped.IsZero() {
 		return 0, false
 	}
-	if res, _ := tm.game.Result(); res != engine.Ongoing {
+	if res, _ := tm.game().Result(); res != engine.Ongoing {
 		return 0, false
 	}
 	return max(tm.remaining(p.Side)+time.Millisecond, 0), true
@@ -193,7 +226,7 @@ type lineResult struct {
 
 func newLineReader(in io.Reader) *lineReader {
 	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), hub.MaxLineBytes)
+	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
 	lr := &lineReader{sc: sc, want: make(chan struct{}, 1), got: make(chan lineResult, 1), done: make(chan struct{})}
 	go func() {
 		for {
@@ -228,22 +261,36 @@ func (lr *lineReader) close() { close(lr.done) }
 
 func (tm *textMode) printf(format string, a ...any) { fmt.Fprintf(tm.out, format, a...) }
 
-// newGame starts a game of v from its start position; the person plays the
-// side to move.
-func (tm *textMode) newGame(v engine.VariantID) {
-	tm.setPosition(engine.StartPosition(v))
+// game returns the game played: the player's.
+func (tm *textMode) game() *engine.Game { return tm.p.Game() }
+
+// newGame starts a new game of the player's variant from its start
+// position; the person plays the side to move.
+func (tm *textMode) newGame() {
+	tm.p.NewGame()
+	tm.restart()
 }
 
+// setPosition starts a game from p with a fresh search table; the person
+// plays the side to move.
 func (tm *textMode) setPosition(p engine.Position) {
-	tm.game = engine.NewGame(p)
-	tm.engineSide = p.Side.Opp()
-	tm.eng.Clear()
-	tm.clock.spent = tm.clock.spent[:0]
-	tm.clock.fromPly = 0
-	tm.clock.turnStart, tm.clock.stopped = tm.opt.now(), time.Time{}
+	tm.p.NewGame()
+	tm.p.SetGame(engine.NewGame(p))
+	tm.restart()
 }
 
-func (tm *textMode) variant() engine.VariantID { return tm.game.Start().V }
+// restart makes the player's game the one the sides and the clock belong
+// to: the person plays the side to move, the clock counts from now.
+func (tm *textMode) restart() {
+	g := tm.game()
+	tm.shown = g
+	tm.engineSide = g.Position().Side.Opp()
+	tm.clock.spent = append(tm.clock.spent[:0], make([]time.Duration, g.Ply())...)
+	tm.clock.fromPly = g.Ply()
+	tm.clock.turnStart, tm.clock.stopped = tm.now(), time.Time{}
+}
+
+func (tm *textMode) variant() engine.VariantID { return tm.game().Start().V }
 
 func colourWord(c engine.Color) string {
 	if c == engine.White {
@@ -264,7 +311,7 @@ func (tm *textMode) player(c engine.Color) string {
 // there is a time control (never below zero: a fallen flag ends the game
 // first).
 func (tm *textMode) prompt() {
-	p := tm.game.Position()
+	p := tm.game().Position()
 	if tm.timed() {
 		if tm.clock.stopped.IsZero() && tm.remaining(p.Side) < 0 {
 			tm.over()
@@ -285,7 +332,7 @@ func (tm *textMode) command(line string) bool {
 	case "quit", "exit", "q":
 		return true
 	case "help", "?":
-		tm.printf("%s", textHelp)
+		tm.printf("%s", helpText)
 	case "board", "b":
 		tm.draw()
 	case "moves":
@@ -297,12 +344,12 @@ func (tm *textMode) command(line string) bool {
 	case "clock":
 		tm.printf("%s\n", tm.clockLine())
 	case "new":
-		tm.newGame(tm.variant())
+		tm.newGame()
 		tm.draw()
 	case "undo":
 		tm.undo()
 	case "go":
-		tm.engineSide = tm.game.Position().Side
+		tm.engineSide = tm.game().Position().Side
 		tm.engineMove()
 	case "fen":
 		tm.fen(strings.TrimSpace(line[len(f[0]):]))
@@ -312,9 +359,13 @@ func (tm *textMode) command(line string) bool {
 		tm.level(f[1:])
 	case "thinking":
 		tm.thinking(f[1:])
+	case "settings":
+		tm.settings()
+	case "set":
+		tm.set(strings.TrimSpace(line[len(f[0]):]))
 	default:
 		if !strings.ContainsAny(f[0], "0123456789") {
-			tm.printf("%q is not a command or a move; the commands are: %s (help explains them)\n", f[0], strings.Join(textCommands, ", "))
+			tm.printf("%q is not a command or a move; the commands are: %s (help explains them)\n", f[0], strings.Join(commands, ", "))
 			return false
 		}
 		tm.playerMove(line)
@@ -322,13 +373,13 @@ func (tm *textMode) command(line string) bool {
 	return false
 }
 
-// textCommands are the text mode's commands, as help lists them.
-var textCommands = []string{"help", "board", "moves", "history", "pdn", "clock", "new", "undo", "go", "fen", "variant", "level", "thinking", "quit"}
+// commands are the text mode's commands, as help lists them.
+var commands = []string{"help", "board", "moves", "history", "pdn", "clock", "new", "undo", "go", "fen", "variant", "level", "thinking", "settings", "set", "quit"}
 
 // draw prints the board, White at the bottom, with the square names of the
 // variant's notation beside it, then the clock and the last moves.
 func (tm *textMode) draw() {
-	p := tm.game.Position()
+	p := tm.game().Position()
 	v := p.V
 	r := v.Rules()
 	n := r.BoardSize
@@ -373,13 +424,13 @@ func (tm *textMode) draw() {
 	}
 	b.WriteString("w/b: white/black man, W/B: king\n")
 	b.WriteString(tm.clockLine() + "\n")
-	if ply := tm.game.Ply(); ply > 0 {
-		from := max(ply-textBoardPlies, 0)
+	if ply := tm.game().Ply(); ply > 0 {
+		from := max(ply-boardPlies, 0)
 		// Start the line at a move of the first mover, as PDN numbers them.
-		for from > 0 && tm.game.PositionAt(from).Side != r.FirstToMove {
+		for from > 0 && tm.game().PositionAt(from).Side != r.FirstToMove {
 			from--
 		}
-		words := moveWords(tm.game, from)
+		words := moveWords(tm.game(), from)
 		if from > 0 {
 			words = append([]string{"..."}, words...)
 		}
@@ -389,7 +440,7 @@ func (tm *textMode) draw() {
 }
 
 func (tm *textMode) listMoves() {
-	p := tm.game.Position()
+	p := tm.game().Position()
 	var ms []string
 	for _, m := range p.SortedMoves() {
 		ms = append(ms, p.FormatMove(m, engine.FormatFull))
@@ -437,7 +488,7 @@ func moveWords(g *engine.Game, from int) []string {
 // history prints the moves of the game, numbered, in lines of at most 80
 // columns, with the result token when the game is over.
 func (tm *textMode) history() {
-	words := moveWords(tm.game, 0)
+	words := moveWords(tm.game(), 0)
 	if res, _ := tm.ended(); res != engine.Ongoing {
 		words = append(words, res.PDN(tm.variant()))
 	}
@@ -466,12 +517,12 @@ func (tm *textMode) history() {
 // say who plays which side now), GameType and FEN where needed, the moves.
 func (tm *textMode) pdn() {
 	v := tm.variant()
-	g := pdn.NewGame(v, tm.game.Start())
+	g := pdn.NewGame(v, tm.game().Start())
 	g.SetTag("Event", "damka text mode")
-	g.SetTag("Date", tm.opt.now().Format("2006.01.02"))
+	g.SetTag("Date", tm.now().Format("2006.01.02"))
 	g.SetTag("White", tm.player(engine.White))
 	g.SetTag("Black", tm.player(engine.Black))
-	for _, m := range tm.game.Moves() {
+	for _, m := range tm.game().Moves() {
 		g.AppendMove(m)
 	}
 	res, _ := tm.ended()
@@ -487,11 +538,11 @@ func (tm *textMode) pdn() {
 // ended returns the game's result and why: by the rules, or a loss on time
 // (recorded in the game) when the side to move has run out of time.
 func (tm *textMode) ended() (engine.Result, engine.Reason) {
-	res, why := tm.game.Result()
+	res, why := tm.game().Result()
 	if res != engine.Ongoing {
 		return res, why
 	}
-	side := tm.game.Position().Side
+	side := tm.game().Position().Side
 	if !tm.timed() || tm.remaining(side) >= 0 {
 		return engine.Ongoing, engine.ReasonNone
 	}
@@ -499,8 +550,8 @@ func (tm *textMode) ended() (engine.Result, engine.Reason) {
 	if side == engine.White {
 		res = engine.BlackWins
 	}
-	tm.game.SetResult(res, why)
-	tm.clock.stopped = tm.opt.now()
+	tm.game().SetResult(res, why)
+	tm.clock.stopped = tm.now()
 	return res, why
 }
 
@@ -551,7 +602,7 @@ func (tm *textMode) playerMove(text string) {
 	if tm.over() {
 		return
 	}
-	p := tm.game.Position()
+	p := tm.game().Position()
 	m, err := p.ParseMove(text)
 	if err != nil {
 		tm.printf("%v (type help for the commands, moves for the legal moves)\n", err)
@@ -559,7 +610,7 @@ func (tm *textMode) playerMove(text string) {
 	}
 	tm.play(m)
 	tm.printf("you played %s\n", p.FormatMove(m, engine.FormatFull))
-	if res, _ := tm.ended(); res == engine.Ongoing && tm.game.Position().Side == tm.engineSide {
+	if res, _ := tm.ended(); res == engine.Ongoing && tm.game().Position().Side == tm.engineSide {
 		tm.engineMove()
 		return
 	}
@@ -569,10 +620,10 @@ func (tm *textMode) playerMove(text string) {
 
 // play plays m and charges the time since the turn began to the mover.
 func (tm *textMode) play(m engine.Move) {
-	now := tm.opt.now()
-	tm.clock.spent = append(tm.clock.spent[:tm.game.Ply()], now.Sub(tm.clock.turnStart))
+	now := tm.now()
+	tm.clock.spent = append(tm.clock.spent[:tm.game().Ply()], now.Sub(tm.clock.turnStart))
 	tm.clock.turnStart, tm.clock.stopped = now, time.Time{}
-	tm.game.Play(m)
+	tm.game().Play(m)
 }
 
 // engineMove lets damka search and play for the side to move, printing a
@@ -582,8 +633,8 @@ func (tm *textMode) engineMove() {
 	if tm.over() {
 		return
 	}
-	p := tm.game.Position()
-	lim := tm.opt.limits
+	p := tm.game().Position()
+	lim := tm.limits
 	if tm.timed() {
 		lim = search.Limits{Time: max(tm.remaining(p.Side), time.Millisecond), Inc: tm.clock.inc}
 	}
@@ -622,18 +673,18 @@ func (tm *textMode) engineMove() {
 	tm.over()
 }
 
-// chooseMove picks damka's move in the game's current position through the
-// search layer's one move chooser: a book move when the embedded book has
-// one, else a search under lim; report, if not nil, gets each completed
-// iteration (and the line of the move played). An interrupt (Ctrl-C) ends
-// the search: the choice is the best move found so far.
+// chooseMove picks damka's move in the game's current position: the
+// player's book move when its book settings give one, else a search under
+// lim (with the endgame tables of its settings); report, if not nil, gets
+// each completed iteration (and the line of the move played). An
+// interrupt (Ctrl-C) ends the search: the choice is the best move found so
+// far.
 func (tm *textMode) chooseMove(lim search.Limits, report func(search.Info)) search.Choice {
-	job := tm.eng.Start(tm.ctx, search.Request{Game: tm.game, Limits: lim, Report: report,
-		Book: search.BookOptions{Use: true, Margin: search.DefaultBookMargin}})
+	job := tm.p.Go(tm.ctx, player.Think, lim, report)
 	select {
 	case <-job.Done():
-	case <-tm.opt.interrupt:
-		job.Stop()
+	case <-tm.interrupt:
+		tm.p.Stop()
 		tm.printf("interrupted: damka plays its best move so far\n")
 	}
 	return job.Wait()
@@ -642,24 +693,24 @@ func (tm *textMode) chooseMove(lim search.Limits, report func(search.Info)) sear
 // undo takes back moves until it is the person's turn again, at least one,
 // with the time they took.
 func (tm *textMode) undo() {
-	if !tm.game.Undo() {
+	if !tm.game().Undo() {
 		tm.printf("nothing to undo\n")
 		return
 	}
-	for tm.game.Ply() > 0 && tm.game.Position().Side == tm.engineSide {
-		tm.game.Undo()
+	for tm.game().Ply() > 0 && tm.game().Position().Side == tm.engineSide {
+		tm.game().Undo()
 	}
-	tm.engineSide = tm.game.Position().Side.Opp()
-	tm.clock.spent = tm.clock.spent[:tm.game.Ply()]
-	tm.clock.fromPly = min(tm.clock.fromPly, tm.game.Ply())
-	tm.clock.turnStart, tm.clock.stopped = tm.opt.now(), time.Time{}
+	tm.engineSide = tm.game().Position().Side.Opp()
+	tm.clock.spent = tm.clock.spent[:tm.game().Ply()]
+	tm.clock.fromPly = min(tm.clock.fromPly, tm.game().Ply())
+	tm.clock.turnStart, tm.clock.stopped = tm.now(), time.Time{}
 	tm.draw()
 }
 
 // fen prints the current position, or sets the one given.
 func (tm *textMode) fen(arg string) {
 	if arg == "" {
-		p := tm.game.Position()
+		p := tm.game().Position()
 		tm.printf("%s\n", p.FENStyle(p.V.Rules().Notation))
 		return
 	}
@@ -675,7 +726,7 @@ func (tm *textMode) fen(arg string) {
 
 func (tm *textMode) setVariant(args []string) {
 	if len(args) == 0 {
-		tm.printf("variant %s (russian, english, brazilian, international)\n", tm.variant())
+		tm.printf("variant %s (%s)\n", tm.variant(), strings.Join(engine.VariantNames(), ", "))
 		return
 	}
 	v, err := engine.ParseVariant(args[0])
@@ -683,7 +734,8 @@ func (tm *textMode) setVariant(args []string) {
 		tm.printf("%v\n", err)
 		return
 	}
-	tm.newGame(v)
+	tm.p.SetVariant(v)
+	tm.newGame()
 	tm.printf("new game of %s\n", v)
 	tm.draw()
 }
@@ -707,6 +759,73 @@ func (tm *textMode) thinking(args []string) {
 	}
 }
 
+// settings lists the player's settings, in the table's order: each one's
+// name, value and range on one line, its description under it.
+func (tm *textMode) settings() {
+	all := player.Settings()
+	width := 0
+	for _, st := range all {
+		width = max(width, len(st.Name))
+	}
+	var b strings.Builder
+	b.WriteString("settings (set NAME VALUE changes one):\n")
+	for _, st := range all {
+		v, err := tm.p.Get(st.Name)
+		if err != nil {
+			v = err.Error()
+		}
+		fmt.Fprintf(&b, "  %-*s  %s  (%s)\n  %-*s  %s\n", width, st.Name, showValue(v), st.Range(), width, "", st.Doc)
+	}
+	tm.printf("%s", b.String())
+}
+
+// showValue writes a setting's value for settings and set: "" for the
+// empty text.
+func showValue(v string) string {
+	if v == "" {
+		return `""`
+	}
+	return v
+}
+
+// set sets one of the player's settings from "NAME VALUE": the value is
+// the rest of the line (a file name may hold spaces; "" is the empty
+// text). A refused value keeps the old one; a file that does not load
+// resets the setting to its default. A new variant starts a new game.
+func (tm *textMode) set(arg string) {
+	name, value, _ := strings.Cut(arg, " ")
+	name = strings.ToLower(name)
+	value = strings.TrimSpace(value)
+	if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
+		value = value[1 : len(value)-1]
+	}
+	if name == "" {
+		tm.printf("want set NAME VALUE (settings lists the settings, their values and ranges)\n")
+		return
+	}
+	old, err := tm.p.Get(name)
+	if err != nil {
+		tm.printf("%v\n", err)
+		return
+	}
+	if err := tm.p.Set(name, value); err != nil {
+		var reset *player.ResetError
+		if errors.As(err, &reset) {
+			tm.printf("set %s %s: %v; %s is back at its default (%s)\n", name, showValue(value), err, name, reset.Now)
+			return
+		}
+		tm.printf("set %s %s: %v; %s stays %s\n", name, showValue(value), err, name, showValue(old))
+		return
+	}
+	now, _ := tm.p.Get(name)
+	tm.printf("ok, %s %s\n", name, showValue(now))
+	if tm.game() != tm.shown {
+		tm.restart()
+		tm.printf("new game of %s\n", tm.variant())
+		tm.draw()
+	}
+}
+
 // timed reports whether a time control is set.
 func (tm *textMode) timed() bool { return tm.clock.base > 0 || tm.clock.inc > 0 }
 
@@ -714,16 +833,16 @@ func (tm *textMode) timed() bool { return tm.clock.base > 0 || tm.clock.inc > 0 
 // turn included.
 func (tm *textMode) used(c engine.Color) time.Duration {
 	var d time.Duration
-	for i := tm.clock.fromPly; i < tm.game.Ply(); i++ {
-		if tm.game.PositionAt(i).Side == c {
+	for i := tm.clock.fromPly; i < tm.game().Ply(); i++ {
+		if tm.game().PositionAt(i).Side == c {
 			d += tm.clock.spent[i]
 		}
 	}
-	if tm.game.Position().Side == c {
+	if tm.game().Position().Side == c {
 		if !tm.clock.stopped.IsZero() {
 			d += tm.clock.stopped.Sub(tm.clock.turnStart)
-		} else if res, _ := tm.game.Result(); res == engine.Ongoing {
-			d += tm.opt.now().Sub(tm.clock.turnStart)
+		} else if res, _ := tm.game().Result(); res == engine.Ongoing {
+			d += tm.now().Sub(tm.clock.turnStart)
 		}
 	}
 	return d
@@ -734,8 +853,8 @@ func (tm *textMode) used(c engine.Color) time.Duration {
 // minus the time used. It is negative once c's time has run out.
 func (tm *textMode) remaining(c engine.Color) time.Duration {
 	moves := 0
-	for i := tm.clock.fromPly; i < tm.game.Ply(); i++ {
-		if tm.game.PositionAt(i).Side == c {
+	for i := tm.clock.fromPly; i < tm.game().Ply(); i++ {
+		if tm.game().PositionAt(i).Side == c {
 			moves++
 		}
 	}
@@ -789,7 +908,7 @@ func (tm *textMode) levelText() string {
 		return fmt.Sprintf("clock %s min + %s s a move", strconv.FormatFloat(tm.clock.base.Minutes(), 'g', -1, 64),
 			strconv.FormatFloat(tm.clock.inc.Seconds(), 'g', -1, 64))
 	}
-	l := tm.opt.limits
+	l := tm.limits
 	switch {
 	case l.Depth > 0:
 		return fmt.Sprintf("depth %d", l.Depth)
@@ -801,7 +920,7 @@ func (tm *textMode) levelText() string {
 
 // level shows or sets the engine's limit per move or the game clock.
 func (tm *textMode) level(args []string) {
-	l := tm.opt.limits
+	l := tm.limits
 	if len(args) == 0 {
 		switch {
 		case tm.timed():
@@ -828,21 +947,21 @@ func (tm *textMode) level(args []string) {
 			tm.printf("bad depth %q: "+usage, args[1], search.MaxDepth)
 			return
 		}
-		tm.opt.limits = search.Limits{Depth: d}
+		tm.limits = search.Limits{Depth: d}
 	case "nodes":
 		n, err := strconv.ParseUint(args[1], 10, 63)
 		if err != nil || n == 0 {
 			tm.printf("bad node count %q: "+usage, args[1], search.MaxDepth)
 			return
 		}
-		tm.opt.limits = search.Limits{Nodes: n}
+		tm.limits = search.Limits{Nodes: n}
 	case "time":
 		s, err := strconv.ParseFloat(args[1], 64)
 		if err != nil || !(s > 0 && s <= 3600) {
 			tm.printf("bad time %q (want seconds, more than 0 and at most 3600): "+usage, args[1], search.MaxDepth)
 			return
 		}
-		tm.opt.limits = search.Limits{MoveTime: time.Duration(s * float64(time.Second))}
+		tm.limits = search.Limits{MoveTime: time.Duration(s * float64(time.Second))}
 	case "clock":
 		base, inc, err := parseTextClock(args[1])
 		if err != nil {
@@ -851,8 +970,8 @@ func (tm *textMode) level(args []string) {
 		}
 		tm.clock.base, tm.clock.inc = base, inc
 		// Both clocks restart: the time control counts from now.
-		tm.clock.fromPly = tm.game.Ply()
-		tm.clock.turnStart, tm.clock.stopped = tm.opt.now(), time.Time{}
+		tm.clock.fromPly = tm.game().Ply()
+		tm.clock.turnStart, tm.clock.stopped = tm.now(), time.Time{}
 		tm.printf("ok, %s\n", tm.clockLine())
 		return
 	default:
