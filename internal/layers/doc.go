@@ -11,7 +11,8 @@
 //	protocol/cb, protocol/text    the text mode (a person at a terminal)
 //	bench, match                  perft, bench, suites, self-play; the match
 //	                              runner and its statistics (speaks Hub and DXP to engines)
-//	cmd/damka                     the single binary
+//	internal/cli                  the damka command: subcommands and flags
+//	cmd/damka                     the single binary (main calls internal/cli)
 //
 // A package may import only packages of lower layers, never one beside it
 // (hub does not import dxp or text, eval does not import book); internal/shareddata

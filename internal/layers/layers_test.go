@@ -34,8 +34,9 @@ var layer = map[string]int{
 	"damka/protocol/text":            5, // the text mode: a person at a terminal
 	"damka/bench":                    6, // perft, bench signature, solve suites, self-play
 	"damka/match":                    6, // match runner and its statistics (speaks Hub and DXP to engines)
-	"damka/cmd/damka":                7,
-	"damka/cmd/damka-cb":             7, // damka.dll for CheckerBoard (Windows only; empty elsewhere)
+	"damka/internal/cli":             7, // the command tree of the damka binary
+	"damka/cmd/damka":                8, // main: calls internal/cli
+	"damka/cmd/damka-cb":             8, // damka.dll for CheckerBoard (Windows only; empty elsewhere)
 	"damka/engine/internal/genboard": -1,
 	"damka/internal/shareddata":      -1,
 	"damka/internal/logjson":         -1,

@@ -1,6 +1,6 @@
 // openings.go: `damka openings`, the decks of every N-ply opening.
 
-package main
+package cli
 
 import (
 	"fmt"

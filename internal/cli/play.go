@@ -1,7 +1,7 @@
 // play.go: `damka play` and damka in a terminal: the text mode
 // (protocol/text) for a person, with a player made from the setting flags.
 
-package main
+package cli
 
 import (
 	"context"

@@ -2,7 +2,7 @@
 // selfplay: a bar on standard error only when it is a terminal, and the
 // one flag --no-progress to turn it off there.
 
-package main
+package cli
 
 import (
 	"io"

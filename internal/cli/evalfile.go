@@ -1,7 +1,7 @@
 // evalfile.go: --eval-file, a weights file of the learned evaluation, for
 // the commands that search.
 
-package main
+package cli
 
 import (
 	"github.com/spf13/cobra"

@@ -1,6 +1,6 @@
 // pdn.go: the `damka pdn check` subcommand.
 
-package main
+package cli
 
 import (
 	"bufio"

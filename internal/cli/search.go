@@ -1,6 +1,6 @@
 // search.go: the `damka analyse`, `damka bench` and `damka solve` subcommands.
 
-package main
+package cli
 
 import (
 	"context"

@@ -1,6 +1,6 @@
 // dxp.go: the `damka dxp` subcommand: play DXP matches over TCP.
 
-package main
+package cli
 
 import (
 	"context"

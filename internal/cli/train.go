@@ -1,7 +1,7 @@
 // train.go: the `damka train` subcommand: fit the pattern evaluation's
 // weights to self-play games (package learn).
 
-package main
+package cli
 
 import (
 	"fmt"

@@ -1,6 +1,6 @@
 // book.go: the `damka book` subcommands: build, show and stats.
 
-package main
+package cli
 
 import (
 	"cmp"

@@ -2,7 +2,7 @@
 // stdin/stdout for GUIs, or the text mode (play.go) when a person runs it
 // in a terminal.
 
-package main
+package cli
 
 import (
 	"context"

@@ -1,7 +1,7 @@
 // match.go: the `damka match` and `damka match merge` subcommands: engine
 // against engine matches over Hub or DXP with Elo, pentanomial counts and SPRT.
 
-package main
+package cli
 
 import (
 	"context"

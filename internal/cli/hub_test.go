@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -82,7 +82,7 @@ func TestHubDebugLog(t *testing.T) {
 // buildDamka builds the damka binary into dir and returns its path.
 func buildDamka(t *testing.T, dir string) string {
 	t.Helper()
-	return buildPkg(t, dir, "damka", ".")
+	return buildPkg(t, dir, "damka", "../../cmd/damka")
 }
 
 // TestHubProcess runs real damka processes: the handshake and a search

@@ -1,6 +1,6 @@
 // egdb.go: the `damka egdb` subcommands: build, probe, verify, stats.
 
-package main
+package cli
 
 import (
 	"fmt"

@@ -1,7 +1,7 @@
 // selfplay.go: the `damka selfplay` subcommand: fast self-play games, the
 // training data of the learned evaluation (bench.SelfPlay).
 
-package main
+package cli
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
 // perft.go: the `damka perft` and `damka moves` subcommands.
 
-package main
+package cli
 
 import (
 	"fmt"

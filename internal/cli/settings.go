@@ -4,7 +4,7 @@
 // solve) register the settings they use and make their player from them,
 // so a setting added to the table appears on every command at once.
 
-package main
+package cli
 
 import (
 	"errors"

@@ -1,0 +1,288 @@
+// Package cli is the damka command: the tree of subcommands (the front
+// ends hub, dxp and play with the player's settings as flags; analyse,
+// solve, bench, perft, moves, pdn, openings, book, egdb, selfplay, train and
+// match) and their flags, exit statuses and logging. cmd/damka only calls
+// Main. Logs go to stderr or --log-file, never stdout; bad input exits
+// with status 2.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+
+	"github.com/rs/zerolog"
+	"github.com/spf13/cobra"
+
+	"damka/engine"
+)
+
+// exitBadInput is the exit status for bad input (flags, FEN, moves, files).
+const exitBadInput = 2
+
+// inputError marks an error caused by the user's input: exit status 2.
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+// badInput wraps err as an input error (exit status 2).
+func badInput(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
+
+// pflagNumberError matches pflag's message for a number flag that did not
+// parse: the value, the flag and strconv's verdict.
+var pflagNumberError = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: strconv\.Parse(Int|Uint|Float): parsing ".*": (invalid syntax|value out of range)$`)
+
+// flagError turns a flag parsing error into bad input, saying in words
+// what strconv's raw message means: "--nodes -5: out of range (want a
+// whole number, 0 or more)" or "--depth x: not a number".
+func flagError(err error) error {
+	m := pflagNumberError.FindStringSubmatch(err.Error())
+	if m == nil {
+		return inputError{err}
+	}
+	val, flag, kind, verdict := m[1], m[2], m[3], m[4]
+	want := map[string]string{"Int": "a whole number", "Uint": "a whole number, 0 or more", "Float": "a number"}[kind]
+	_, ferr := strconv.ParseFloat(strings.TrimSpace(val), 64)
+	if verdict == "value out of range" || ferr == nil || errors.Is(ferr, strconv.ErrRange) {
+		return badInput("%s %s: out of range (want %s)", flag, val, want)
+	}
+	return badInput("%s %q: not a number (want %s)", flag, val, want)
+}
+
+// globalFlags are the flags every subcommand shares.
+type globalFlags struct {
+	logLevel   string
+	logFile    string
+	cpuProfile string
+}
+
+var (
+	gflags  globalFlags
+	logger  = zerolog.New(os.Stderr).With().Timestamp().Logger()
+	logSink io.Closer
+	// profSink is the --cpu-profile file while the profile is written.
+	profSink *os.File
+)
+
+// startProfile starts the CPU profile of --cpu-profile (nothing when it is
+// empty); stopProfile ends it when the command returns. The profile is in
+// pprof's format: go tool pprof reads it, and the build uses
+// cmd/damka/default.pgo for profile-guided optimisation.
+func startProfile() error {
+	if gflags.cpuProfile == "" {
+		return nil
+	}
+	f, err := os.Create(gflags.cpuProfile)
+	if err != nil {
+		return badInput("cannot create --cpu-profile: %v", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--cpu-profile: %v", err)
+	}
+	profSink = f
+	return nil
+}
+
+func stopProfile() {
+	if profSink == nil {
+		return
+	}
+	pprof.StopCPUProfile()
+	if err := profSink.Close(); err != nil {
+		logger.Error().Err(err).Str("file", gflags.cpuProfile).Msg("cpu profile")
+	}
+	profSink = nil
+}
+
+// logTimeFormat is the time stamp of every log line: RFC 3339 with
+// milliseconds, enough to time a move in a debug Hub log.
+const logTimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+// setupLogging points the logger at stderr or --log-file at --log-level.
+func setupLogging() error {
+	zerolog.TimeFieldFormat = logTimeFormat
+	lvl, err := zerolog.ParseLevel(strings.ToLower(gflags.logLevel))
+	if err != nil || gflags.logLevel == "" {
+		return badInput("bad --log-level %q (want trace, debug, info, warn, error)", gflags.logLevel)
+	}
+	// Colours only on a terminal: a GUI or match tool capturing stderr gets plain text.
+	var w io.Writer = zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: "15:04:05.000", NoColor: !isTerminal(os.Stderr)}
+	if gflags.logFile != "" {
+		f, err := os.OpenFile(gflags.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return badInput("cannot open --log-file: %v", err)
+		}
+		logSink = f
+		w = f
+	}
+	logger = zerolog.New(w).Level(lvl).With().Timestamp().Logger()
+	return nil
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "damka",
+		Short: "damka: a draughts engine for Russian, English, Brazilian and international draughts",
+		Long: `damka: a draughts engine for Russian, English, Brazilian and international draughts.
+
+Run without a command, damka opens the text mode when its input is a terminal
+(a board, moves typed in the variant's notation; "help" lists its commands)
+and speaks the Hub protocol (Scan's engine protocol, as "damka hub" does) when
+its input is a pipe, as GUIs start it; "damka play" opens the text mode
+whatever its input. The flags below set the engine's settings for both. The
+commands below are the tools.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       version,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if err := setupLogging(); err != nil {
+				return err
+			}
+			return startProfile()
+		},
+	}
+	// The settings are the root's own flags (not its subcommands'): damka
+	// --variant english --threads 2 plays the text mode or Hub with them.
+	sf := registerSettings(root)
+	root.RunE = func(cmd *cobra.Command, args []string) error { return runDefault(cmd, sf) }
+	root.PersistentFlags().StringVar(&gflags.logLevel, "log-level", "warn", "log level: trace, debug, info, warn, error")
+	root.PersistentFlags().StringVar(&gflags.logFile, "log-file", "", "write logs to this file instead of stderr")
+	root.PersistentFlags().StringVar(&gflags.cpuProfile, "cpu-profile", "", "write a CPU profile of the command to this file (pprof format)")
+	root.SetVersionTemplate("damka {{.Version}}\n")
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				return badInput("help: unknown command %q (damka --help lists them)", strings.Join(args, " "))
+			}
+			return target.Help()
+		},
+	})
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(err) })
+	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newBookCmd(), newMatchCmd(),
+		newPlayCmd(), newAnalyseCmd(), newBenchCmd(), newSolveCmd(), newSelfPlayCmd(), newTrainCmd(), newEGDBCmd(), newOpeningsCmd())
+	return root
+}
+
+// run executes the command line args and returns the process exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	stopProfile()
+	if logSink != nil {
+		logSink.Close()
+		logSink = nil
+	}
+	if err == nil {
+		return 0
+	}
+	var exit exitStatus
+	if errors.As(err, &exit) {
+		return int(exit)
+	}
+	fmt.Fprintln(stderr, "damka:", err)
+	var in inputError
+	if errors.As(err, &in) || strings.HasPrefix(err.Error(), "unknown command") ||
+		strings.Contains(err.Error(), "flag") || strings.Contains(err.Error(), "arg(s)") {
+		return exitBadInput
+	}
+	return 1
+}
+
+// exitStatus is returned by a command that has already reported its outcome
+// and only wants a non-zero exit status.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// Main runs the damka command with args (without the program name),
+// writing to stdout and stderr, and returns the exit status: 0 on
+// success, 2 for bad input (flags, files, positions), 1 for other errors.
+func Main(args []string, stdout, stderr io.Writer) int { return run(args, stdout, stderr) }
+
+// variantFlag reads --variant into an engine.VariantID.
+func parseVariantFlag(s string) (engine.VariantID, error) {
+	v, err := engine.ParseVariant(s)
+	if err != nil {
+		return 0, inputError{err}
+	}
+	return v, nil
+}
+
+// variantPosition reads --variant and --fen together (see positionFromFlags).
+func variantPosition(variant, fen string) (engine.VariantID, engine.Position, error) {
+	v, err := parseVariantFlag(variant)
+	if err != nil {
+		return 0, engine.Position{}, err
+	}
+	p, err := positionFromFlags(v, fen)
+	return v, p, err
+}
+
+// positionFromFlags returns the position given by --fen (PDN FEN or a Hub
+// position string), or the variant's start position when fen is empty.
+func positionFromFlags(v engine.VariantID, fen string) (engine.Position, error) {
+	if strings.TrimSpace(fen) == "" {
+		return engine.StartPosition(v), nil
+	}
+	p, err := engine.ParsePosition(v, fen)
+	if err != nil {
+		return p, badInput("bad --fen: %v", err)
+	}
+	return p, nil
+}
+
+// moveTokens splits a --moves text into move words: white space separated,
+// with PDN move numbers ("1.", "12...", or glued as "1.c3-d4") dropped and
+// a game result ("1-0", "0-1", "2-0", "0-2", "1-1", "1/2-1/2", "*") at the
+// end ignored, so that a move list copied from a PDN file reads as typed.
+func moveTokens(text string) []string {
+	var out []string
+	for _, w := range strings.Fields(text) {
+		i := 0
+		for i < len(w) && w[i] >= '0' && w[i] <= '9' {
+			i++
+		}
+		if i > 0 && i < len(w) && w[i] == '.' {
+			w = strings.TrimLeft(w[i:], ".")
+			if w == "" {
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	if n := len(out); n > 0 {
+		switch out[n-1] {
+		case "1-0", "0-1", "2-0", "0-2", "1-1", "1/2-1/2", "*":
+			out = out[:n-1]
+		}
+	}
+	return out
+}
+
+// playMoves plays the moves of a --moves text on g (see moveTokens). An
+// error names the move's number in the list, its text and why it was
+// refused.
+func playMoves(g *engine.Game, text string) error {
+	for i, w := range moveTokens(text) {
+		p := g.Position()
+		m, err := p.ParseMove(w)
+		if err != nil {
+			return badInput("--moves: move %d %q: %v", i+1, w, err)
+		}
+		g.Play(m)
+	}
+	return nil
+}
