@@ -12,6 +12,8 @@ import (
 
 	"damka/book"
 	"damka/engine"
+	"damka/player"
+	"damka/search"
 )
 
 // testBook writes an English book whose start position has one move, one
@@ -33,7 +35,7 @@ func testBook(t *testing.T) (string, string) {
 	for _, m := range list.Slice() {
 		candidate := false // one the embedded book may pick (book.Book.Pick)
 		for _, e := range entries {
-			candidate = candidate || (e.Move == m && e.Score >= best-DefaultBookMargin)
+			candidate = candidate || (e.Move == m && e.Score >= best-search.DefaultBookMargin)
 		}
 		if candidate {
 			continue
@@ -77,10 +79,8 @@ func TestBookFileParam(t *testing.T) {
 
 	var logs safeBuffer
 	cfg := testConfig()
-	cfg.NoBook = false
-	cfg.Variant = engine.English
 	cfg.Log = zerolog.New(&logs)
-	hs := startSession(t, cfg)
+	hs := startSession(t, cfg, player.SetBook, "true", player.SetVariant, "english")
 	hs.send("init")
 	hs.expect("ready")
 	for range 5 {
@@ -136,15 +136,11 @@ func TestBookFileParam(t *testing.T) {
 	assert.Regexp(t, `"variant":"russian",[^\n]*"book":"embedded","message":"player: in use"`, log)
 }
 
-// TestBookFileConfig: Config.BookFile is book-file's default; a file that
-// does not load is reported at init and the embedded book is used.
-func TestBookFileConfig(t *testing.T) {
+// TestBookFileOfThePlayer: the book-file setting of the session's player
+// is the parameter's value from the start, and its moves are played.
+func TestBookFileOfThePlayer(t *testing.T) {
 	mv, good := testBook(t)
-	cfg := testConfig()
-	cfg.NoBook = false
-	cfg.Variant = engine.English
-	cfg.BookFile = good
-	hs := startSession(t, cfg)
+	hs := startSession(t, testConfig(), player.SetBook, "true", player.SetVariant, "english", player.SetBookFile, good)
 	hs.send("hub")
 	skipTo(hs, "param name=book-margin")
 	hs.expect(`param name=book-file value=` + good + ` type=string`)
@@ -152,17 +148,5 @@ func TestBookFileConfig(t *testing.T) {
 	hs.send("init")
 	hs.expect("ready")
 	assert.Equal(t, mv, bookMove(hs))
-	hs.finish()
-
-	cfg.BookFile = filepath.Join(t.TempDir(), "none.book")
-	hs = startSession(t, cfg)
-	hs.send("init")
-	hs.expect(`error message="book-file: book: open ` + cfg.BookFile + `: no such file or directory (playing with the embedded book)"`)
-	hs.expect("ready")
-	hs.send("hub")
-	skipTo(hs, "param name=book-margin")
-	hs.expect(`param name=book-file value="" type=string`)
-	skipTo(hs, "wait")
-	assert.NotEqual(t, mv, bookMove(hs))
 	hs.finish()
 }

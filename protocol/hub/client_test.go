@@ -26,7 +26,9 @@ func pipeClient(t *testing.T) (*Client, chan error) {
 	fromEngR, fromEngW := io.Pipe()
 	errc := make(chan error, 1)
 	go func() {
-		err := Run(context.Background(), toEngR, fromEngW, testConfig())
+		cfg := testConfig()
+		cfg.Player = testPlayer(t, player.Config{})
+		err := Run(context.Background(), toEngR, fromEngW, cfg)
 		fromEngW.Close()
 		errc <- err
 	}()

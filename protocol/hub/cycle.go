@@ -149,7 +149,6 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 	case "analyze":
 		pmode = player.Analyse // never from the book
 	}
-	s.reportLoadErrors()
 	g := s.p.Game()
 	pos := g.Position()
 	s.log.Info().Str("mode", mode).Str("pos", pos.HubPosition()).Int("history", g.Ply()).

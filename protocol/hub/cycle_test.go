@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"damka/player"
 	"damka/search"
 )
 
@@ -85,9 +86,7 @@ func TestNewGameOnBigTableAnswersAtOnce(t *testing.T) {
 // background for a table this size) makes the same search repeat node for
 // node.
 func TestSearchAfterNewGameRepeats(t *testing.T) {
-	cfg := testConfig()
-	cfg.HashMiB = 64
-	hs := startSession(t, cfg)
+	hs := startSession(t, testConfig(), player.SetHash, "64")
 	first, d1 := hs.goAndCollect("new-game", "pos", "level depth=7", "go think")
 	second, d2 := hs.goAndCollect("new-game", "pos", "level depth=7", "go think")
 	assert.Equal(t, d1, d2)

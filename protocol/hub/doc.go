@@ -2,9 +2,9 @@
 // (docs/hub.md), both sides of it.
 //
 // The engine side, Run, reads Hub lines from an io.Reader and answers on an
-// io.Writer, driving a Searcher (a *search.Engine): GUIs and match tools
-// start damka and talk to it over stdin/stdout, and tests run whole
-// sessions as transcripts. The GUI side, Client, starts an engine process
+// io.Writer, driving a player (Config.Player, a *player.Player: the Hub
+// parameters are its settings): GUIs and match tools start damka and talk
+// to it over stdin/stdout, and tests run whole sessions as transcripts. The GUI side, Client, starts an engine process
 // (or talks over any pair of streams), runs the handshake, sends positions,
 // limits and searches, and reads the answers; the match runner uses it.
 //

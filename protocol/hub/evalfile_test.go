@@ -13,6 +13,7 @@ import (
 
 	"damka/engine"
 	"damka/eval"
+	"damka/player"
 )
 
 // testWeights writes Russian weights that differ from the embedded ones
@@ -139,13 +140,12 @@ func TestEvalFileParam(t *testing.T) {
 	assert.Contains(t, log, `"variant":"english","eval":"embedded","weights":"`+eval.Default(engine.English).Title()+`"`)
 }
 
-// TestEvalFileConfig: Config.EvalFile is eval-file's default; a file that
-// does not load is reported at init and the embedded weights are used.
-func TestEvalFileConfig(t *testing.T) {
+// TestEvalFileOfThePlayer: the eval-file setting of the session's player
+// is the parameter's value from the start, and its weights reach the
+// search.
+func TestEvalFileOfThePlayer(t *testing.T) {
 	w, good := testWeights(t)
-	cfg := testConfig()
-	cfg.EvalFile = good
-	hs := startSession(t, cfg)
+	hs := startSession(t, testConfig(), player.SetEvalFile, good)
 	hs.send("hub")
 	skipTo(hs, "param name=move-overhead")
 	hs.expect(`param name=eval-file value=` + good + ` type=string`)
@@ -155,22 +155,6 @@ func TestEvalFileConfig(t *testing.T) {
 	hs.send("init")
 	hs.expect("ready")
 	assert.Equal(t, w, hs.spy.Options().Eval)
-	thinkScore(hs)
-	hs.finish()
-
-	cfg = testConfig()
-	cfg.EvalFile = filepath.Join(t.TempDir(), "none.dkw")
-	hs = startSession(t, cfg)
-	hs.send("init")
-	hs.expect(`error message="eval-file: eval file: open ` + cfg.EvalFile + `: no such file or directory (playing with the embedded weights)"`)
-	hs.expect("ready")
-	assert.Nil(t, hs.spy.Options().Eval)
-	hs.send("hub")
-	skipTo(hs, "param name=move-overhead")
-	hs.expect(`param name=eval-file value="" type=string`)
-	hs.expect(`param name=egdb-path value="" type=string`)
-	hs.expect(`param name=egdb-pieces value=7 type=int min=0 max=7`)
-	hs.expect("wait")
 	thinkScore(hs)
 	hs.finish()
 }

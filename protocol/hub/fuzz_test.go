@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/player"
 	"damka/search"
 )
 
@@ -46,7 +47,7 @@ func FuzzSession(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, input string) {
 		cfg := testConfig()
-		cfg.NewSearcher = func(o search.Options) Searcher { return cappedSearcher{search.New(capOptions(o))} }
+		cfg.Player = testPlayer(t, player.Config{NewSearcher: func(o search.Options) player.Searcher { return cappedSearcher{search.New(capOptions(o))} }})
 		var out bytes.Buffer
 		errc := make(chan error, 1)
 		go func() { errc <- Run(context.Background(), strings.NewReader(input), &out, cfg) }()

@@ -9,10 +9,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"damka/player"
-	"damka/search"
 )
 
 // parseInt reads an integer argument in [lo, hi].
@@ -28,20 +26,6 @@ func paramLine(st player.Setting, value string) Line {
 		l = l.With("values", strings.Join(st.Values, " "))
 	}
 	return l
-}
-
-// MaxMoveOverheadMs bounds move-overhead, in milliseconds.
-const MaxMoveOverheadMs = player.MaxMoveOverheadMs
-
-// overheadMs is the move-overhead value of a Config.MoveOverhead.
-func overheadMs(d time.Duration) int {
-	switch {
-	case d < 0:
-		return 0
-	case d == 0:
-		d = search.DefaultMoveOverhead
-	}
-	return int(min(d, search.MaxMoveOverhead) / time.Millisecond)
 }
 
 // setParam handles "set-param name=N value=V". A bad name or value

@@ -10,10 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/rs/zerolog"
 
@@ -22,88 +20,34 @@ import (
 	"damka/search"
 )
 
-// Searcher is the search engine a Hub session drives (player.Searcher);
-// *search.Engine implements it.
-type Searcher = player.Searcher
-
 // Config sets up a Hub session. The zero value is usable: damka's
-// identity, Russian, one thread, a 64 MiB table, no logging.
+// identity, a player with every setting at its default, no logging.
 type Config struct {
 	// Identity sent in the id line; empty fields are left out (Name
 	// defaults to "damka").
 	Name, Version, Author, Country string
 
-	// Defaults of the parameters (shared/spec/hub.md "Start-up").
-	Variant engine.VariantID // the variant parameter's default: Russian
-
-	// AutoVariant says that nobody chose Variant (damka started without
-	// --variant): until the GUI sets the variant parameter, a 51-character
-	// position (or a FEN with 10x10 squares) selects international, as
-	// GUIs written for Scan assume (pydraughts' HubEngine never sets the
-	// variant).
+	// AutoVariant says that nobody chose the variant (damka started
+	// without --variant): until the GUI sets the variant parameter, a
+	// 51-character position (or a FEN with 10x10 squares) selects
+	// international, as GUIs written for Scan assume (pydraughts'
+	// HubEngine never sets the variant).
 	AutoVariant bool
-	Threads     int // search threads; 0 means search.DefaultThreads
-	HashMiB     int // transposition table in MiB; 0 means search.DefaultHashMiB
 
-	// NoBook starts the session with the book parameter off (it is on by
-	// default). BookMargin is book-margin's default in centi-men (0 means
-	// DefaultBookMargin; use NoBook rather than a margin to disable the
-	// book). BookSeed seeds the choice among book moves; 0 seeds from the
-	// clock, so games vary.
-	NoBook     bool
-	BookMargin int
-	BookSeed   uint64
-
-	// BookFile is book-file's default: an opening book file (as damka
-	// book build writes it, book.ReadFileAny) used in games of its
-	// variant instead of the embedded book; empty means the embedded
-	// books. A file that does not load is answered with an error line at
-	// init (or the first go) and the embedded book is used.
-	BookFile string
-
-	// MoveOverhead is move-overhead's default: the time kept back from
-	// every move time and clock for the round trip (search.Limits
-	// MoveOverhead). 0 means search.DefaultMoveOverhead, a negative value
-	// none.
-	MoveOverhead time.Duration
-
-	// EvalFile is eval-file's default: a weights file of the learned
-	// evaluation (eval.ReadWeightsFile), used in games of its variant;
-	// empty means the embedded weights. A file that does not load is
-	// answered with an error line at init (or the first go) and the
-	// embedded weights are used.
-	EvalFile string
-
-	// EGDB is egdb-path's default: "" the embedded endgame tables, "off"
-	// none, else a directory of tables over the embedded set.
-	EGDB string
-
-	// Player, if not nil, is the player the session drives, its settings
-	// already made (the command line's flags): the parameter defaults
-	// above (Variant to EGDB, BookSeed, NewSearcher) are then not used.
+	// Player is the player the session drives: its settings are the
+	// session's parameters, their values at the start those the player
+	// has (the command line's flags). nil means a player with every
+	// setting at its default (player.New).
 	Player *player.Player
-
-	// NewSearcher makes the searcher at init (or at the first go when the
-	// GUI never sends init). nil means search.New.
-	NewSearcher func(search.Options) Searcher
 
 	// Log receives every protocol line at debug level (fields "in" and
 	// "out") and session events at info level. The zero Logger is silent.
 	Log zerolog.Logger
 }
 
-// Parameter ranges and defaults: the search package's, which every front
-// end shares (these names only repeat them for Hub's users).
-const (
-	DefaultHashMiB    = search.DefaultHashMiB    // MiB
-	DefaultBookMargin = search.DefaultBookMargin // centi-men
-	MaxBookMargin     = search.MaxBookMargin     // centi-men
-	MaxHashMiB        = search.MaxHashMiB        // MiB: larger requests are refused, not attempted
-	MaxThreads        = search.MaxThreads
-	// MaxLineBytes bounds one input line; a longer line is discarded with
-	// error message="line too long ...".
-	MaxLineBytes = 1 << 20
-)
+// MaxLineBytes bounds one input line; a longer line is discarded with
+// error message="line too long ...".
+const MaxLineBytes = 1 << 20
 
 // Run serves one Hub session: it reads commands from in and writes answers
 // to out until quit, the end of in, or ctx is done. Errors in the input
@@ -188,10 +132,6 @@ type session struct {
 	// p is the player: the parameters (its settings), the searcher and
 	// the game the pos lines set.
 	p *player.Player
-	// evalErr and bookErr are why Config.EvalFile or Config.BookFile did
-	// not load, reported at init or the first go.
-	evalErr error
-	bookErr error
 	// autoVariant: the variant was never chosen (Config.AutoVariant and
 	// no set-param variant yet).
 	autoVariant bool
@@ -213,48 +153,12 @@ func newSession(cfg Config, out io.Writer) *session {
 		out:         &lineWriter{w: bufio.NewWriter(out), log: cfg.Log},
 		autoVariant: cfg.AutoVariant,
 	}
-	if cfg.Player != nil {
-		s.p = cfg.Player
-		s.p.SetNotice(func(msg string) { s.errorf("%s", msg) })
-		return s
+	s.p = cfg.Player
+	if s.p == nil {
+		s.p = player.New(player.Config{Log: cfg.Log})
 	}
-	s.p = player.New(player.Config{BookSeed: cfg.BookSeed, NewSearcher: cfg.NewSearcher, Log: cfg.Log,
-		Notice: func(msg string) { s.errorf("%s", msg) }})
-	s.configure(cfg)
+	s.p.SetNotice(func(msg string) { s.errorf("%s", msg) })
 	return s
-}
-
-// configure makes the parameter defaults of cfg the player's settings. A
-// file or directory that does not load is reported at init or the first
-// go (the tables at once, in the log), and the embedded one is used.
-func (s *session) configure(cfg Config) {
-	threads, hashMiB := search.FrontEndOptions(cfg.Threads, cfg.HashMiB)
-	margin := cfg.BookMargin
-	if margin <= 0 {
-		margin = search.DefaultBookMargin
-	}
-	set := func(name, v string) error { return s.p.Set(name, v) }
-	for _, e := range []struct{ name, v string }{
-		{player.SetVariant, cfg.Variant.String()},
-		{player.SetThreads, strconv.Itoa(min(threads, player.MustLookup(player.SetThreads).Max))},
-		{player.SetHash, strconv.Itoa(hashMiB)},
-		{player.SetBook, strconv.FormatBool(!cfg.NoBook)},
-		{player.SetBookMargin, strconv.Itoa(min(margin, search.MaxBookMargin))},
-		{player.SetMoveOverhead, strconv.Itoa(overheadMs(cfg.MoveOverhead))},
-	} {
-		if err := set(e.name, e.v); err != nil {
-			s.log.Error().Err(err).Str("param", e.name).Msg("hub: parameter default")
-		}
-	}
-	if err := set(player.SetEGDBPath, cfg.EGDB); err != nil {
-		s.log.Error().Err(err).Str("egdb", cfg.EGDB).Msg("endgame tables")
-	}
-	if cfg.BookFile != "" {
-		s.bookErr = set(player.SetBookFile, cfg.BookFile)
-	}
-	if cfg.EvalFile != "" {
-		s.evalErr = set(player.SetEvalFile, cfg.EvalFile)
-	}
 }
 
 // lineWriter writes Hub lines, one Write and Flush per line, from any
@@ -369,7 +273,6 @@ func (s *session) handle(l Line) bool {
 		s.setParam(l)
 	case "init":
 		s.checkArgs(l)
-		s.reportLoadErrors()
 		s.p.Init()
 		s.out.send(NewLine("ready"))
 	case "new-game":
@@ -445,19 +348,6 @@ func (s *session) hello() {
 		s.out.send(paramLine(st, v))
 	}
 	s.out.send(NewLine("wait"))
-}
-
-// reportLoadErrors answers an error line, once, for each of
-// Config.EvalFile and Config.BookFile that did not load.
-func (s *session) reportLoadErrors() {
-	if s.evalErr != nil {
-		s.errorf("eval-file: %v (playing with the embedded weights)", s.evalErr)
-		s.evalErr = nil
-	}
-	if s.bookErr != nil {
-		s.errorf("book-file: %v (playing with the embedded book)", s.bookErr)
-		s.bookErr = nil
-	}
 }
 
 // pos handles "pos [start] [pos=P] [moves=M]". P is a Hub position

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"damka/engine"
 	"damka/internal/shareddata"
 	"damka/pdn"
+	"damka/player"
 	"damka/search"
 )
 
@@ -535,7 +535,8 @@ func TestLevelAccumulation(t *testing.T) {
 }
 
 // TestMoveOverheadParam: move-overhead reaches the search limits (0: none;
-// the default: the search's default) and Config sets its default.
+// the default: the search's default) and the session's player sets its
+// starting value.
 func TestMoveOverheadParam(t *testing.T) {
 	hs := startSession(t, testConfig())
 	for _, c := range []struct {
@@ -551,15 +552,16 @@ func TestMoveOverheadParam(t *testing.T) {
 	hs.expect(`error message="set-param move-overhead: value 10001 out of range 0..10000 (kept 10000)"`)
 	hs.finish()
 
+	// The player's setting is the parameter's value from the start.
 	for _, c := range []struct {
-		cfg  time.Duration
-		want int
-	}{{0, 10}, {-time.Second, 0}, {3 * time.Millisecond, 3}, {time.Hour, 10000}} {
-		cfg := testConfig()
-		cfg.MoveOverhead = c.cfg
-		got, err := newSession(cfg, io.Discard).p.Get("move-overhead")
-		require.NoError(t, err)
-		assert.Equal(t, strconv.Itoa(c.want), got, "%v", c.cfg)
+		value string
+		want  time.Duration
+	}{{"3", 3 * time.Millisecond}, {"0", -1}} {
+		hs := startSession(t, testConfig(), player.SetMoveOverhead, c.value)
+		hs.send("pos", "level move-time=0.01", "go think")
+		hs.expect("~done.*")
+		assert.Equal(t, search.Limits{MoveTime: 10 * time.Millisecond, MoveOverhead: c.want}, hs.spy.last(t).limits, c.value)
+		hs.finish()
 	}
 }
 
@@ -756,7 +758,9 @@ func TestContextCancel(t *testing.T) {
 	defer inW.Close()
 	var out safeBuffer
 	errc := make(chan error, 1)
-	go func() { errc <- Run(ctx, inR, &out, testConfig()) }()
+	cfg := testConfig()
+	cfg.Player = testPlayer(t, player.Config{})
+	go func() { errc <- Run(ctx, inR, &out, cfg) }()
 	_, err := io.WriteString(inW, "go analyze\n")
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return strings.Contains(out.String(), "info ") }, waitLimit, time.Millisecond)
@@ -836,7 +840,7 @@ func (b brokenSearcher) SearchJob(ctx context.Context, j *search.Job) search.Res
 func TestSearchResultGuards(t *testing.T) {
 	run := func(spoil func(*search.Result)) string {
 		cfg := testConfig()
-		cfg.NewSearcher = func(o search.Options) Searcher { return brokenSearcher{search.New(o), spoil} }
+		cfg.Player = testPlayer(t, player.Config{NewSearcher: func(o search.Options) player.Searcher { return brokenSearcher{search.New(o), spoil} }})
 		var out bytes.Buffer
 		require.NoError(t, Run(context.Background(), strings.NewReader("level depth=1\ngo think\n"), &out, cfg))
 		return out.String()
@@ -863,10 +867,10 @@ func TestBookMoves(t *testing.T) {
 	for _, v := range engine.AllVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			cfg := testConfig()
-			cfg.NoBook = false
-			cfg.BookSeed = 7
 			sp := &spy{}
-			cfg.NewSearcher = func(o search.Options) Searcher { sp.Engine = search.New(o); return sp }
+			cfg.Player = testPlayer(t, player.Config{BookSeed: 7,
+				NewSearcher: func(o search.Options) player.Searcher { sp.Engine = search.New(o); return sp }},
+				player.SetBook, "true")
 			in := fmt.Sprintf("hub\nset-param name=variant value=%s\ninit\npos\nlevel depth=2\ngo think\npos\nlevel depth=2\ngo ponder\n"+
 				"pos\nlevel depth=2\ngo analyze\nstop\nset-param name=book value=false\npos\nlevel depth=2\ngo think\nquit\n", v)
 			var out bytes.Buffer
@@ -973,4 +977,20 @@ func TestAutoVariant(t *testing.T) {
 		skipTo(hs, "wait")
 		hs.finish()
 	}
+}
+
+// TestDefaultPlayer: without Config.Player the session drives a player
+// with every setting at the table's default, and the zero Config answers
+// hub with damka's name.
+func TestDefaultPlayer(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, Run(context.Background(), strings.NewReader("hub\n"), &out, Config{}))
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	settings := player.Settings()
+	require.Len(t, lines, len(settings)+2, out.String())
+	assert.Equal(t, "id name=damka", lines[0])
+	for i, st := range settings {
+		assert.Equal(t, paramLine(st, st.Default).String(), lines[i+1])
+	}
+	assert.Equal(t, "wait", lines[len(lines)-1])
 }

@@ -14,14 +14,33 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/player"
 	"damka/search"
 )
 
-// testConfig is the session configuration of the tests: one thread, a
-// small table and no book, so that searches are reproducible and sessions
-// start fast (TestBookMoves covers the book).
+// testConfig is the session configuration of the tests without its
+// player: damka's identity. startSession gives it one; tests that call Run
+// themselves set Player to a testPlayer.
 func testConfig() Config {
-	return Config{Name: "damka", Version: "test", Author: "the damka authors", Threads: 1, HashMiB: 4, NoBook: true}
+	return Config{Name: "damka", Version: "test", Author: "the damka authors"}
+}
+
+// testSettings are the settings of the tests' players: one thread, a small
+// table and no book, so that searches are reproducible and sessions start
+// fast (TestBookMoves covers the book).
+var testSettings = []string{player.SetThreads, "1", player.SetHash, "4", player.SetBook, "false"}
+
+// testPlayer returns player.New(pc) with testSettings and then settings
+// (name, value pairs) set.
+func testPlayer(t testing.TB, pc player.Config, settings ...string) *player.Player {
+	t.Helper()
+	require.Zero(t, len(settings)%2, "settings are name, value pairs")
+	p := player.New(pc)
+	all := append(append([]string(nil), testSettings...), settings...)
+	for i := 0; i < len(all); i += 2 {
+		require.NoError(t, p.Set(all[i], all[i+1]), "%s=%s", all[i], all[i+1])
+	}
+	return p
 }
 
 // spy wraps a real search engine and records what each search was given.
@@ -62,17 +81,19 @@ type hubSession struct {
 	infos []string // info lines seen so far
 }
 
-// startSession runs Run with cfg (its NewSearcher replaced by a spy around
-// a real search engine) on pipes.
-func startSession(t *testing.T, cfg Config) *hubSession {
+// startSession runs Run on pipes with cfg and a testPlayer (cfg.Log its
+// log) with settings (name, value pairs) over testSettings, whose searcher
+// is a spy around a real search engine.
+func startSession(t *testing.T, cfg Config, settings ...string) *hubSession {
 	t.Helper()
+	require.Nil(t, cfg.Player, "startSession makes the player")
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	hs := &hubSession{t: t, in: inW, out: make(chan string, 1024), done: make(chan error, 1)}
-	cfg.NewSearcher = func(o search.Options) Searcher {
+	cfg.Player = testPlayer(t, player.Config{Log: cfg.Log, NewSearcher: func(o search.Options) player.Searcher {
 		hs.spy = &spy{Engine: search.New(o)}
 		return hs.spy
-	}
+	}}, settings...)
 	go func() {
 		err := Run(context.Background(), inR, outW, cfg)
 		outW.Close()
