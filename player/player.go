@@ -126,6 +126,7 @@ type Player struct {
 	ponder     bool
 	overheadMs int
 	egdbPieces int
+	multiPV    int
 
 	// bookFile is book-file ("" the embedded books), bookB its book (of
 	// any variant; nil for none).
@@ -229,6 +230,8 @@ func (p *Player) set(name, value string) error {
 		p.overheadMs, _ = ParseInt(value, s.Min, s.Max)
 	case SetPonder:
 		p.ponder, _ = ParseBool(value)
+	case SetMultiPV:
+		p.multiPV, _ = ParseInt(value, s.Min, s.Max)
 	}
 	return nil
 }
@@ -425,6 +428,8 @@ func (p *Player) get(name string) string {
 		return strconv.Itoa(p.overheadMs)
 	case SetPonder:
 		return strconv.FormatBool(p.ponder)
+	case SetMultiPV:
+		return strconv.Itoa(p.multiPV)
 	}
 	return ""
 }
@@ -526,8 +531,9 @@ func (p *Player) Game() *engine.Game {
 // Go starts a search of the game's current position in the given mode and
 // returns its job at once: Think probes the book first (when the book
 // setting is on), Ponder and Analyse set the limits' Ponder and Infinite.
-// The limits' MoveOverhead is the move-overhead setting. report, if not
-// nil, gets the search's progress (search.Request.Report). A job still
+// The limits' MoveOverhead is the move-overhead setting; a multipv setting
+// above 1 is their MultiPV, in every mode (the move played is line 1's).
+// report, if not nil, gets the search's progress (search.Request.Report). A job still
 // running is stopped and waited for first. The job is also the one Stop
 // and PonderHit reach.
 func (p *Player) Go(ctx context.Context, mode Mode, limits search.Limits, report func(search.Info)) *search.Job {
@@ -544,6 +550,9 @@ func (p *Player) Go(ctx context.Context, mode Mode, limits search.Limits, report
 		limits.Infinite = true
 	}
 	limits.MoveOverhead = p.moveOverhead()
+	if p.multiPV > 1 {
+		limits.MultiPV = p.multiPV
+	}
 	j := search.Start(ctx, p.searcher, search.Request{
 		Game:   p.game,
 		Limits: limits,
@@ -575,6 +584,14 @@ func (p *Player) waitJob() {
 	if j := p.job.Load(); j != nil {
 		<-j.Done()
 	}
+}
+
+// MultiPV returns the multipv setting: the number of lines Go searches
+// (search.Limits.MultiPV; 1 is a single line).
+func (p *Player) MultiPV() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.multiPV
 }
 
 // MoveOverhead returns the search.Limits MoveOverhead of the

@@ -304,3 +304,49 @@ func TestSameWeights(t *testing.T) {
 	c.Note, c.V = w.Note, engine.English
 	assert.False(t, sameWeights(w, &c))
 }
+
+// limitsSpy is a searcher that records the limits of each search.
+type limitsSpy struct {
+	*search.Engine
+	limits []search.Limits
+}
+
+func (s *limitsSpy) SearchJob(ctx context.Context, j *search.Job) search.Result {
+	s.limits = append(s.limits, j.Limits())
+	return s.Engine.SearchJob(ctx, j)
+}
+
+// TestMultiPVReachesTheLimits: the multipv setting is the limits' MultiPV
+// in every mode (1 leaves them single-PV), and a think with it plays line
+// 1's move and returns the lines.
+func TestMultiPVReachesTheLimits(t *testing.T) {
+	spy := &limitsSpy{}
+	p := small(t, Config{NewSearcher: func(o search.Options) Searcher {
+		spy.Engine = search.New(o)
+		return spy
+	}})
+	require.NoError(t, p.Set(SetBook, "false"))
+	ctx := context.Background()
+	c := p.Go(ctx, Think, search.Limits{Depth: 3}, nil).Wait()
+	assert.Nil(t, c.Lines)
+
+	require.NoError(t, p.Set(SetMultiPV, "3"))
+	assert.Equal(t, 3, p.MultiPV())
+	c = p.Go(ctx, Think, search.Limits{Depth: 4}, nil).Wait()
+	require.Len(t, c.Lines, 3)
+	assert.Equal(t, c.Lines[0].Move, c.Move)
+	j := p.Go(ctx, Analyse, search.Limits{Depth: 2}, nil)
+	p.Stop()
+	j.Wait()
+	j = p.Go(ctx, Ponder, search.Limits{Depth: 2}, nil)
+	p.Stop()
+	j.Wait()
+
+	require.Len(t, spy.limits, 4)
+	want := []int{0, 3, 3, 3}
+	for i, l := range spy.limits {
+		assert.Equal(t, want[i], l.MultiPV, "search %d", i+1)
+	}
+	assert.Error(t, p.Set(SetMultiPV, "0"))
+	assert.Error(t, p.Set(SetMultiPV, "33"))
+}

@@ -80,6 +80,7 @@ const (
 	SetEGDBPieces   = "egdb-pieces"
 	SetMoveOverhead = "move-overhead"
 	SetPonder       = "ponder"
+	SetMultiPV      = "multipv"
 )
 
 // MaxMoveOverheadMs bounds move-overhead, in milliseconds.
@@ -109,6 +110,8 @@ var table = []Setting{
 		Doc: "endgame tables: empty for the embedded set, off for none, else a directory of tables over the embedded set"},
 	{Name: SetEGDBPieces, Kind: Int, Min: 0, Max: egdb.MaxPieces, Default: strconv.Itoa(egdb.MaxPieces),
 		Doc: "probe the endgame tables in positions of at most this many pieces (0: never)"},
+	{Name: SetMultiPV, Kind: Int, Min: 1, Max: search.MaxMultiPV, Default: "1",
+		Doc: "analysis lines: the best N moves with their own scores and lines (damka plays line 1's move)"},
 }
 
 // Settings returns the table of settings (a copy), in the order front ends

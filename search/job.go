@@ -233,13 +233,16 @@ func (j *Job) Limits() Limits { return j.limits }
 
 // Report passes a search's progress report on to the job's Request.Report,
 // its PV cut to the moves that are legal from the root. Searchers call it
-// from their searching goroutine after each completed iteration.
+// from their searching goroutine after each completed iteration (once per
+// line, Info.MultiPV, in a multi-PV search).
 func (j *Job) Report(info Info) {
 	if j.user == nil {
 		return
 	}
 	info.PV = legalPrefix(&j.pos, info.PV)
-	j.last, j.reported = info, true
+	if info.MultiPV <= 1 {
+		j.last, j.reported = info, true
+	}
 	j.user(info)
 }
 
@@ -314,6 +317,16 @@ func (j *Job) check(c *Choice, list *engine.MoveList) {
 	if len(c.PV) > 1 {
 		c.Ponder = c.PV[1]
 	}
+	lines := c.Lines[:0]
+	for _, l := range c.Lines {
+		if l.PV = legalPrefix(&j.pos, l.PV); len(l.PV) > 0 && l.PV[0] == l.Move {
+			lines = append(lines, l)
+		}
+	}
+	c.Lines = lines
+	if len(c.Lines) == 0 {
+		c.Lines = nil
+	}
 }
 
 // reportPlayed sends the line of the move played when the last report does
@@ -330,7 +343,7 @@ func (j *Job) reportPlayed(c *Choice) {
 	if j.reported && j.last.Depth == depth && len(j.last.PV) > 0 && j.last.PV[0] == c.Move {
 		return
 	}
-	info := Info{Depth: depth, SelDepth: j.last.SelDepth, Score: c.Score, Nodes: c.Nodes, Time: c.Time,
+	info := Info{MultiPV: 1, Depth: depth, SelDepth: j.last.SelDepth, Score: c.Score, Nodes: c.Nodes, Time: c.Time,
 		Hashfull: j.last.Hashfull, PV: append([]engine.Move(nil), c.PV...)}
 	if c.Time > 0 {
 		info.NPS = uint64(float64(c.Nodes) / c.Time.Seconds())

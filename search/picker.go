@@ -57,12 +57,14 @@ func (mp *movePicker) init(w *worker, ply, hash int) {
 }
 
 // initRoot prepares the picker for the root, whose list is in the previous
-// iteration's order; best is tried first.
+// iteration's order; best is tried first. The first w.pvIdx moves (the
+// lines a multi-PV iteration chose already) are skipped: the first move
+// handed out is the one at index pvIdx.
 func (mp *movePicker) initRoot(w *worker, best engine.Move) {
 	st := &w.stack[0]
-	*mp = movePicker{w: w, st: st, stage: stageRoot}
+	*mp = movePicker{w: w, st: st, stage: stageRoot, next: w.pvIdx}
 	n := st.moves.N
-	for i := 0; i < n; i++ {
+	for i := w.pvIdx; i < n; i++ {
 		st.scores[i] = int32(n - i)
 		if st.moves.Moves[i] == best {
 			st.scores[i] = orderHash

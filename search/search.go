@@ -73,14 +73,26 @@ type Limits struct {
 	Infinite bool // analyse until Stop; never return before it
 	Ponder   bool // search the expected position until PonderHit or Stop
 
+	// MultiPV is the number of best lines searched (multi-PV): 0 or 1
+	// searches one line; N > 1 makes each iteration of the main worker N
+	// successive root searches, line k over the root moves not chosen as
+	// lines 1..k-1, so that every line's score is exact at the iteration's
+	// depth. N is cut to the number of legal moves and to MaxMultiPV.
+	MultiPV int
+
 	// Draw holds the root position's draw-rule counters (engine.Game's
 	// DrawState). The zero value is a fresh position: no rule draw is near,
 	// and every history key is checked for repetition.
 	Draw engine.DrawState
 }
 
-// Info is one progress report, sent after each completed iteration.
+// MaxMultiPV is the most lines a multi-PV search (Limits.MultiPV) gives.
+const MaxMultiPV = 32
+
+// Info is one progress report, sent after each completed iteration: one
+// per line, lines 1..N in order, in a multi-PV search.
 type Info struct {
+	MultiPV  int           // the line reported, 1-based (1 best); 1 in a single-PV search
 	Depth    int           // nominal depth in plies
 	SelDepth int           // deepest ply reached
 	Score    int           // centi-men from the side to move; see Mate
@@ -107,6 +119,21 @@ type Result struct {
 	// its line so far, Score its score (a lower bound after a fail high;
 	// iteration Depth's score when the table no longer holds it).
 	Partial bool
+
+	// Lines are the lines of a multi-PV search (Limits.MultiPV > 1), best
+	// first, of its last completed iteration; nil for a single-PV search
+	// or when no iteration completed. Lines[0] is Move, Score and PV
+	// unless Partial.
+	Lines []Line
+}
+
+// Line is one line of a multi-PV search: a root move, its score and its
+// principal variation at a completed depth.
+type Line struct {
+	Move  engine.Move   // the root move
+	Score int           // centi-men from the side to move; see Mate
+	PV    []engine.Move // the line from the root, starting with Move
+	Depth int           // nominal depth in plies
 }
 
 // Engine is a search engine with its own transposition table and worker
@@ -385,9 +412,11 @@ func (e *Engine) run(ctx context.Context, pos *engine.Position, history []uint64
 			}
 		}
 		// Lazy SMP: a helper that completed a deeper iteration than the
-		// main worker has the better-founded move.
+		// main worker has the better-founded move (single-PV: the lines
+		// of a multi-PV search are the main worker's).
+		multi := main.nLines > 1
 		for _, w := range e.workers[1:] {
-			if w.completed > r.Depth && w.bestPVLen > 0 {
+			if !multi && w.completed > r.Depth && w.bestPVLen > 0 {
 				r.Depth, r.Score, r.Partial = w.completed, w.rootScore, false
 				r.Move = w.bestPV[0]
 				pv = w.bestPV[:w.bestPVLen]
@@ -399,6 +428,14 @@ func (e *Engine) run(ctx context.Context, pos *engine.Position, history []uint64
 		}
 		if len(r.PV) > 1 {
 			r.Ponder = r.PV[1]
+		}
+		if multi && main.completed > 0 {
+			r.Lines = make([]Line, main.nLines)
+			for k := range r.Lines {
+				l := &main.lines[k]
+				r.Lines[k] = Line{Move: l.move, Score: main.tableRootScore(l.score),
+					PV: append([]engine.Move(nil), l.pv[:l.pvLen]...), Depth: main.completed}
+			}
 		}
 	}
 	return r

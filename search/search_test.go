@@ -80,6 +80,10 @@ func TestSearchIterationDoesNotAllocate(t *testing.T) {
 		allocs := testing.AllocsPerRun(3, run)
 		assert.Zero(t, allocs, v.String())
 		assert.Equal(t, 7, w.completed, v.String())
+		l.MultiPV = 3 // multi-PV: the lines are kept from the warm-up on
+		run()
+		assert.Zero(t, testing.AllocsPerRun(3, run), v.String()+" multi-PV")
+		assert.Equal(t, 3, w.nLines, v.String())
 	}
 }
 

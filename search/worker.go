@@ -86,6 +86,26 @@ type worker struct {
 	bestPVLen int
 	rootScore int
 	completed int
+
+	// Multi-PV (the main worker of a search with Limits.MultiPV > 1;
+	// searchLines). nLines is the number of lines per iteration (1:
+	// single-PV). pvIdx is the number of root moves, at the front of the
+	// root's list, that the root search skips: the lines chosen already
+	// in this iteration. lines are the last completed iteration's lines,
+	// best first, and cur the current iteration's (nLines of each).
+	nLines int
+	pvIdx  int
+	lines  []rootLine
+	cur    []rootLine
+}
+
+// rootLine is one line of a multi-PV iteration: a root move, its search
+// score (before tableRootScore) and its principal variation.
+type rootLine struct {
+	move  engine.Move
+	score int
+	pv    [MaxPly + 1]engine.Move
+	pvLen int
 }
 
 func newWorker(e *Engine, id int) *worker {
@@ -135,6 +155,8 @@ func (w *worker) prepare(pos *engine.Position, history []uint64, l Limits, tm ti
 	w.bestPVLen = 0
 	w.rootScore = 0
 	w.completed = 0
+	w.nLines = 1
+	w.pvIdx = 0
 	for i := range w.stack {
 		w.stack[i].killers = [2]engine.Move{}
 	}
@@ -173,6 +195,14 @@ func (w *worker) iterate(report func(Info)) {
 		return
 	}
 	w.orderRoot()
+	if w.main && w.limits.MultiPV > 1 {
+		w.nLines = min(w.limits.MultiPV, w.rootMoves, MaxMultiPV)
+		if cap(w.lines) < w.nLines {
+			w.lines = make([]rootLine, w.nLines)
+			w.cur = make([]rootLine, w.nLines)
+		}
+		w.lines, w.cur = w.lines[:w.nLines], w.cur[:w.nLines]
+	}
 	w.bestMove = st.moves.Moves[0]
 	w.bestPV[0] = w.bestMove
 	w.bestPVLen = 1
@@ -196,28 +226,44 @@ func (w *worker) iterate(report func(Info)) {
 		w.rootDepth = depth
 		w.selDepth = 0
 		prev := w.bestMove
-		score = w.aspiration(depth, score)
+		if w.nLines > 1 {
+			score = w.searchLines(depth)
+		} else {
+			score = w.aspiration(depth, score)
+		}
 		if w.stopped {
 			break
 		}
 		w.completed = depth
 		w.rootScore = w.tableRootScore(score)
-		if m := st.pv[0]; st.pvLen > 0 {
+		if w.nLines > 1 {
+			l := &w.lines[0]
+			w.bestMove = l.move
+			w.bestPVLen = copy(w.bestPV[:], l.pv[:l.pvLen])
+		} else if m := st.pv[0]; st.pvLen > 0 {
 			w.bestMove = m
 			w.bestPVLen = copy(w.bestPV[:], st.pv[:st.pvLen])
 		}
 		w.tm.iterationDone(depth, w.bestMove != prev, score)
 		w.published.Store(w.nodes)
 		if !w.main {
-			if depth == maxDepth && w.limits.Depth > 0 && !w.limits.Infinite && !w.limits.Ponder {
+			if depth == maxDepth && w.limits.Depth > 0 && !w.limits.Infinite && !w.limits.Ponder && w.limits.MultiPV <= 1 {
 				// A helper reached the depth asked for first: its result
-				// is taken (Search picks the deepest completed iteration).
+				// is taken (Search picks the deepest completed iteration;
+				// a multi-PV search waits for the main worker's lines).
 				w.e.stop.Store(true)
 			}
 			continue
 		}
 		if report != nil {
-			w.report(report, depth, w.rootScore)
+			if w.nLines > 1 {
+				for k := range w.lines {
+					l := &w.lines[k]
+					w.report(report, k+1, depth, w.tableRootScore(l.score), l.pv[:l.pvLen])
+				}
+			} else {
+				w.report(report, 1, depth, w.rootScore, w.bestPV[:w.bestPVLen])
+			}
 		}
 		if w.e.stop.Load() {
 			break
@@ -277,8 +323,67 @@ func (w *worker) aspiration(depth, prev int) int {
 	}
 }
 
-// report sends the main worker's progress.
-func (w *worker) report(fn func(Info), depth, score int) {
+// searchLines is one iteration of a multi-PV search at depth: nLines
+// successive root searches, line k over the root moves not chosen as lines
+// 1..k-1 (pvIdx), each with its own aspiration window around the previous
+// iteration's k-th score and that line's move tried first; then the lines
+// are sorted best first (into lines, and at the front of the root's list,
+// the order the next iteration starts from). It returns line 1's score.
+// When the search stops during line k > 1, line 1 of this iteration is
+// left as the root's best move and PV (see Engine.run's Partial).
+func (w *worker) searchLines(depth int) int {
+	st := &w.stack[0]
+	moves := &st.moves
+	for k := 0; k < w.nLines; k++ {
+		w.pvIdx = k
+		prev, first := 0, moves.Moves[k]
+		if w.completed > 0 {
+			prev, first = w.lines[k].score, w.lines[k].move
+		}
+		w.bestMove = first
+		s := w.aspiration(depth, prev)
+		if w.stopped {
+			w.pvIdx = 0
+			if k > 0 {
+				c := &w.cur[0]
+				w.bestMove = c.move
+				st.pvLen = copy(st.pv[:], c.pv[:c.pvLen])
+			}
+			return s
+		}
+		if st.pvLen == 0 {
+			st.pv[0], st.pvLen = moves.Moves[k], 1
+		}
+		// The line's move goes to index k, the others keep their order.
+		m := st.pv[0]
+		i := k
+		for i < moves.N-1 && moves.Moves[i] != m {
+			i++
+		}
+		copy(moves.Moves[k+1:i+1], moves.Moves[k:i])
+		moves.Moves[k] = m
+		c := &w.cur[k]
+		c.move, c.score = m, s
+		c.pvLen = copy(c.pv[:], st.pv[:st.pvLen])
+	}
+	w.pvIdx = 0
+	// Best first; a stable insertion sort keeps equal scores in search order.
+	for i := 1; i < w.nLines; i++ {
+		for j := i; j > 0 && w.cur[j-1].score < w.cur[j].score; j-- {
+			w.cur[j-1], w.cur[j] = w.cur[j], w.cur[j-1]
+		}
+	}
+	for k := range w.cur {
+		moves.Moves[k] = w.cur[k].move
+	}
+	w.lines, w.cur = w.cur, w.lines
+	w.bestMove = w.lines[0].move
+	return w.lines[0].score
+}
+
+// report sends the main worker's progress: line (1-based) of a completed
+// iteration at depth with its score and PV.
+func (w *worker) report(fn func(Info), line, depth, score int, pv []engine.Move) {
 	el := time.Since(w.start)
 	n := w.e.totalNodes()
 	nps := uint64(0)
@@ -286,6 +391,7 @@ func (w *worker) report(fn func(Info), depth, score int) {
 		nps = uint64(float64(n) / el.Seconds())
 	}
 	fn(Info{
+		MultiPV:  line,
 		Depth:    depth,
 		SelDepth: w.selDepth,
 		Score:    score,
@@ -293,7 +399,7 @@ func (w *worker) report(fn func(Info), depth, score int) {
 		Time:     el,
 		NPS:      nps,
 		Hashfull: w.tt.hashfull(),
-		PV:       append([]engine.Move(nil), w.bestPV[:w.bestPVLen]...),
+		PV:       append([]engine.Move(nil), pv...),
 	})
 }
 
@@ -508,7 +614,8 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	}
 	var mp movePicker
 	if ply == 0 {
-		// Root: keep the order of the previous iteration, best first.
+		// Root: keep the order of the previous iteration, best first;
+		// a multi-PV line starts after the lines chosen (pvIdx).
 		mp.initRoot(w, w.bestMove)
 	} else {
 		hash := -1
@@ -532,7 +639,8 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	best := -infinite
 	bestIdx := -1
 	child := &w.stack[ply+1]
-	for i := 0; i < n; i++ {
+	first := mp.next
+	for i := first; i < n; i++ {
 		m := mp.nextMove()
 		if futile && i > 0 && mp.late {
 			continue
@@ -540,7 +648,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		child.pos = p.Play(m)
 		child.draw = st.draw.Update(p, m)
 		var s int
-		if i == 0 {
+		if i == first {
 			s = -w.search(-beta, -alpha, depth-1, ply+1, pvNode)
 		} else {
 			r := 0
@@ -584,7 +692,11 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	case best > origAlpha:
 		bound = boundExact
 	}
-	w.tt.store(key, depth, ttScore(best, ply), bound, st.moves.Moves[bestIdx], bestIdx)
+	if ply > 0 || w.pvIdx == 0 {
+		// The root of a multi-PV line k > 1 searched only some moves:
+		// its score is not the position's.
+		w.tt.store(key, depth, ttScore(best, ply), bound, st.moves.Moves[bestIdx], bestIdx)
+	}
 	return best
 }
 

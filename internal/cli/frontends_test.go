@@ -200,7 +200,7 @@ func TestFrontEndsExposeTheSettings(t *testing.T) {
 			{[]string{"play"}, nil},
 			{[]string{"hub"}, nil},
 			{[]string{"dxp"}, nil},
-			{[]string{"analyse"}, searchSettings},
+			{[]string{"analyse"}, analyseSettings},
 			{[]string{"solve"}, searchSettings},
 		} {
 			cmd, _, err := root.Find(c.path)

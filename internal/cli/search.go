@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -36,12 +37,19 @@ type searchFlags struct {
 var searchSettings = []string{player.SetVariant, player.SetThreads, player.SetHash, player.SetMoveOverhead,
 	player.SetEvalFile, player.SetEGDBPath, player.SetEGDBPieces}
 
-func (f *searchFlags) register(cmd *cobra.Command) {
+// analyseSettings are analyse's settings: searchSettings and multipv.
+var analyseSettings = append(slices.Clone(searchSettings), player.SetMultiPV)
+
+// register adds the limit flags and searchSettings' flags to cmd.
+func (f *searchFlags) register(cmd *cobra.Command) { f.registerWith(cmd, searchSettings) }
+
+// registerWith adds the limit flags and the flags of the named settings.
+func (f *searchFlags) registerWith(cmd *cobra.Command, settings []string) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.depth, "depth", 0, fmt.Sprintf("search to this depth in plies (1..%d)", search.MaxDepth))
 	fl.Uint64Var(&f.nodes, "nodes", 0, "stop after about this many nodes (1 or more)")
 	fl.Float64Var(&f.movetime, "movetime", 0, "search this many seconds (more than 0)")
-	f.settings = registerSettings(cmd, searchSettings...)
+	f.settings = registerSettings(cmd, settings...)
 }
 
 // player makes the player of the settings flags, its book off (analysis
@@ -113,6 +121,11 @@ from it) and prints one line per completed iteration:
 then the move it plays, with the figures of the search that chose it (which
 may be an unfinished deeper iteration when a limit stopped it):
   bestmove=M score=S depth=D nodes=N time=T mnps=X pv="..."
+With --multipv K above 1 it searches the K best moves, each with its own
+score and line: every iteration prints K lines, multipv=1 (the best) to
+multipv=K, each "multipv=L depth=D ...", and after the bestmove line (line
+1's move) come the last completed iteration's lines:
+  line=L move=M score=S pv="..."
 Units: S in men from the side to move with two decimals (1.00 = one man; a
 forced win in n plies is 100 - n/100, e.g. 99.93, a loss its negative), T in
 seconds, X in millions of nodes per second, D in plies. --moves may carry PDN
@@ -142,7 +155,11 @@ move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 				return badInput("no legal move in %s: the side to move has lost", root.FEN())
 			}
 			out := cmd.OutOrStdout()
+			multi := p.MultiPV() > 1
 			report := func(in search.Info) {
+				if multi {
+					fmt.Fprintf(out, "multipv=%d ", max(in.MultiPV, 1))
+				}
 				fmt.Fprintf(out, "depth=%d score=%s nodes=%d time=%.3f mnps=%s pv=%q\n",
 					in.Depth, search.FormatScore(in.Score), in.Nodes, in.Time.Seconds(),
 					search.FormatMNPS(in.Nodes, in.Time.Seconds()), search.FormatPV(&root, in.PV, engine.FormatFull))
@@ -157,12 +174,16 @@ move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 			fmt.Fprintf(out, "bestmove=%s score=%s depth=%d nodes=%d time=%.3f mnps=%s pv=%q\n",
 				root.FormatMove(r.Move, engine.FormatFull), search.FormatScore(r.Score), r.Depth, r.Nodes,
 				r.Time.Seconds(), search.FormatMNPS(r.Nodes, r.Time.Seconds()), search.FormatPV(&root, r.PV, engine.FormatFull))
+			for k, l := range r.Lines {
+				fmt.Fprintf(out, "line=%d move=%s score=%s pv=%q\n", k+1, root.FormatMove(l.Move, engine.FormatFull),
+					search.FormatScore(l.Score), search.FormatPV(&root, l.PV, engine.FormatFull))
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&fen, "fen", "", "PDN FEN or Hub position (default: the start position)")
 	cmd.Flags().StringVar(&moves, "moves", "", "moves played from that position, space separated (PDN move numbers allowed)")
-	sf.register(cmd)
+	sf.registerWith(cmd, analyseSettings)
 	return cmd
 }
 

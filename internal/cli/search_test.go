@@ -54,6 +54,53 @@ func TestAnalyseCommand(t *testing.T) {
 	assert.Contains(t, out, "bestmove=18x9 score=99.99 ")
 }
 
+// TestAnalyseMultiPV: analyse --multipv 3 prints three lines per
+// iteration, multipv=1..3, then the bestmove line (line 1's move) and the
+// last iteration's three lines, distinct moves, best first.
+func TestAnalyseMultiPV(t *testing.T) {
+	out, errs, code := runCLI("analyse", "--variant", "english", "--depth", "5", "--multipv", "3")
+	require.Equal(t, 0, code, errs)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 5*3+1+3, out)
+	re := regexp.MustCompile(`^multipv=(\d) depth=(\d+) score=(-?\d+\.\d\d) nodes=\d+ time=\d+\.\d{3} mnps=\d+\.\d\d pv="([^"]+)"$`)
+	var last [][]string
+	for i, l := range lines[:15] {
+		m := re.FindStringSubmatch(l)
+		require.NotNil(t, m, l)
+		assert.Equal(t, strconv.Itoa(i%3+1), m[1], l)
+		assert.Equal(t, strconv.Itoa(i/3+1), m[2], l)
+		if i >= 12 {
+			last = append(last, m)
+		}
+	}
+	best := regexp.MustCompile(`^bestmove=(\S+) score=(-?\d+\.\d\d) depth=5 `).FindStringSubmatch(lines[15])
+	require.NotNil(t, best, lines[15])
+	lineRE := regexp.MustCompile(`^line=(\d) move=(\S+) score=(-?\d+\.\d\d) pv="([^"]+)"$`)
+	p := engine.StartPosition(engine.English)
+	seen := map[string]bool{}
+	prev := 1e9
+	for k, l := range lines[16:] {
+		m := lineRE.FindStringSubmatch(l)
+		require.NotNil(t, m, l)
+		assert.Equal(t, strconv.Itoa(k+1), m[1], l)
+		_, err := p.ParseMove(m[2])
+		assert.NoError(t, err, l)
+		assert.False(t, seen[m[2]], "%s: a move of an earlier line", l)
+		seen[m[2]] = true
+		score, err := strconv.ParseFloat(m[3], 64)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, score, prev, l)
+		prev = score
+		assert.Equal(t, last[k][3], m[3], "line %d is the last iteration's", k+1)
+		assert.Equal(t, last[k][4], m[4], "line %d is the last iteration's", k+1)
+	}
+	assert.Equal(t, best[1], lines[16][len("line=1 move="):len("line=1 move=")+len(best[1])], "bestmove is line 1's")
+
+	_, errs, code = runCLI("analyse", "--depth", "2", "--multipv", "33")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errs, "--multipv 33: out of range 1..32")
+}
+
 // TestAnalyseMovetimeShowsPlayedMove: under --movetime the move played
 // can come from an iteration no info line reported; its line says with
 // which score, depth and PV it was chosen.

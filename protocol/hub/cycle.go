@@ -154,7 +154,8 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 	s.log.Info().Str("mode", mode).Str("pos", pos.HubPosition()).Int("history", g.Ply()).
 		Int("depth", limits.Depth).Uint64("nodes", limits.Nodes).Dur("move_time", limits.MoveTime).
 		Dur("clock", limits.Time).Dur("inc", limits.Inc).Int("moves", limits.MovesToGo).Msg("hub: search")
-	job := s.p.Go(ctx, pmode, limits, func(info search.Info) { s.out.send(infoLine(&pos, info)) })
+	multi := s.p.MultiPV() > 1
+	job := s.p.Go(ctx, pmode, limits, func(info search.Info) { s.out.send(infoLine(&pos, info, multi)) })
 	for {
 		select {
 		case <-job.Done():
@@ -230,10 +231,14 @@ func (s *session) done(c search.Choice) {
 }
 
 // infoLine writes one search report: depth, score in men, nodes, time in
-// seconds, nps in millions and the PV in Hub moves.
-func infoLine(root *engine.Position, info search.Info) Line {
-	l := NewLine("info").
-		With("depth", strconv.Itoa(info.Depth)).
+// seconds, nps in millions and the PV in Hub moves; with multi (the
+// multipv parameter above 1) the line's number first, multipv=K.
+func infoLine(root *engine.Position, info search.Info, multi bool) Line {
+	l := NewLine("info")
+	if multi {
+		l = l.With("multipv", strconv.Itoa(max(info.MultiPV, 1)))
+	}
+	l = l.With("depth", strconv.Itoa(info.Depth)).
 		With("score", search.FormatScore(info.Score)).
 		With("nodes", strconv.FormatUint(info.Nodes, 10)).
 		With("time", strconv.FormatFloat(info.Time.Seconds(), 'f', 3, 64)).

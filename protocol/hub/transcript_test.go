@@ -212,7 +212,7 @@ func (hs *hubSession) end() {
 	}
 }
 
-var infoRE = regexp.MustCompile(`^info depth=\d+ score=-?\d+\.\d\d nodes=\d+ time=\d+\.\d{3} nps=\d+\.\d(?: pv="[^"]+")?$`)
+var infoRE = regexp.MustCompile(`^info (?:multipv=[1-9]\d* )?depth=\d+ score=-?\d+\.\d\d nodes=\d+ time=\d+\.\d{3} nps=\d+\.\d(?: pv="[^"]+")?$`)
 
 // checkInfo checks the form of an info line.
 func checkInfo(t *testing.T, l string) {
@@ -318,6 +318,7 @@ const helloRussian = `
 < param name=eval-file value="" type=string
 < param name=egdb-path value="" type=string
 < param name=egdb-pieces value=7 type=int min=0 max=7
+< param name=multipv value=1 type=int min=1 max=32
 < wait
 `
 

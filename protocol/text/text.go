@@ -641,10 +641,15 @@ func (tm *textMode) engineMove() {
 	var report func(search.Info)
 	if !tm.quiet {
 		header := true
+		multi := tm.p.MultiPV() > 1
 		report = func(info search.Info) {
 			if header {
 				tm.printf("damka thinks (%s):\n", tm.levelText())
 				header = false
+			}
+			if multi {
+				// A multi-PV search: each line's number first.
+				tm.printf("  line %2d", max(info.MultiPV, 1))
 			}
 			tm.printf("  depth %2d  score %6s  nodes %10d  time %6.2f s  pv %s\n", info.Depth,
 				search.FormatScore(info.Score), info.Nodes, info.Time.Seconds(), search.FormatPV(&p, info.PV, engine.FormatFull))

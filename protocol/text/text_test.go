@@ -241,6 +241,26 @@ func TestTextModeThinking(t *testing.T) {
 	assert.NotContains(t, out, "damka thinks")
 }
 
+// TestTextModeMultiPVLines: with multipv 2 each depth's thinking shows
+// two lines, numbered; the move played is line 1's.
+func TestTextModeMultiPVLines(t *testing.T) {
+	out := textSession(t, engine.Russian, strings.Join([]string{
+		"set multipv 2",
+		"fen W:Wa1,c1,e1,g1,b2,d2:Bb8,d8,f8,h8,a7,c7",
+		"level depth 3",
+		"go",
+	}, "\n"))
+	re := regexp.MustCompile(`\n  line  (\d)  depth  (\d)  score +-?\d+\.\d\d  nodes +\d+  time +\d+\.\d\d s  pv ([a-h][1-8]-[a-h][1-8])`)
+	m := re.FindAllStringSubmatch(out, -1)
+	require.Len(t, m, 6, out)
+	for i, l := range m {
+		assert.Equal(t, fmt.Sprint(i%2+1), l[1], l[0])
+		assert.Equal(t, fmt.Sprint(i/2+1), l[2], l[0])
+	}
+	assert.NotEqual(t, m[4][3], m[5][3], "two lines, two moves")
+	assert.Contains(t, out, "damka plays "+m[4][3]+" (depth 3")
+}
+
 func TestTextModeMoveList(t *testing.T) {
 	// damka plays both sides (go, go, ...): 12 plies at depth 2.
 	out := textSession(t, engine.Russian, strings.Repeat("go\n", 12)+"history\npdn\n")
