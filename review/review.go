@@ -288,7 +288,7 @@ func FormatEval(cs int) string { return "[%eval " + search.FormatScore(cs) + "]"
 // annotate returns a copy of g with the review's glyphs and comments: the
 // comment after move i is "[%eval S]", then the game's own comment (an
 // older [%eval] dropped), then, for a marked move, "mistake" or "blunder"
-// and "better: M (S) PV"; after the last move the summary of both sides.
+// and "better: M (S) PV;"; after the last move the summary of both sides.
 func annotate(g *pdn.Game, rv *Game, annotator string) *pdn.Game {
 	out := *g
 	out.Tags = append([]pdn.Tag(nil), g.Tags...)
@@ -313,7 +313,7 @@ func annotate(g *pdn.Game, rv *Game, annotator string) *pdn.Game {
 		out.Glyphs[i] = g.Glyph(i)
 		if mv.Mark != None {
 			out.Glyphs[i] = mv.Mark.Glyph()
-			parts = append(parts, fmt.Sprintf("%s; better: %s (%s) %s", mv.Mark,
+			parts = append(parts, fmt.Sprintf("%s; better: %s (%s) %s;", mv.Mark,
 				pos.FormatMove(mv.Best, engine.FormatFull), search.FormatScore(mv.BestScore),
 				search.FormatPV(&pos, mv.PV, engine.FormatFull)))
 		}
