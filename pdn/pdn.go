@@ -39,6 +39,12 @@ type Game struct {
 	// ("8-11Redoversteppedthetimecontrol...") and bare words in the movetext
 	// are kept here too.
 	Comments []string
+	// Glyphs is nil when no move has an annotation glyph; otherwise
+	// len(Glyphs) == len(Moves) and Glyphs[i] is the glyph of Moves[i]
+	// ("" for none): one of "!", "?", "!!", "??", "!?", "?!", as the file
+	// wrote it glued to the move or as the next word. Write writes it glued
+	// to the move ("11-15?").
+	Glyphs []string
 	// Intro is the comment before the first move ("" for none).
 	Intro string
 	// Result is the game's result token in the file's convention (the first
@@ -92,13 +98,17 @@ func (g *Game) Position() engine.Position {
 }
 
 // AppendMove appends m, which must be legal in g.Position(), with its
-// FormatFull text (and an empty comment when g has comments).
+// FormatFull text (and an empty comment and glyph when g has comments or
+// glyphs).
 func (g *Game) AppendMove(m engine.Move) {
 	p := g.Position()
 	g.Moves = append(g.Moves, m)
 	g.MoveTexts = append(g.MoveTexts, p.FormatMove(m, engine.FormatFull))
 	if g.Comments != nil {
 		g.Comments = append(g.Comments, "")
+	}
+	if g.Glyphs != nil {
+		g.Glyphs = append(g.Glyphs, "")
 	}
 }
 
@@ -108,6 +118,14 @@ func (g *Game) Comment(i int) string {
 		return ""
 	}
 	return g.Comments[i]
+}
+
+// Glyph returns the annotation glyph of move i (0-based), or "".
+func (g *Game) Glyph(i int) string {
+	if i < 0 || i >= len(g.Glyphs) {
+		return ""
+	}
+	return g.Glyphs[i]
 }
 
 // Game returns g's moves as a Game, for result and draw rule queries.

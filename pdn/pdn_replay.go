@@ -126,7 +126,9 @@ func (s *gameState) word(t token) bool {
 	}
 	if !hasDigit(w) {
 		// Free text in the movetext (a word outside braces, "!?"): keep as comment.
-		if strings.Trim(w, "!?+#") != "" {
+		if isGlyph(w) && s.err == nil {
+			s.setGlyph(len(s.g.Moves)-1, w)
+		} else if strings.Trim(w, "!?+#") != "" {
 			s.addComment(len(s.g.Moves)-1, w)
 		}
 		return false
@@ -153,13 +155,47 @@ func (s *gameState) word(t token) bool {
 	if s.g.Comments != nil {
 		s.g.Comments = append(s.g.Comments, "")
 	}
+	if s.g.Glyphs != nil {
+		s.g.Glyphs = append(s.g.Glyphs, "")
+	}
 	if mover != s.g.Variant.Rules().FirstToMove {
 		s.num++
+	}
+	if n := glyphPrefix(glued); n > 0 {
+		s.setGlyph(len(s.g.Moves)-1, glued[:n])
 	}
 	if g := strings.Trim(glued, "!?+#"); g != "" {
 		s.addComment(len(s.g.Moves)-1, g)
 	}
 	return false
+}
+
+// glyphs are the annotation glyphs Game.Glyphs holds.
+var glyphs = [...]string{"!!", "??", "!?", "?!", "!", "?"}
+
+// isGlyph reports whether w is an annotation glyph.
+func isGlyph(w string) bool { return glyphPrefix(w) == len(w) && w != "" }
+
+// glyphPrefix returns the length of the annotation glyph w starts with
+// (the longest), 0 for none.
+func glyphPrefix(w string) int {
+	for _, g := range glyphs {
+		if strings.HasPrefix(w, g) {
+			return len(g)
+		}
+	}
+	return 0
+}
+
+// setGlyph sets the glyph of move i (nothing before the first move).
+func (s *gameState) setGlyph(i int, glyph string) {
+	if i < 0 || i >= len(s.g.Moves) {
+		return
+	}
+	if s.g.Glyphs == nil {
+		s.g.Glyphs = make([]string, len(s.g.Moves))
+	}
+	s.g.Glyphs[i] = glyph
 }
 
 // addComment adds text to the comment after move i (-1: before the first).

@@ -670,3 +670,30 @@ func FuzzPDNReader(f *testing.F) {
 		}
 	})
 }
+
+// TestPDNGlyphs reads annotation glyphs glued to a move and as the next
+// word into Game.Glyphs, writes them glued, and reads them back.
+func TestPDNGlyphs(t *testing.T) {
+	in := "[GameType \"21\"]\n1. 11-15? 23-19 ?? 2. 8-11!? {good} 22-17 3. 9-13?!x *\n"
+	games, bad := readAllPDN(t, strings.NewReader(in), engine.English)
+	require.Empty(t, bad)
+	require.Len(t, games, 1)
+	g := games[0]
+	require.Len(t, g.Moves, 5)
+	assert.Equal(t, []string{"?", "??", "!?", "", "?!"}, g.Glyphs)
+	assert.Equal(t, "x", g.Comment(4))
+	assert.Equal(t, "good", g.Comment(2))
+	var out bytes.Buffer
+	require.NoError(t, Write(&out, g))
+	assert.Contains(t, out.String(), "1. 11-15? 23-19?? 2. 8-11!? {good} 2... 22-17 3. 9-13?! {x} *")
+	back, bad := readAllPDN(t, bytes.NewReader(out.Bytes()), engine.Russian)
+	require.Empty(t, bad)
+	assert.Equal(t, g.Glyphs, back[0].Glyphs)
+	assert.Equal(t, g.Moves, back[0].Moves)
+
+	g.Glyphs[0] = "?x"
+	assert.Error(t, Write(&bytes.Buffer{}, g))
+	g.Glyphs = nil
+	g.AppendMove(mustMove(t, g.Position(), "24-20"))
+	assert.Nil(t, g.Glyphs)
+}

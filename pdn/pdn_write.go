@@ -32,7 +32,8 @@ var derivedTags = [...]string{"GameType", "FEN", "SetUp"}
 // algebraic squares for Russian and Brazilian, numbers for English and
 // international) when Start is not the variant's start position, the other tags of g in order; then a blank
 // line, the movetext in the variant's notation (FormatFull: "11-15",
-// "5x14x23", "c3-d4", "c3:e5:g3") with move numbers ("1." and, when a move
+// "5x14x23", "c3-d4", "c3:e5:g3") with its annotation glyph glued ("11-15?",
+// Game.Glyphs), move numbers ("1." and, when a move
 // of the second player starts a line of play, "1..."), comments in braces,
 // lines of at most 80 columns, the result token, and a blank line.
 // Every move is checked against the legal moves; an illegal one is an error
@@ -124,6 +125,12 @@ func Write(w io.Writer, g *Game) error {
 		}
 		// A move number stays on the line of its move.
 		text := p.FormatMove(m, engine.FormatFull)
+		if gl := g.Glyph(i); gl != "" {
+			if !isGlyph(gl) {
+				return fmt.Errorf("pdn: write: move %d (ply %d): %q is not an annotation glyph", num, i+1, gl)
+			}
+			text += gl
+		}
 		if p.Side == r.FirstToMove {
 			text = strconv.Itoa(num) + ". " + text
 		} else if needNum {

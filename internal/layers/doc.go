@@ -9,8 +9,9 @@
 //	player                        the settings, their resources and one game
 //	protocol/hub, protocol/dxp,   the front ends: Hub, DXP, CheckerBoard and
 //	protocol/cb, protocol/text    the text mode (a person at a terminal)
-//	bench, match                  perft, bench, suites, self-play; the match
-//	                              runner and its statistics (speaks Hub and DXP to engines)
+//	bench, match, review          perft, bench, suites, self-play; the match
+//	                              runner and its statistics (speaks Hub and DXP to engines);
+//	                              game review (PDN games annotated by the search)
 //	internal/cli                  the damka command: subcommands and flags
 //	cmd/damka                     the single binary (main calls internal/cli)
 //

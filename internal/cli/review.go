@@ -1,0 +1,210 @@
+// review.go: the `damka review` subcommand.
+
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"damka/engine"
+	"damka/review"
+	"damka/search"
+)
+
+func newReviewCmd() *cobra.Command {
+	var (
+		sf         searchFlags
+		outName    string
+		noProgress bool
+	)
+	cmd := &cobra.Command{
+		Use:   "review GAME.pdn",
+		Short: "annotate the games of a PDN file with the engine's scores, mistakes and blunders",
+		Long: `review replays every game of a PDN file, searches each position once within
+the limit (exactly one of --depth, --nodes, --movetime; the opening book off,
+the endgame tables of --egdb-path on) and writes the games again with:
+  - after every move a comment {[%eval S] ...}: the score of the position the
+    move leads to, in men from White's view with two decimals (a forced win in
+    n plies is 100 - n/100, e.g. 99.93; a loss its negative);
+  - the glyph "?" on a mistake (a move that loses 0.50 men or more against the
+    engine's best move) and "??" on a blunder (1.50 men or more, or a won or
+    drawn position turned into a lost one), with "mistake; better: M (S) LINE"
+    or "blunder; ..." in the comment: the best move, its score (White's view)
+    and its line in the variant's notation;
+  - the game's own comments kept after the score; after the last move a
+    comment "review: White NAME: N moves, average loss L, ..." and the tag
+    [Annotator "damka VERSION, LIMIT"].
+The played move's score is the score of the next position's search, so each
+position is searched once (docs/review.md).
+
+The games go to --out (default GAME.reviewed.pdn beside the input; never the
+input itself), written whole or not at all: an interrupted run (Ctrl-C) writes
+nothing. Standard output gets one line per game, one per player and a totals
+line (docs/review.md). A bad game (a PDN error, an illegal move) is reported
+on standard error with its number and move and left out; the other games are
+reviewed and written, and the exit status is then 2 (bad input), as when no
+game can be reviewed at all.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lim, err := sf.limits(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			p, err := sf.player(cmd)
+			if err != nil {
+				return err
+			}
+			lim.MoveOverhead = p.MoveOverhead()
+			in := args[0]
+			if outName == "" {
+				outName = strings.TrimSuffix(in, filepath.Ext(in)) + ".reviewed.pdn"
+			}
+			cfg := review.Config{Options: p.Options(), Limits: lim, Annotator: "damka " + version + ", " + limitText(lim)}
+			ctx, cancel := signalContext(cmd.Context())
+			defer cancel()
+			return runReview(ctx, cmd, review.New(cfg), in, outName, p.Variant(), progressOn(cmd.ErrOrStderr(), noProgress))
+		},
+	}
+	sf.register(cmd)
+	cmd.Flags().StringVar(&outName, "out", "", "write the reviewed games to this file (default: GAME.reviewed.pdn beside the input)")
+	cmd.Flags().BoolVar(&noProgress, "no-progress", false, noProgressUsage)
+	return cmd
+}
+
+// limitText describes a search limit for the Annotator tag: "depth 6",
+// "1000000 nodes", "0.5 s per move".
+func limitText(l search.Limits) string {
+	switch {
+	case l.Depth > 0:
+		return fmt.Sprintf("depth %d", l.Depth)
+	case l.Nodes > 0:
+		return fmt.Sprintf("%d nodes", l.Nodes)
+	}
+	return fmt.Sprintf("%g s per move", l.MoveTime.Seconds())
+}
+
+// runReview reviews the games of file in (games without a GameType tag
+// of variant v) with rv and writes them to outName through a temporary
+// file in its folder, renamed when all is written: when ctx is done first,
+// or anything fails, no file is left. The summary goes to cmd's standard
+// output, bad games and the progress bar (when bar is set) to its standard
+// error. Bad games give a bad-input error after the good ones are written.
+func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in, outName string, v engine.VariantID, bar bool) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if same, err := sameFile(in, outName); err != nil {
+		return err
+	} else if same {
+		return badInput("--out %s is the input file: give another --out", outName)
+	}
+	f, err := openRegular(in)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var pb *progressbar.ProgressBar
+	progress := func(done, total int) {
+		if pb == nil {
+			pb = progressbar.NewOptions(total,
+				progressbar.OptionSetWriter(stderr),
+				progressbar.OptionSetDescription("moves"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionSetElapsedTime(true),
+				progressbar.OptionThrottle(100*time.Millisecond))
+		}
+		_ = pb.Set(done)
+	}
+	if !bar {
+		progress = nil
+	}
+	rp, err := review.Run(ctx, rv, bufio.NewReader(f), v, progress)
+	if pb != nil {
+		_ = pb.Finish()
+		fmt.Fprintln(stderr)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("review interrupted: %s not written", outName)
+		}
+		return fmt.Errorf("%s: %v", in, err)
+	}
+	for _, pe := range rp.Bad {
+		fmt.Fprintf(stderr, "%s: %v\n", in, pe)
+	}
+	if len(rp.Games) == 0 {
+		return badInput("%s: no game to review (%d bad): %s not written", in, len(rp.Bad), outName)
+	}
+	if err := writeAtomic(outName, rp.WritePDN); err != nil {
+		return err
+	}
+	if err := rp.WriteSummary(stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", outName)
+	if len(rp.Bad) > 0 {
+		return badInput("%s: %d of %d games bad (not reviewed, listed above); the others are in %s",
+			in, len(rp.Bad), len(rp.Bad)+len(rp.Games), outName)
+	}
+	return nil
+}
+
+// sameFile reports whether names a and b are the same file (b need not
+// exist).
+func sameFile(a, b string) (bool, error) {
+	sb, err := os.Stat(b)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, badInput("--out: %v", err)
+	}
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false, badInput("%v", err)
+	}
+	return os.SameFile(sa, sb), nil
+}
+
+// writeAtomic writes name through write: into a temporary file in name's
+// folder, renamed to name once complete and closed, removed on any error.
+func writeAtomic(name string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return badInput("--out: %v", err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	w := bufio.NewWriter(tmp)
+	if err := write(w); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	ok = true
+	return nil
+}

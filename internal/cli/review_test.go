@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/engine"
+	"damka/review"
+	"damka/search"
+)
+
+// reviewInput is a Russian game with a blunder (2. e3-d4), a bad game
+// (b6-b5 is no move) and an English game.
+const reviewInput = `[White "Careless"]
+[Black "Alert"]
+[GameType "25"]
+
+1. c3-b4 b6-a5 {own comment} 2. e3-d4 *
+
+[GameType "25"]
+1. c3-b4 b6-b5 *
+
+[GameType "21"]
+1. 11-15 23-19 2. 8-11 22-17 1/2-1/2
+`
+
+// TestReviewCommand reviews a file with a bad game: the good games are
+// written and read back by pdn check, the bad one is reported by number,
+// the summary is on stdout, and the exit status is 2.
+func TestReviewCommand(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "games.pdn")
+	require.NoError(t, os.WriteFile(in, []byte(reviewInput), 0o644))
+	out, errs, code := runCLI("review", in, "--depth", "3", "--threads", "1", "--hash", "8")
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "game 2 line 8: move 1 \"b6-b5\"")
+	assert.Contains(t, errs, "1 of 3 games bad")
+	assert.Contains(t, out, `game=1 white="Careless" black="Alert" result=* moves=3 `)
+	assert.Contains(t, out, "white_blunders=1")
+	assert.Contains(t, out, `game=3 white="?" black="?" result=1/2-1/2 moves=4 `)
+	assert.Contains(t, out, "games=3 reviewed=2 bad=1 moves=7 ")
+	reviewed := filepath.Join(dir, "games.reviewed.pdn")
+	assert.Contains(t, out, "wrote "+reviewed+"\n")
+	text, err := os.ReadFile(reviewed)
+	require.NoError(t, err)
+	assert.Contains(t, string(text), "2. e3-d4??")
+	assert.Contains(t, string(text), "own comment")
+	assert.Contains(t, string(text), `[Annotator "damka `)
+	assert.Equal(t, 7, strings.Count(string(text), "[%eval "))
+	check, errs, code := runCLI("pdn", "check", reviewed)
+	assert.Equal(t, 0, code, errs)
+	assert.Equal(t, "games=2 ok=2 bad=0\n", check)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 2, "no temporary file left")
+}
+
+// TestReviewBadInput checks the refusals: --out naming the input (left
+// as it was), no limit, a missing file, a file without a good game.
+func TestReviewBadInput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "games.pdn")
+	require.NoError(t, os.WriteFile(in, []byte(reviewInput), 0o644))
+	_, errs, code := runCLI("review", in, "--depth", "3", "--out", in)
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errs, "is the input file")
+	text, err := os.ReadFile(in)
+	require.NoError(t, err)
+	assert.Equal(t, reviewInput, string(text))
+
+	_, _, code = runCLI("review", in)
+	assert.Equal(t, exitBadInput, code, "no limit")
+	_, _, code = runCLI("review", filepath.Join(dir, "missing.pdn"), "--depth", "3")
+	assert.Equal(t, exitBadInput, code)
+	bad := filepath.Join(dir, "bad.pdn")
+	require.NoError(t, os.WriteFile(bad, []byte("1. c3-b4 b6-b5 *\n"), 0o644))
+	_, errs, code = runCLI("review", bad, "--depth", "3")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errs, "no game to review")
+	assert.NoFileExists(t, filepath.Join(dir, "bad.reviewed.pdn"))
+}
+
+// TestReviewInterrupted checks that a review whose context is cancelled
+// writes no file, not even a temporary one.
+func TestReviewInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "games.pdn")
+	require.NoError(t, os.WriteFile(in, []byte(reviewInput), 0o644))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cmd := &cobra.Command{}
+	var sb strings.Builder
+	cmd.SetOut(&sb)
+	cmd.SetErr(&sb)
+	rv := review.New(review.Config{Options: search.Options{Threads: 1, HashMiB: 8}, Limits: search.Limits{Depth: 3}})
+	err := runReview(ctx, cmd, rv, in, filepath.Join(dir, "out.pdn"), engine.Russian, false)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "interrupted")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1)
+	assert.Empty(t, sb.String())
+}

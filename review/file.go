@@ -1,0 +1,148 @@
+// file.go: a whole PDN input reviewed (Run), written back (WritePDN) and
+// summed up per game and per player (WriteSummary).
+
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"damka/engine"
+	"damka/pdn"
+)
+
+// Report is the review of a PDN input: the good games reviewed, in input
+// order, and the bad games (a PDN error or an illegal move), which are
+// not reviewed.
+type Report struct {
+	Games []*Game
+	Bad   []*pdn.Error
+}
+
+// Moves returns the number of moves reviewed.
+func (rp *Report) Moves() int {
+	n := 0
+	for _, g := range rp.Games {
+		n += len(g.Moves)
+	}
+	return n
+}
+
+// Run reads every game of in (games without a GameType tag are of variant
+// v) and reviews the good ones with r. progress, if not nil, is called
+// after each move reviewed with the moves done and the moves of all good
+// games. A bad game goes to Report.Bad and the others are still reviewed.
+// The error is a read error of in (nothing is reviewed), or ctx's error
+// when ctx is done before the end (the report is then nil).
+func Run(ctx context.Context, r *Reviewer, in io.Reader, v engine.VariantID, progress func(done, total int)) (*Report, error) {
+	rd := pdn.NewReader(in, v)
+	type input struct {
+		index int
+		g     *pdn.Game
+	}
+	var games []input
+	rp := &Report{}
+	total := 0
+	for index := 1; ; index++ {
+		g, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			var pe *pdn.Error
+			if !errors.As(err, &pe) {
+				return nil, err
+			}
+			rp.Bad = append(rp.Bad, pe)
+			continue
+		}
+		games = append(games, input{index, g})
+		total += len(g.Moves)
+	}
+	done := 0
+	tick := func() {
+		done++
+		if progress != nil {
+			progress(done, total)
+		}
+	}
+	for _, in := range games {
+		rv, err := r.Review(ctx, in.index, in.g, tick)
+		if err != nil {
+			return nil, err
+		}
+		rp.Games = append(rp.Games, rv)
+	}
+	return rp, nil
+}
+
+// WritePDN writes the reviewed games (Game.Game) as PDN, in input order.
+func (rp *Report) WritePDN(w io.Writer) error {
+	for _, g := range rp.Games {
+		if err := pdn.Write(w, g.Game); err != nil {
+			return fmt.Errorf("game %d: %w", g.Index, err)
+		}
+	}
+	return nil
+}
+
+// Player sums one player's moves over the games reviewed.
+type Player struct {
+	Name  string // the White or Black tag ("?" when empty)
+	Games int
+	Side
+}
+
+// Players returns the players of the reviewed games, by name, in the
+// order they first appear (White before Black).
+func (rp *Report) Players() []Player {
+	var ps []Player
+	at := map[string]int{}
+	for _, g := range rp.Games {
+		for _, c := range []engine.Color{engine.White, engine.Black} {
+			name := g.Names[c]
+			i, ok := at[name]
+			if !ok {
+				i = len(ps)
+				at[name] = i
+				ps = append(ps, Player{Name: name})
+			}
+			if c == engine.White || name != g.Names[engine.White] {
+				ps[i].Games++ // once when both sides have the same name ("?")
+			}
+			ps[i].add(g.Sides[c])
+		}
+	}
+	return ps
+}
+
+// WriteSummary writes one line per reviewed game, one per player and a
+// last line of totals, the losses in men per move with two decimals:
+//
+//	game=N white="NAME" black="NAME" result=R moves=M white_avg_loss=L white_mistakes=K white_blunders=B black_avg_loss=... black_mistakes=... black_blunders=...
+//	player="NAME" games=G moves=M avg_loss=L mistakes=K blunders=B
+//	games=G reviewed=R bad=B moves=M mistakes=K blunders=B
+func (rp *Report) WriteSummary(w io.Writer) error {
+	var all Side
+	for _, g := range rp.Games {
+		ws, bs := g.Sides[engine.White], g.Sides[engine.Black]
+		all.add(ws)
+		all.add(bs)
+		if _, err := fmt.Fprintf(w, "game=%d white=%q black=%q result=%s moves=%d white_avg_loss=%.2f white_mistakes=%d white_blunders=%d black_avg_loss=%.2f black_mistakes=%d black_blunders=%d\n",
+			g.Index, g.Names[engine.White], g.Names[engine.Black], g.Input.Result, len(g.Moves),
+			ws.AvgLoss(), ws.Mistakes, ws.Blunders, bs.AvgLoss(), bs.Mistakes, bs.Blunders); err != nil {
+			return err
+		}
+	}
+	for _, p := range rp.Players() {
+		if _, err := fmt.Fprintf(w, "player=%q games=%d moves=%d avg_loss=%.2f mistakes=%d blunders=%d\n",
+			p.Name, p.Games, p.Moves, p.AvgLoss(), p.Mistakes, p.Blunders); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintf(w, "games=%d reviewed=%d bad=%d moves=%d mistakes=%d blunders=%d\n",
+		len(rp.Games)+len(rp.Bad), len(rp.Games), len(rp.Bad), all.Moves, all.Mistakes, all.Blunders)
+	return err
+}
