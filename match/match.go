@@ -104,9 +104,19 @@ type Config struct {
 	Event            string // PDN Event tag; "" gives "damka match"
 
 	// PDN receives each game, written with pdn.Write as soon as it
-	// ends (one Write per game); nil writes none. A match runner writing
-	// to a file should pass an *os.File opened for appending.
+	// ends (one Write per game, and for a regular file an fsync before
+	// the next game is recorded); nil writes none. A match runner writing
+	// to a file should pass an *os.File opened for appending: a failed
+	// write then cuts the file back to its last complete game.
 	PDN io.Writer
+	// Played are games of this match already played, as an interrupted
+	// run wrote them to its PDN file (ResumeFile reads them): Run checks
+	// that each is a game of the schedule (same variant, engines, seed,
+	// openings and time controls; an error otherwise), does not play those
+	// games again and counts them in the statistics, the terminations and
+	// the faults as if it had played them. They are not written to PDN
+	// again, nor listed in Summary.Results.
+	Played []*pdn.Game
 	// Out receives one line per game (nil: none).
 	Out io.Writer
 	// Progress is called after each game, from the runner's goroutine.
@@ -193,7 +203,8 @@ type Summary struct {
 	LLR       float64  // 0 without SPRT
 	Decision  Decision // Continue without SPRT or when the schedule ran out first
 	Scheduled int      // games in the (shard's) schedule
-	Played    int      // games played and recorded
+	Played    int      // games played and recorded, Resumed included
+	Resumed   int      // games of Config.Played, played by an earlier run
 	// Faults counts, per engine (0 = A, 1 = B), the games lost by each
 	// fault termination (TermIllegal, TermCrash, TermHang, TermTime).
 	Faults [2]map[string]int
@@ -202,7 +213,7 @@ type Summary struct {
 	// Longest is each engine's longest answer to a go over the match.
 	Longest [2]time.Duration
 	Wall    time.Duration
-	Results []GameResult // in the order the games ended
+	Results []GameResult // in the order the games ended (not those of Config.Played)
 }
 
 // Run plays the match of cfg and returns its summary. It fails before any
@@ -217,17 +228,43 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.check(); err != nil {
 		return sum, err
 	}
-	pairs := Schedule(cfg.Openings, cfg.Rounds, cfg.Seed)
-	if cfg.Shards > 1 {
-		pairs = Shard(pairs, cfg.Shard, cfg.Shards)
-	}
-	var jobs []GameJob
-	for _, p := range pairs {
-		jobs = append(jobs, GameJob{PairJob: p, Game: 1}, GameJob{PairJob: p, Game: 2})
-	}
-	sum.Scheduled = len(jobs)
+	all := scheduleJobs(&cfg)
+	sum.Scheduled = len(all)
 	sum.Faults = [2]map[string]int{{}, {}}
 	sum.Terminations = map[string]int{}
+	played, err := checkPlayed(&cfg, cfg.Played)
+	if err != nil {
+		return sum, fmt.Errorf("match: played games: %w", err)
+	}
+	var outcomes []Outcome
+	done := map[string]bool{}
+	for _, p := range played {
+		done[p.job.RoundTag()] = true
+		sum.Played++
+		sum.Resumed++
+		sum.Terminations[p.termTag]++
+		if p.loser >= 0 {
+			sum.Faults[p.loser][p.termTag]++
+		}
+		outcomes = append(outcomes, Outcome{Pair: p.job.Key() + "|" + p.job.Opening.Name, Score: p.score})
+	}
+	if sum.Stats, err = ComputeStats(outcomes); err != nil {
+		return sum, err // a schedule fault: cannot happen
+	}
+	if cfg.SPRT != nil && len(played) > 0 {
+		sum.LLR = cfg.SPRT.LLR(sum.Stats.Penta)
+		sum.Decision = cfg.SPRT.Decide(sum.Stats.Penta)
+	}
+	var jobs []GameJob
+	for _, j := range all {
+		if !done[j.RoundTag()] {
+			jobs = append(jobs, j)
+		}
+	}
+	if len(jobs) == 0 || sum.Decision != Continue {
+		sum.Wall = time.Since(start)
+		return sum, ctx.Err()
+	}
 
 	workers := make([]*worker, min(cfg.Concurrency, max(len(jobs), 1)))
 	for i := range workers {
@@ -274,7 +311,6 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	go func() { wg.Wait(); close(resCh) }()
 
-	var outcomes []Outcome
 	var werr error
 	stopped := false
 	for r := range resCh {
@@ -282,8 +318,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			continue
 		}
 		if cfg.PDN != nil && werr == nil {
-			if err := pdn.Write(cfg.PDN, r.PDN); err != nil {
-				werr = fmt.Errorf("match: writing PDN: %w", err)
+			if err := writeGame(cfg.PDN, r.PDN); err != nil {
+				werr = err
 				cfg.Log.Error().Err(err).Msg("match: PDN write failed; stopping")
 				if !stopped {
 					stopped = true
@@ -743,6 +779,7 @@ func (gm *matchGame) record() {
 		{"Black", r.Black},
 		{"GameType", fmt.Sprint(v.Rules().GameType)},
 		{"Opening", gm.job.Opening.Name},
+		{SeedTag, fmt.Sprint(cfg.Seed)},
 		{"Termination", r.Termination},
 		{"TerminationDetail", r.Detail},
 		{"PlyCount", fmt.Sprint(len(rec.Moves))},

@@ -92,6 +92,14 @@ The PDN Termination is "draw adjudication", "resign adjudication" or "egdb
 adjudication" (the move cap's is "adjudication"); TerminationDetail gives
 the rule, or the database's value and distance.
 
+--resume continues an interrupted match (Ctrl-C, a batch system's time
+limit, a crash) from its --pdn file: run the same command again with
+--resume. The games in the file are checked to be this match's (engines'
+names, variant, openings, limits, --seed, --shard; a file of another match
+is refused), a half-written last game is cut off with a warning, only the
+missing games are played, and the statistics count every game of the file,
+as a run straight through would. Without the file the match starts anew.
+
 --shard I/N plays the I-th of N disjoint parts of the schedule (whole opening
 pairs; give every shard the same --seed), and "damka match merge" recomputes
 the statistics from the shards' PDN files.
@@ -178,6 +186,7 @@ type matchFlags struct {
 	handshakeTimeout                        float64
 	movetimeSet                             bool // --movetime given (0 is out of range, not missing)
 	noProgress, progress                    bool
+	resume                                  bool
 }
 
 func newMatchCmd() *cobra.Command {
@@ -225,6 +234,7 @@ func newMatchCmd() *cobra.Command {
 	fl.Uint64Var(&f.nodes, "nodes", 0, "nodes per move")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "games played at once (each with its own two engine processes)")
 	fl.StringVar(&f.pdn, "pdn", "", "append every game to this PDN file as it ends")
+	fl.BoolVar(&f.resume, "resume", false, "continue the interrupted match whose games are in --pdn FILE (same engines, variant, openings, limits, seed, shard): play only the games missing")
 	fl.StringVar(&f.sprt, "sprt", "", "SPRT: elo0=0,elo1=5,alpha=0.05,beta=0.05 on logistic Elo, or add model=normalized for fishtest's normalized Elo (elo0=0,elo1=2,model=normalized)")
 	fl.StringVar(&f.shard, "shard", "", "play only shard I of N of the schedule: I/N")
 	fl.Uint64Var(&f.seed, "seed", 0, "shuffle the opening order with this seed (0: file order)")
@@ -419,6 +429,19 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		return err
 	}
 	out := cmd.OutOrStdout()
+	if f.resume {
+		if f.pdn == "" {
+			return badInput("--resume needs --pdn FILE, the interrupted match's games")
+		}
+		r, err := match.ResumeFile(f.pdn, cfg)
+		if err != nil {
+			return badInput("%v", err)
+		}
+		if r.Torn != "" {
+			fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", r.Torn)
+		}
+		cfg.Played = r.Games
+	}
 	if f.pdn != "" {
 		pf, err := os.OpenFile(f.pdn, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
@@ -443,6 +466,9 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 	fmt.Fprintf(out, "match %s: %s (%s) vs %s (%s), %d openings x %d rounds, %d games (shard %s), concurrency %d\n",
 		cfg.Variant, cfg.Engines[0].Name, cfg.EngineLimits(0), cfg.Engines[1].Name, cfg.EngineLimits(1),
 		len(cfg.Openings), cfg.Rounds, total, orDefault(f.shard, "all"), cfg.Concurrency)
+	if f.resume {
+		fmt.Fprintf(out, "resuming %s: %d of %d games played, %d to play\n", f.pdn, len(cfg.Played), total, total-len(cfg.Played))
+	}
 	cfg.Out = out
 	// endBar finishes the progress bar and ends its line, before anything
 	// more is printed on a terminal the bar shares with standard output.
@@ -458,6 +484,7 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionShowDescriptionAtLineEnd(),
 		)
+		_ = bar.Set(len(cfg.Played))
 		cfg.Out = &barWriter{bar: bar, w: out}
 		cfg.Progress = func(p match.Progress) {
 			elo, eloErr := p.Stats.EloText()
@@ -483,7 +510,7 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 	defer stop()
 	sum, err := match.Run(ctx, cfg)
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		err = fmt.Errorf("interrupted (by a signal) after %d of %d games", sum.Played, sum.Scheduled)
+		err = fmt.Errorf("interrupted (by a signal) after %d of %d games (continue with --resume)", sum.Played, sum.Scheduled)
 		if sum.Played == 0 {
 			return err
 		}

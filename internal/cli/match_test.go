@@ -400,3 +400,61 @@ func TestMatchMovetimeSeconds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 100*time.Millisecond, cfg.Limits.MoveTime)
 }
+
+// TestMatchResume: `damka match --resume` run again on the --pdn file of a
+// match cut off mid-game drops the torn game with a warning naming the
+// file, plays the missing games and ends with the last line of the match
+// played straight through; the file of other engines is refused, naming
+// the file; --resume needs --pdn.
+func TestMatchResume(t *testing.T) {
+	dir := t.TempDir()
+	fake := buildPkg(t, dir, "fakeengine", "../../match/testdata/fakeengine")
+	deck := filepath.Join(dir, "deck.txt")
+	require.NoError(t, os.WriteFile(deck, []byte("W:W21-32:B1-12\nB:W21-32:B1-12\nW:W21-32:B1-12\n"), 0o644))
+	pdnFile := filepath.Join(dir, "m.pdn")
+	args := func(b string, more ...string) []string {
+		return append([]string{"match", "--variant", "english", "--engine", "name=a", "cmd=" + fake + " -seed 1",
+			"--engine", "name=" + b, "cmd=" + fake + " -seed 2", "--openings", deck, "--depth", "1", "--seed", "3",
+			"--concurrency", "2", "--pdn", pdnFile, "--no-progress", "--log-level", "error"}, more...)
+	}
+	lastLine := func(out string) string {
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		return lines[len(lines)-1]
+	}
+	out, errs, code := runCLI(args("b")...)
+	require.Equal(t, 0, code, "%s\n%s", out, errs)
+	straight := lastLine(out)
+	assert.Contains(t, straight, "games=6 ")
+
+	data, err := os.ReadFile(pdnFile)
+	require.NoError(t, err)
+	second := strings.Index(string(data), "\n\n[Event") + 2
+	third := second + strings.Index(string(data[second:]), "\n\n[Event") + 2
+	require.Greater(t, third, second)
+	require.NoError(t, os.WriteFile(pdnFile, data[:(second+third)/2], 0o644))
+
+	out, errs, code = runCLI(args("c", "--resume")...)
+	assert.Equal(t, exitBadInput, code, "%s\n%s", out, errs)
+	assert.Contains(t, errs, "match: resume "+pdnFile+": game 1 (line 1, Round ")
+	assert.Contains(t, errs, "different engines")
+
+	out, errs, code = runCLI(args("b", "--resume")...)
+	require.Equal(t, 0, code, "%s\n%s", out, errs)
+	assert.Contains(t, errs, "warning: "+pdnFile+": game 2 (line ")
+	assert.Contains(t, out, "resuming "+pdnFile+": 1 of 6 games played, 5 to play\n")
+	assert.Equal(t, 5, strings.Count(out, "\ngame "))
+	assert.Equal(t, straight, lastLine(out), "the resumed match ends as the straight one")
+
+	out, errs, code = runCLI(args("b", "--resume")...)
+	require.Equal(t, 0, code, "%s\n%s", out, errs)
+	assert.Equal(t, straight, lastLine(out), "a finished match resumed plays nothing and tells the same")
+	assert.Equal(t, 0, strings.Count(out, "\ngame "))
+	cout, _, code := runCLI("pdn", "check", pdnFile)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "games=6 ok=6 bad=0\n", cout)
+
+	_, errs, code = runCLI("match", "--variant", "english", "--engine", "name=a", "cmd="+fake,
+		"--engine", "name=b", "cmd="+fake, "--openings", deck, "--depth", "1", "--resume")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errs, "--resume needs --pdn FILE")
+}
