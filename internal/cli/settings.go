@@ -87,7 +87,7 @@ func settingRange(st player.Setting) string {
 	case player.Bool:
 		return "true or false"
 	}
-	return "text"
+	return "a path"
 }
 
 // given returns the name the user gave the setting's flag under (the
