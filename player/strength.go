@@ -1,9 +1,10 @@
 // strength.go: the strength setting. Below full strength a move to play
-// (Think, Ponder) is chosen by a search cut to a node budget that shows
-// the best few moves with their scores (multi-PV); the move played is one
-// of those within a margin of the best, drawn at random with the closer
-// ones likelier. Analysis is always at full strength. docs/strength.md
-// lists each level's measured Elo.
+// (Think, Ponder) is chosen by a search cut to a depth or a node budget
+// that shows the best few moves with their scores (multi-PV); the move
+// played is one of those within a margin of the best, drawn at random
+// with the closer ones likelier. Analysis is always at full strength.
+// docs/strength.md lists each level's measured Elo, docs/settings.md how
+// each plays.
 
 package player
 
@@ -43,12 +44,12 @@ var levels = [MaxStrength - 1]level{
 	{depth: 1, lines: 6, margin: 180},
 	{depth: 2, lines: 5, margin: 80},
 	{depth: 3, lines: 4, margin: 60},
-	{nodes: 600, lines: 4, margin: 45},
-	{nodes: 1200, lines: 4, margin: 35},
-	{nodes: 2500, lines: 4, margin: 25},
-	{nodes: 5000, lines: 3, margin: 15},
-	{nodes: 10000, lines: 3, margin: 10},
-	{nodes: 25000, lines: 2, margin: 5},
+	{depth: 4, lines: 4, margin: 45},
+	{nodes: 3000, lines: 4, margin: 35},
+	{nodes: 6000, lines: 4, margin: 25},
+	{nodes: 12000, lines: 3, margin: 15},
+	{nodes: 20000, lines: 3, margin: 10},
+	{nodes: 35000, lines: 2, margin: 5},
 }
 
 // levelOf returns how strength s chooses its move; ok is false at full

@@ -70,7 +70,9 @@ func TestStrengthLimits(t *testing.T) {
 	j := p.Go(ctx, Analyse, search.Limits{Depth: 2}, nil)
 	p.Stop()
 	j.Wait()
-	require.Len(t, spy.limits, 4)
+	require.NoError(t, p.Set(SetStrength, "1"))
+	p.Go(ctx, Think, given, nil).Wait()
+	require.Len(t, spy.limits, 5)
 	assert.Zero(t, spy.limits[0].Nodes, "full strength")
 	assert.Zero(t, spy.limits[0].MultiPV)
 	assert.Equal(t, lv.nodes, spy.limits[1].Nodes)
@@ -80,6 +82,10 @@ func TestStrengthLimits(t *testing.T) {
 	assert.Equal(t, uint64(100), spy.limits[2].Nodes, "a smaller budget of the limits stays")
 	assert.Zero(t, spy.limits[3].Nodes, "analysis is at full strength")
 	assert.Zero(t, spy.limits[3].MultiPV)
+	lv, _ = levelOf(1)
+	assert.Equal(t, lv.depth, spy.limits[4].Depth, "the weakest levels cut the depth")
+	assert.Zero(t, spy.limits[4].Nodes)
+	assert.Equal(t, given.MoveTime, spy.limits[4].MoveTime)
 }
 
 // TestStrengthAnswersInTime: under a move time every level answers, in
