@@ -127,6 +127,7 @@ type Player struct {
 	overheadMs int
 	egdbPieces int
 	multiPV    int
+	strength   int
 
 	// bookFile is book-file ("" the embedded books), bookB its book (of
 	// any variant; nil for none).
@@ -140,7 +141,9 @@ type Player struct {
 	egdbPath string
 	tables   search.EGDB
 
-	rng      *rand.Rand
+	rng *rand.Rand
+	// levelRng draws the move among the lines below full strength.
+	levelRng *rand.Rand
 	searcher Searcher // nil until Init or the first Go
 	game     *engine.Game
 	// shown is what the last Go reported in use (notices are sent when
@@ -168,6 +171,7 @@ func New(cfg Config) *Player {
 		seed = uint64(time.Now().UnixNano())
 	}
 	p.rng = rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
+	p.levelRng = rand.New(rand.NewPCG(seed^0xD1B54A32D192ED03, seed))
 	for _, s := range table {
 		if err := p.set(s.Name, s.Default); err != nil {
 			panic("player: default of " + s.Name + ": " + err.Error()) // the table is wrong
@@ -232,6 +236,8 @@ func (p *Player) set(name, value string) error {
 		p.ponder, _ = ParseBool(value)
 	case SetMultiPV:
 		p.multiPV, _ = ParseInt(value, s.Min, s.Max)
+	case SetStrength:
+		p.strength, _ = ParseInt(value, s.Min, s.Max)
 	}
 	return nil
 }
@@ -430,6 +436,8 @@ func (p *Player) get(name string) string {
 		return strconv.FormatBool(p.ponder)
 	case SetMultiPV:
 		return strconv.Itoa(p.multiPV)
+	case SetStrength:
+		return strconv.Itoa(p.strength)
 	}
 	return ""
 }
@@ -533,6 +541,9 @@ func (p *Player) Game() *engine.Game {
 // setting is on), Ponder and Analyse set the limits' Ponder and Infinite.
 // The limits' MoveOverhead is the move-overhead setting; a multipv setting
 // above 1 is their MultiPV, in every mode (the move played is line 1's).
+// Below full strength (the strength setting) Think and Ponder search under
+// the level's node budget and lines and play the move the level draws
+// among them (strength.go); reports show the multipv setting's lines only.
 // report, if not nil, gets the search's progress (search.Request.Report). A job still
 // running is stopped and waited for first. The job is also the one Stop
 // and PonderHit reach.
@@ -553,7 +564,13 @@ func (p *Player) Go(ctx context.Context, mode Mode, limits search.Limits, report
 	if p.multiPV > 1 {
 		limits.MultiPV = p.multiPV
 	}
-	j := search.Start(ctx, p.searcher, search.Request{
+	var s search.Searcher = p.searcher
+	if lv, ok := levelOf(p.strength); ok && mode != Analyse {
+		limits = lv.limits(limits)
+		s = levelSearcher{inner: p.searcher, lv: lv, rng: p.levelRng, shown: p.multiPV}
+		report = shownReports(report, p.multiPV)
+	}
+	j := search.Start(ctx, s, search.Request{
 		Game:   p.game,
 		Limits: limits,
 		Book:   search.BookOptions{Use: p.useBook && mode != Analyse, Book: p.gameBook(), Margin: p.bookMargin, Rand: p.rng},

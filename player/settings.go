@@ -81,6 +81,7 @@ const (
 	SetMoveOverhead = "move-overhead"
 	SetPonder       = "ponder"
 	SetMultiPV      = "multipv"
+	SetStrength     = "strength"
 )
 
 // MaxMoveOverheadMs bounds move-overhead, in milliseconds.
@@ -112,6 +113,8 @@ var table = []Setting{
 		Doc: "probe the endgame tables in positions of at most this many pieces (0: never)"},
 	{Name: SetMultiPV, Kind: Int, Min: 1, Max: search.MaxMultiPV, Default: "1",
 		Doc: "analysis lines: the best N moves with their own scores and lines (damka plays line 1's move)"},
+	{Name: SetStrength, Kind: Int, Min: 1, Max: MaxStrength, Default: strconv.Itoa(MaxStrength),
+		Doc: "playing strength: 1 (beginner) .. 10 (full strength); analysis is always at full strength"},
 }
 
 // Settings returns the table of settings (a copy), in the order front ends

@@ -212,6 +212,23 @@ func (j *Job) watchPonderHit(f func(time.Time)) (unwatch func()) {
 	}
 }
 
+// WaitPonderHit waits until the job's PonderHit is called (at once if it
+// was already) or ctx is done, and reports whether the ponder-hit came. A
+// Searcher whose ponder search ended early on its own limits calls it, so
+// that the job does not answer before the ponder-hit; it must not be
+// called while Engine.SearchJob runs on the job.
+func (j *Job) WaitPonderHit(ctx context.Context) bool {
+	hit := make(chan struct{})
+	var once sync.Once
+	defer j.watchPonderHit(func(time.Time) { once.Do(func() { close(hit) }) })()
+	select {
+	case <-hit:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
 // Done is closed when the job's choice is made.
 func (j *Job) Done() <-chan struct{} { return j.done }
 

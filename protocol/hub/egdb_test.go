@@ -24,6 +24,7 @@ func TestEGDBPathParam(t *testing.T) {
 	hs.expect(`param name=egdb-path value=off type=string`)
 	hs.expect(`param name=egdb-pieces value=7 type=int min=0 max=7`)
 	hs.expect(`param name=multipv value=1 type=int min=1 max=32`)
+	hs.expect(`param name=strength value=10 type=int min=1 max=10`)
 	hs.expect("wait")
 	assert.Nil(t, hs.spy.Options().EGDB)
 
@@ -45,6 +46,7 @@ func TestEGDBPathParam(t *testing.T) {
 	hs.expect(`param name=egdb-path value="" type=string`)
 	hs.expect(`param name=egdb-pieces value=7 type=int min=0 max=7`)
 	hs.expect(`param name=multipv value=1 type=int min=1 max=32`)
+	hs.expect(`param name=strength value=10 type=int min=1 max=10`)
 	hs.expect("wait")
 	assert.Same(t, egdb.Default(), hs.spy.Options().EGDB)
 	hs.finish()

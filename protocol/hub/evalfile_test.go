@@ -92,6 +92,7 @@ func TestEvalFileParam(t *testing.T) {
 		hs.expect(`param name=egdb-path value="" type=string`)
 		hs.expect(`param name=egdb-pieces value=7 type=int min=0 max=7`)
 		hs.expect(`param name=multipv value=1 type=int min=1 max=32`)
+		hs.expect(`param name=strength value=10 type=int min=1 max=10`)
 		hs.expect("wait")
 	}
 
@@ -106,6 +107,7 @@ func TestEvalFileParam(t *testing.T) {
 	hs.expect(`param name=egdb-path value="" type=string`)
 	hs.expect(`param name=egdb-pieces value=7 type=int min=0 max=7`)
 	hs.expect(`param name=multipv value=1 type=int min=1 max=32`)
+	hs.expect(`param name=strength value=10 type=int min=1 max=10`)
 	hs.expect("wait")
 	// Set again: the same weights, kept as they are (no table clear).
 	first := hs.spy.Options().Eval
@@ -154,6 +156,7 @@ func TestEvalFileOfThePlayer(t *testing.T) {
 	hs.expect(`param name=egdb-path value="" type=string`)
 	hs.expect(`param name=egdb-pieces value=7 type=int min=0 max=7`)
 	hs.expect(`param name=multipv value=1 type=int min=1 max=32`)
+	hs.expect(`param name=strength value=10 type=int min=1 max=10`)
 	hs.expect("wait")
 	hs.send("init")
 	hs.expect("ready")

@@ -71,6 +71,7 @@ var transcripts = []struct{ name, script string }{
 < param name=egdb-path value="" type=string
 < param name=egdb-pieces value=7 type=int min=0 max=7
 < param name=multipv value=1 type=int min=1 max=32
+< param name=strength value=10 type=int min=1 max=10
 < wait
 > init
 < ready
@@ -323,7 +324,7 @@ var transcripts = []struct{ name, script string }{
 `},
 	{"set-param errors keep the old values", `
 > set-param name=nosuch value=1
-< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, book-margin, book-file, ponder, move-overhead, eval-file, egdb-path, egdb-pieces, multipv)"
+< error message="set-param: unknown parameter 'nosuch' (known: variant, threads, hash, book, book-margin, book-file, ponder, move-overhead, eval-file, egdb-path, egdb-pieces, multipv, strength)"
 > set-param name=hash value=abc
 < error message="set-param hash: value 'abc' is not an integer (want 1..16384) (kept 4)"
 > set-param name=hash value=0
@@ -352,7 +353,7 @@ var transcripts = []struct{ name, script string }{
 > Set-Param name=hash value=8
 < error message="bad command"
 > set-param name=Hash value=8
-< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, book-margin, book-file, ponder, move-overhead, eval-file, egdb-path, egdb-pieces, multipv)"
+< error message="set-param: unknown parameter 'Hash' (known: variant, threads, hash, book, book-margin, book-file, ponder, move-overhead, eval-file, egdb-path, egdb-pieces, multipv, strength)"
 > hub` + helloRussian + `
 `},
 	{"level errors keep the old limits", `

@@ -319,6 +319,7 @@ const helloRussian = `
 < param name=egdb-path value="" type=string
 < param name=egdb-pieces value=7 type=int min=0 max=7
 < param name=multipv value=1 type=int min=1 max=32
+< param name=strength value=10 type=int min=1 max=10
 < wait
 `
 

@@ -1,0 +1,151 @@
+// strength.go: the strength setting. Below full strength a move to play
+// (Think, Ponder) is chosen by a search cut to a depth or a node budget
+// that shows the best few moves with their scores (multi-PV); the move
+// played is one of those within a margin of the best, drawn at random
+// with the closer ones likelier. Analysis is always at full strength.
+// docs/strength.md lists each level's measured Elo, docs/settings.md how
+// each plays.
+
+package player
+
+import (
+	"context"
+	"math/rand/v2"
+
+	"damka/engine"
+	"damka/search"
+)
+
+// MaxStrength is the full-strength level, the strength setting's default:
+// the engine exactly as it is without the setting.
+const MaxStrength = 10
+
+// level is how a strength below MaxStrength chooses its move.
+type level struct {
+	// nodes is the search's node budget (the limits' Nodes, when they set
+	// none or more); 0 for none. The search looks at its node count every
+	// few hundred nodes, so the weakest levels cut the depth instead.
+	nodes uint64
+	// depth is the search's depth in plies (the limits' Depth, when they
+	// set none or more); 0 for none.
+	depth int
+	// lines is the number of best moves searched (the limits' MultiPV).
+	lines int
+	// margin: a line scoring within this many centi-men of the best is a
+	// candidate; the move played is drawn from the candidates with weight
+	// margin+1-gap, gap being how much worse the line scores than the
+	// best. Every margin above level 1's is below a man (100): no level
+	// above the lowest gives a man away for nothing its search can see.
+	margin int
+}
+
+// levels are the strengths 1..MaxStrength-1, weakest first.
+var levels = [MaxStrength - 1]level{
+	{depth: 1, lines: 6, margin: 180},
+	{depth: 2, lines: 5, margin: 80},
+	{depth: 3, lines: 4, margin: 60},
+	{depth: 4, lines: 4, margin: 45},
+	{nodes: 3000, lines: 4, margin: 35},
+	{nodes: 6000, lines: 4, margin: 25},
+	{nodes: 12000, lines: 3, margin: 15},
+	{nodes: 20000, lines: 3, margin: 10},
+	{nodes: 35000, lines: 2, margin: 5},
+}
+
+// levelOf returns how strength s chooses its move; ok is false at full
+// strength.
+func levelOf(s int) (level, bool) {
+	if s < 1 || s >= MaxStrength {
+		return level{}, false
+	}
+	return levels[s-1], true
+}
+
+// limits returns l cut to the level: at most its node budget and depth,
+// at least its lines.
+func (lv level) limits(l search.Limits) search.Limits {
+	if lv.nodes > 0 && (l.Nodes == 0 || l.Nodes > lv.nodes) {
+		l.Nodes = lv.nodes
+	}
+	if lv.depth > 0 && (l.Depth == 0 || l.Depth > lv.depth) {
+		l.Depth = lv.depth
+	}
+	l.MultiPV = max(l.MultiPV, lv.lines)
+	return l
+}
+
+// pick returns the index of the line to play among lines (best first):
+// the best when it is decisive (a win the search or the endgame tables
+// prove), else one within the margin, drawn with weight margin+1-gap.
+func (lv level) pick(lines []search.Line, rng *rand.Rand) int {
+	if len(lines) < 2 || lines[0].Score >= search.EGDBWinBound {
+		return 0
+	}
+	best := lines[0].Score
+	total := 0
+	for _, l := range lines {
+		if gap := best - l.Score; gap <= lv.margin {
+			total += lv.margin + 1 - gap
+		}
+	}
+	r := rng.IntN(total)
+	for i, l := range lines {
+		if gap := best - l.Score; gap <= lv.margin {
+			if r -= lv.margin + 1 - gap; r < 0 {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// levelSearcher is a Searcher that plays at a level below full strength:
+// it searches with inner (under limits the player has cut to the level)
+// and plays one of the lines the level's pick draws.
+type levelSearcher struct {
+	inner search.Searcher
+	lv    level
+	rng   *rand.Rand
+	// shown is the number of lines the multipv setting asks for: Lines
+	// keeps that many (none for 1).
+	shown int
+}
+
+// SearchJob implements search.Searcher. A ponder search that ended on its
+// node budget waits for the ponder-hit (or Stop), as a full-strength
+// ponder search does.
+func (s levelSearcher) SearchJob(ctx context.Context, j *search.Job) search.Result {
+	r := s.inner.SearchJob(ctx, j)
+	if j.Limits().Ponder {
+		j.WaitPonderHit(ctx)
+	}
+	if len(r.Lines) > 0 {
+		l := r.Lines[s.lv.pick(r.Lines, s.rng)]
+		r.Move, r.Score, r.Depth, r.Partial = l.Move, l.Score, l.Depth, false
+		r.PV = append([]engine.Move(nil), l.PV...)
+		r.Ponder = engine.Move{}
+		if len(r.PV) > 1 {
+			r.Ponder = r.PV[1]
+		}
+	}
+	if len(r.Lines) > s.shown {
+		r.Lines = r.Lines[:s.shown]
+	}
+	if s.shown <= 1 {
+		r.Lines = nil
+	}
+	return r
+}
+
+// shownReports passes on to report the progress of the lines the multipv
+// setting asks for (shown), dropping the level's other lines.
+func shownReports(report func(search.Info), shown int) func(search.Info) {
+	if report == nil {
+		return nil
+	}
+	return func(info search.Info) {
+		if info.MultiPV <= shown {
+			report(info)
+		}
+	}
+}
