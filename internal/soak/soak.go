@@ -83,16 +83,21 @@ type Memory struct {
 	EarlyGames  int      // games played at the first sample (a tenth)
 	LateGames   int      // games played at the last sample (Games, or one less)
 	Early, Late [2]int64 // VmRSS in KiB, engines A and B
-	Restarted   bool     // an engine's process changed between the samples
-	Err         string   // why there are no figures
+	// EarlyAnon and LateAnon are the anonymous part of Early and Late
+	// (RssAnon: heap, stacks, the hash table), what a leak grows; the
+	// rest is file pages, the binary's embedded tables and books as the
+	// games reach more of them.
+	EarlyAnon, LateAnon [2]int64
+	Restarted           bool   // an engine's process changed between the samples
+	Err                 string // why there are no figures
 }
 
-// Ratio returns the larger of the two engines' Late/Early.
+// Ratio returns the larger of the two engines' LateAnon/EarlyAnon.
 func (m Memory) Ratio() float64 {
 	r := 0.0
-	for i := range m.Early {
-		if m.Early[i] > 0 {
-			r = max(r, float64(m.Late[i])/float64(m.Early[i]))
+	for i := range m.EarlyAnon {
+		if m.EarlyAnon[i] > 0 {
+			r = max(r, float64(m.LateAnon[i])/float64(m.EarlyAnon[i]))
 		}
 	}
 	return r
@@ -115,8 +120,9 @@ func (m Memory) String() string {
 	if m.Err != "" {
 		return "soak memory: " + m.Err
 	}
-	return fmt.Sprintf("soak memory games=%d rss_kib_after_%d=%d,%d rss_kib_after_%d=%d,%d ratio=%.3f (at most %.2f) restarted=%v",
-		m.Games, m.EarlyGames, m.Early[0], m.Early[1], m.LateGames, m.Late[0], m.Late[1], m.Ratio(), MaxGrowth, m.Restarted)
+	return fmt.Sprintf("soak memory games=%d after %d: rss_kib=%d,%d anon_kib=%d,%d; after %d: rss_kib=%d,%d anon_kib=%d,%d; anon ratio=%.3f (at most %.2f) restarted=%v",
+		m.Games, m.EarlyGames, m.Early[0], m.Early[1], m.EarlyAnon[0], m.EarlyAnon[1],
+		m.LateGames, m.Late[0], m.Late[1], m.LateAnon[0], m.LateAnon[1], m.Ratio(), MaxGrowth, m.Restarted)
 }
 
 // Report is the outcome of a soak run.
@@ -226,8 +232,10 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		cfg.say("%s", l)
 	}
 	if cfg.MemGames > 0 {
-		m := cfg.memory(ctx)
+		l, m := cfg.memory(ctx)
+		rep.Lines = append(rep.Lines, l)
 		rep.Memory = &m
+		cfg.say("%s", l)
 		cfg.say("%s", m)
 	}
 	return rep, ctx.Err()
@@ -534,11 +542,11 @@ func (c *Config) textGames(ctx context.Context, v engine.VariantID) Line {
 	return l
 }
 
-// memory plays MemGames Russian games at a fast move time and reads the
-// resident memory of the two engine processes after a tenth of them and
+// memory plays MemGames Russian games at a fast move time, tallied as
+// any Hub match, and reads the resident memory of the two engine processes after a tenth of them and
 // after all of them (the runner keeps one process per engine from game to
 // game unless one crashes or hangs).
-func (c *Config) memory(ctx context.Context) Memory {
+func (c *Config) memory(ctx context.Context) (Line, Memory) {
 	m := Memory{Games: (c.MemGames + 1) / 2 * 2, EarlyGames: max(1, c.MemGames/10)}
 	var early [2]int
 	// The smallest table: it is all resident after the first game, so
@@ -548,7 +556,7 @@ func (c *Config) memory(ctx context.Context) Memory {
 		{Name: "damkaA", Command: []string{c.Damka, "hub"}, Options: options},
 		{Name: "damkaB", Command: []string{c.Damka, "hub"}, Options: options},
 	}
-	l := Line{}
+	l := Line{FrontEnd: "mem", Variant: engine.Russian.String(), Note: "movetime 10ms, hash 1 MiB, one process per engine"}
 	// The late sample is the last one with both engines running: the
 	// runner may quit them before it reports the match's last game.
 	progress := func(p match.Progress) {
@@ -562,10 +570,10 @@ func (c *Config) memory(ctx context.Context) Memory {
 			}
 			err = fmt.Errorf("found %d engine processes, want 2", len(pids))
 		}
-		var rss [2]int64
+		var rss, anon [2]int64
 		for i, pid := range pids {
 			if err == nil {
-				rss[i], err = vmRSS(pid)
+				rss[i], anon[i], err = vmRSS(pid)
 			}
 		}
 		if err != nil {
@@ -573,23 +581,21 @@ func (c *Config) memory(ctx context.Context) Memory {
 			return
 		}
 		if p.Played == m.EarlyGames {
-			early, m.Early = [2]int{pids[0], pids[1]}, rss
+			early, m.Early, m.EarlyAnon = [2]int{pids[0], pids[1]}, rss, anon
 		} else if early != [2]int{pids[0], pids[1]} {
 			m.Restarted = true
 		}
-		m.LateGames, m.Late = p.Played, rss
+		m.LateGames, m.Late, m.LateAnon = p.Played, rss, anon
 	}
 	err := c.runMatch(ctx, &l, engine.Russian, engines, match.Limits{MoveTime: 10 * time.Millisecond},
 		m.Games/2, filepath.Join(c.Dir, "memory-russian.pdn"), progress)
 	switch {
 	case err != nil:
 		m.Err = err.Error()
-	case l.Faults() > 0:
-		m.Err = "faults in the memory run: " + l.String()
 	case m.Err == "" && (l.Games != m.Games || m.LateGames <= m.EarlyGames):
 		m.Err = fmt.Sprintf("the match played %d games of %d; samples after %d and %d", l.Games, m.Games, m.EarlyGames, m.LateGames)
 	}
-	return m
+	return l, m
 }
 
 // children returns the pids of this process's children running the
@@ -626,18 +632,33 @@ func children(bin string) ([]int, error) {
 	return out, nil
 }
 
-// vmRSS returns the VmRSS line of /proc/pid/status in KiB.
-func vmRSS(pid int) (int64, error) {
+// vmRSS returns the VmRSS and RssAnon lines of /proc/pid/status in KiB.
+func vmRSS(pid int) (rss, anon int64, err error) {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
+	found := 0
 	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+		name, rest, ok := strings.Cut(line, ":")
+		if !ok || (name != "VmRSS" && name != "RssAnon") {
+			continue
 		}
+		n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("/proc/%d/status: %s: %w", pid, name, err)
+		}
+		if name == "VmRSS" {
+			rss = n
+		} else {
+			anon = n
+		}
+		found++
 	}
-	return 0, fmt.Errorf("/proc/%d/status: no VmRSS", pid)
+	if found != 2 {
+		return 0, 0, fmt.Errorf("/proc/%d/status: no VmRSS and RssAnon", pid)
+	}
+	return rss, anon, nil
 }
 
 // lastLine returns the last non-empty line of s.
