@@ -1,7 +1,7 @@
 # damka build, test and benchmark targets. Everything runs with the Go toolchain only.
 GO ?= go
 
-.PHONY: build test test-race perft bench bench-search fuzz fuzz-ci vet fmt generate
+.PHONY: build test test-race perft bench bench-search fuzz fuzz-ci soak vet fmt generate
 
 build:
 	$(GO) build -o bin/damka ./cmd/damka
@@ -56,6 +56,19 @@ fuzz-ci:
 		echo "fuzz-ci: failed:$$fail; the crashers (commit them as seeds once fixed):"; \
 		git status --porcelain --untracked-files=all -- '*/testdata/fuzz/*'; exit 1; \
 	fi
+
+# Soak (not in make test): SOAK_GAMES Hub games per variant (damka against damka through
+# the match runner, three time controls), a fifth as many DXP games and a tenth as many
+# text-mode games per variant, CheckerBoard games where wine and bin/cbhub.exe, bin/damka.dll
+# exist, and one engine process per side over SOAK_MEM games for its memory growth. One line
+# per front end and variant; it fails on any illegal move, crash, hang, time loss, unreadable
+# PDN or memory growth over 10%. SOAK_DIR keeps the PDN files. See docs/development.md.
+SOAK_GAMES ?= 20
+SOAK_MEM ?= $(SOAK_GAMES)
+SOAK_MARGIN ?= 200
+soak:
+	DAMKA_SOAK=$(SOAK_GAMES) DAMKA_SOAK_MEM=$(SOAK_MEM) DAMKA_SOAK_MARGIN=$(SOAK_MARGIN) DAMKA_SOAK_DIR=$(SOAK_DIR) \
+		$(GO) test -count=1 -timeout 0 -run '^TestSoak$$' -v ./internal/soak/
 
 vet:
 	$(GO) vet ./...

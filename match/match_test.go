@@ -129,6 +129,56 @@ func TestMatchFaults(t *testing.T) {
 	}
 }
 
+// TestMatchEngineKilled: an engine killed (SIGKILL) in mid-search loses
+// the game as a crash, the fault names the engine and its line names the
+// game, the engine is restarted and the match plays its whole schedule;
+// the PDN file holds every game, whole, and reads back.
+func TestMatchEngineKilled(t *testing.T) {
+	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
+	ops, err := openings.Load("testdata/openings_russian.fen", engine.Russian)
+	require.NoError(t, err)
+	ops = ops[1:] // two openings: 4 games
+	name := filepath.Join(t.TempDir(), "m.pdn")
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	require.NoError(t, err)
+	defer f.Close()
+	var out bytes.Buffer
+	cfg := Config{
+		Variant: engine.Russian, Openings: ops, Limits: Limits{MoveTime: 50 * time.Millisecond},
+		TimeMargin: 600 * time.Millisecond, PDN: f, Out: &out,
+		Engines: [2]EngineSpec{
+			fakeEngine(fake, "good", "-seed", "3"),
+			fakeEngine(fake, "victim", "-mode", "kill", "-at", "2", "-seed", "7"),
+		},
+	}
+	sum, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.Equal(t, 4, sum.Played, "the match goes on after each kill")
+	assert.Equal(t, map[string]int{TermCrash: 4}, sum.Faults[1])
+	assert.Equal(t, 4, sum.Stats.Wins)
+	for _, r := range sum.Results {
+		assert.Equal(t, 1, r.Loser)
+		assert.Equal(t, TermCrash, r.Termination)
+		assert.Contains(t, r.Detail, "victim exited while", r.Job.RoundTag())
+		assert.Contains(t, r.Detail, "signal: killed", r.Job.RoundTag())
+		assert.Contains(t, out.String(), " "+r.Job.RoundTag()+" ", "the game's line names it")
+	}
+	assert.Equal(t, 4, strings.Count(out.String(), "good wins (crash: victim exited while searching"), out.String())
+
+	data, err := os.ReadFile(name)
+	require.NoError(t, err)
+	games := pdnGames(t, data, engine.Russian)
+	require.Len(t, games, 4)
+	for _, g := range games {
+		assert.Equal(t, TermCrash, g.Tag("Termination"))
+		assert.Contains(t, g.Tag("TerminationDetail"), "victim")
+	}
+	r, err := ResumeFile(name, cfg)
+	require.NoError(t, err)
+	assert.Empty(t, r.Torn)
+	assert.Len(t, r.Games, 4, "every game whole")
+}
+
 // TestMatchStartFailure: an engine that cannot start fails the match before
 // any game.
 func TestMatchStartFailure(t *testing.T) {

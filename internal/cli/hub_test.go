@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -139,6 +142,43 @@ func TestHubProcess(t *testing.T) {
 	for _, cl := range clocks {
 		t.Run("game "+cl.v.String(), func(t *testing.T) {
 			playHubGame(ctx, t, bin, cl.v, cl.moves, cl.time, cl.inc)
+		})
+	}
+}
+
+// TestHubStdinClosedMidSearch: a real `damka hub` whose standard input
+// closes in the middle of a search (the GUI died) stops the search,
+// answers it and exits with status 0, without a panic or a hang.
+func TestHubStdinClosedMidSearch(t *testing.T) {
+	bin := buildDamka(t, t.TempDir())
+	for _, threads := range []string{"1", "2"} {
+		t.Run("threads "+threads, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, "hub", "--threads", threads, "--hash", "16")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			stdin, err := cmd.StdinPipe()
+			require.NoError(t, err)
+			stdout, err := cmd.StdoutPipe()
+			require.NoError(t, err)
+			require.NoError(t, cmd.Start())
+			_, err = io.WriteString(stdin, "hub\ninit\npos\ngo analyze\n")
+			require.NoError(t, err)
+			sc := bufio.NewScanner(stdout)
+			for sc.Scan() && !strings.HasPrefix(sc.Text(), "info ") {
+			}
+			require.NoError(t, stdin.Close(), "the search is running")
+			var rest []string
+			for sc.Scan() {
+				rest = append(rest, sc.Text())
+			}
+			err = cmd.Wait()
+			require.NoError(t, ctx.Err(), "damka hub did not exit within a minute of its input closing")
+			require.NoError(t, err, "exit status; stderr: %s", stderr.String())
+			require.NotEmpty(t, rest)
+			assert.Regexp(t, `^done move=\S+`, rest[len(rest)-1], "the search is answered")
+			assert.NotContains(t, stderr.String(), "panic")
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -457,4 +458,57 @@ func TestMatchResume(t *testing.T) {
 		"--engine", "name=b", "cmd="+fake, "--openings", deck, "--depth", "1", "--resume")
 	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, errs, "--resume needs --pdn FILE")
+}
+
+// TestMatchDiskFullFault: `damka match --pdn` on a full disk, end to end
+// in a real process: on /dev/full (no space at all) and on a file that
+// hits a size limit (`ulimit -f`, the disk filling up mid-match). The
+// match stops with an error naming the file and what failed, the games
+// written before stay whole (`pdn check` reads them all), and --resume
+// plays the rest once there is room.
+func TestMatchDiskFullFault(t *testing.T) {
+	dir := t.TempDir()
+	bin := buildDamka(t, dir)
+	fake := buildPkg(t, dir, "fakeengine", "../../match/testdata/fakeengine")
+	deck := filepath.Join(dir, "deck.txt")
+	require.NoError(t, os.WriteFile(deck, []byte("W:W21-32:B1-12\nB:W21-32:B1-12\nW:W21-32:B1-12\n"), 0o644))
+	args := func(pdnFile string, more ...string) []string {
+		return append([]string{"match", "--variant", "english", "--engine", "name=a", "cmd=" + fake + " -seed 1",
+			"--engine", "name=b", "cmd=" + fake + " -seed 2", "--openings", deck, "--depth", "1", "--seed", "3",
+			"--pdn", pdnFile, "--no-progress", "--log-level", "error"}, more...)
+	}
+	run := func(limitKB int, a []string) (string, string, error) {
+		cmd := exec.Command("/bin/sh", append([]string{"-c", fmt.Sprintf(`ulimit -f %d && exec "$@"`, limitKB), "sh", bin}, a...)...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		return out.String(), errb.String(), err
+	}
+
+	if _, err := os.Stat("/dev/full"); err == nil {
+		out, errs, err := run(1<<20, args("/dev/full"))
+		require.Error(t, err, out)
+		assert.Contains(t, errs, "match: writing PDN file /dev/full: ")
+		assert.Contains(t, errs, "no space left on device")
+		assert.NotContains(t, errs, "panic")
+	}
+
+	pdnFile := filepath.Join(dir, "m.pdn")
+	out, errs, err := run(2, args(pdnFile)) // 2 KiB: room for a game or two of six
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s\n%s", out, errs)
+	assert.Equal(t, 1, exit.ExitCode(), errs)
+	assert.Contains(t, errs, "match: writing PDN file "+pdnFile+": ")
+	assert.Contains(t, errs, "file too large")
+	assert.NotContains(t, errs, "panic")
+	cout, _, code := runCLI("pdn", "check", pdnFile)
+	assert.Equal(t, 0, code, cout)
+	assert.Regexp(t, `^games=([1-5]) ok=([1-5]) bad=0\n$`, cout, "the games before the failed write, whole")
+
+	out, errs, err = run(1<<20, args(pdnFile, "--resume"))
+	require.NoError(t, err, "%s\n%s", out, errs)
+	assert.Contains(t, out, "resuming "+pdnFile+": ")
+	cout, _, code = runCLI("pdn", "check", pdnFile)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "games=6 ok=6 bad=0\n", cout)
 }

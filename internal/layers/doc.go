@@ -12,7 +12,8 @@
 //	bench, match, review          perft, bench, suites, self-play; the match
 //	                              runner and its statistics (speaks Hub and DXP to engines);
 //	                              game review (PDN games annotated by the search)
-//	internal/cli                  the damka command: subcommands and flags
+//	internal/cli, internal/soak   the damka command: subcommands and flags;
+//	                              make soak (many fast games, every front end)
 //	cmd/damka                     the single binary (main calls internal/cli)
 //
 // A package may import only packages of lower layers, never one beside it

@@ -36,6 +36,7 @@ var layer = map[string]int{
 	"damka/match":                    6, // match runner and its statistics (speaks Hub and DXP to engines)
 	"damka/review":                   6, // game review: every position of a game searched, the moves annotated
 	"damka/internal/cli":             7, // the command tree of the damka binary
+	"damka/internal/soak":            7, // make soak: many fast games through every front end (runs the damka binary)
 	"damka/cmd/damka":                8, // main: calls internal/cli
 	"damka/cmd/damka-cb":             8, // damka.dll for CheckerBoard (Windows only; empty elsewhere)
 	"damka/engine/internal/genboard": -1,

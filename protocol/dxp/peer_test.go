@@ -419,6 +419,7 @@ func TestGarbage(t *testing.T) {
 		{"M00zz", "MOVE"},
 		{"M0001010200", "move 01-02 is not legal"},
 		{strings.Repeat("G", 300), "longer than 127"},
+		{strings.Repeat("M", 2<<20), "longer than 127"}, // 2 MB without a NUL: one error, skipped
 		{"\xff\xfe\x01", "not ASCII"},
 		{"A                                0", ""}, // a stray GAMEACC is ignored, not an error
 	}
@@ -446,8 +447,8 @@ func TestGarbage(t *testing.T) {
 	p.conn.Close()
 	r := result(t, done)
 	require.NoError(t, r.err)
-	assert.Equal(t, Summary{Games: 5, Draws: 1, Unfinished: 4}, r.sum)
-	for _, rec := range ep.records[:4] {
+	assert.Equal(t, Summary{Games: 6, Draws: 1, Unfinished: 5}, r.sum)
+	for _, rec := range ep.records[:5] {
 		assert.Contains(t, rec.Reason, "protocol error")
 		assert.Len(t, rec.PDN.Moves, 1)
 	}
@@ -723,8 +724,9 @@ func TestInitiatorRefused(t *testing.T) {
 	assert.Empty(t, ep.records)
 }
 
-// TestPeerTimeout: a peer that stops answering mid-game gets a CHAT and a
-// GAMEEND without result after PeerTimeout; the game is recorded
+// TestPeerTimeout: a peer that stops answering mid-game (between messages
+// or inside one) gets a CHAT and a GAMEEND without result after
+// PeerTimeout; the game is recorded
 // unfinished and Run returns ErrPeerTimeout. A follower that gets no
 // GAMEREQ closes the connection after PeerTimeout.
 func TestPeerTimeout(t *testing.T) {
@@ -751,6 +753,27 @@ func TestPeerTimeout(t *testing.T) {
 	assert.Equal(t, Summary{Games: 1, Unfinished: 1}, r.sum)
 	require.Len(t, ep.records, 1)
 	assert.Equal(t, Unfinished, ep.records[0].Outcome)
+	assert.Contains(t, ep.records[0].Reason, "no move from the peer")
+	p.expectClosed()
+
+	// A peer that stalls in the middle of a message (half a MOVE, no
+	// NUL): the same.
+	cfg, _, ep = scripted(v, Follower)
+	cfg.PeerTimeout = 300 * time.Millisecond
+	cfg.AckTimeout = 300 * time.Millisecond
+	p, done = startDamka(t, testContext(t), cfg)
+	p.sendMsg(req)
+	p.expectAcc(wire.AccAccepted)
+	g = engine.NewGame(engine.StartPosition(v))
+	p.expectMove(g)
+	_, err := p.conn.Write([]byte("M0012"))
+	require.NoError(t, err)
+	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
+	assert.Contains(t, p.chats[len(p.chats)-1], "(peer timeout 300ms)")
+	r = result(t, done)
+	require.ErrorIs(t, r.err, ErrPeerTimeout)
+	assert.Equal(t, Summary{Games: 1, Unfinished: 1}, r.sum)
+	require.Len(t, ep.records, 1)
 	assert.Contains(t, ep.records[0].Reason, "no move from the peer")
 	p.expectClosed()
 

@@ -787,6 +787,39 @@ func TestLongLine(t *testing.T) {
 	hs.finish()
 }
 
+// TestGarbageLines: a 2 MB line (during a search: it ends the search, as
+// any line but ping, stop and ponder-hit does, and is then refused),
+// binary garbage (NUL, invalid UTF-8, control bytes), a lone carriage
+// return and an unterminated quote are each answered with an error line
+// and the session goes on, to a last line without a newline at the end of
+// input.
+func TestGarbageLines(t *testing.T) {
+	hs := startSession(t, testConfig())
+	hs.send("init")
+	hs.expect("ready")
+	hs.send("go analyze")
+	long := strings.Repeat("pos pos=x ", 2<<20/10) + "\n"
+	go func() { _, _ = io.WriteString(hs.in, long) }()
+	hs.expect(`~done move=\S+( ponder=\S+)?`)
+	hs.expect(fmt.Sprintf("error message=\"line too long: %d bytes (at most %d)\"", len(long), MaxLineBytes))
+	for _, garbage := range []string{
+		"\x00\x01\x02\xff\xfe garbage \x1b[0m",
+		"\xc3\x28 \xa0\xa1",
+		"\r",
+		`set-param name="threads value=2`,
+		"ping \x00",
+	} {
+		hs.send(garbage)
+		hs.expect(`~error message=".+"`)
+	}
+	hs.send("pos", "level depth=2", "go think")
+	hs.expect(`~done move=\S+( ponder=\S+)?`)
+	hs.sendRaw("ping")
+	hs.in.Close()
+	hs.expect("pong")
+	hs.end()
+}
+
 // TestWriteError: Run returns when its output fails.
 func TestWriteError(t *testing.T) {
 	err := Run(context.Background(), strings.NewReader("ping\nping\n"), failingWriter{}, testConfig())

@@ -5,6 +5,8 @@
 //	good     never misbehaves
 //	illegal  answers a move that is not legal (a man moving backwards)
 //	crash    exits with status 3 instead of answering
+//	kill     reports a search in progress (an info line), then dies of
+//	         SIGKILL, as an engine killed from outside mid-search
 //	hang     never answers, not even stop
 //	slow     sleeps past its time (level time+inc or move-time, plus -over),
 //	         ignoring stop, then answers a legal move
@@ -24,6 +26,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"damka/engine"
@@ -31,7 +34,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "good", "good, illegal, crash, hang, slow, scan20 or novariant")
+	mode := flag.String("mode", "good", "good, illegal, crash, kill, hang, slow, scan20 or novariant")
 	at := flag.Int("at", 1, "misbehave at this move of each game (1 = first)")
 	seed := flag.Uint64("seed", 0, "varies the move choice")
 	over := flag.Duration("over", 500*time.Millisecond, "slow: how far past its time to answer")
@@ -121,6 +124,10 @@ func main() {
 					text = illegal(&p)
 				case "crash":
 					os.Exit(3)
+				case "kill":
+					say(hub.NewLine("info").With("depth", "1"))
+					_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+					select {}
 				case "hang":
 					continue
 				case "slow":

@@ -1,0 +1,668 @@
+// Package soak plays many fast games through each of damka's front ends
+// (Hub through the match runner, DXP between two processes, the text
+// mode, CheckerBoard through cbhub.exe under wine where wine exists) and
+// counts what went wrong: illegal moves, crashes, hangs, time losses,
+// games whose PDN does not read back, and the memory growth of one engine
+// process over many games. `make soak` runs it (its test, behind the
+// DAMKA_SOAK variable); docs/development.md has the commands.
+package soak
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"damka/engine"
+	"damka/match"
+	"damka/openings"
+	"damka/pdn"
+	"damka/protocol/hub"
+)
+
+// Config is what to play.
+type Config struct {
+	Damka     string // the damka binary
+	Decks     string // the folder of the opening decks (openings/decks)
+	Dir       string // where the PDN files go
+	Games     int    // Hub games per variant (through the match runner)
+	DXPGames  int    // DXP games per variant (two damka dxp processes)
+	TextGames int    // text-mode games per variant (scripted damka play)
+	MemGames  int    // games of the memory run (one process per engine throughout)
+	// TimeMargin is the match runner's time margin (scheduling latency
+	// forgiven on a loaded machine); 0: match.DefaultTimeMargin.
+	TimeMargin time.Duration
+	// Wine, CBHub and CBDLL run damka.dll through cbhub.exe as a Hub
+	// engine (English); any of them "" skips that front end.
+	Wine, CBHub, CBDLL string
+	Out                io.Writer // progress lines; nil: none
+}
+
+// Line is the tally of one front end in one variant.
+type Line struct {
+	FrontEnd, Variant string
+	Games             int // games played to their end
+	Illegal           int // illegal moves
+	Crashes           int // engine processes that exited or failed
+	Hangs             int // engines (or sessions) that stopped answering
+	TimeLosses        int // games lost on time
+	BadPDN            int // games missing from the PDN or not reading back
+	Unfinished        int // games ended without a result (protocol errors)
+	Note              string
+}
+
+// Faults returns the number of faults on l.
+func (l Line) Faults() int {
+	return l.Illegal + l.Crashes + l.Hangs + l.TimeLosses + l.BadPDN + l.Unfinished
+}
+
+// String returns the summary line.
+func (l Line) String() string {
+	s := fmt.Sprintf("soak %-5s %-13s games=%d illegal=%d crashes=%d hangs=%d time=%d badpdn=%d unfinished=%d",
+		l.FrontEnd, l.Variant, l.Games, l.Illegal, l.Crashes, l.Hangs, l.TimeLosses, l.BadPDN, l.Unfinished)
+	if l.Note != "" {
+		s += "  (" + l.Note + ")"
+	}
+	return s
+}
+
+// Memory is the resident memory of the two engine processes of one match
+// after a tenth of its games and after all of them.
+type Memory struct {
+	Games       int      // games of the match
+	EarlyGames  int      // games played at the first sample (a tenth)
+	LateGames   int      // games played at the last sample (Games, or one less)
+	Early, Late [2]int64 // VmRSS in KiB, engines A and B
+	// EarlyAnon and LateAnon are the anonymous part of Early and Late
+	// (RssAnon: heap, stacks, the hash table), what a leak grows; the
+	// rest is file pages, the binary's embedded tables and books as the
+	// games reach more of them.
+	EarlyAnon, LateAnon [2]int64
+	Restarted           bool   // an engine's process changed between the samples
+	Err                 string // why there are no figures
+}
+
+// Ratio returns the larger of the two engines' LateAnon/EarlyAnon.
+func (m Memory) Ratio() float64 {
+	r := 0.0
+	for i := range m.EarlyAnon {
+		if m.EarlyAnon[i] > 0 {
+			r = max(r, float64(m.LateAnon[i])/float64(m.EarlyAnon[i]))
+		}
+	}
+	return r
+}
+
+// MaxGrowth is the largest Memory.Ratio that is not a fault.
+const MaxGrowth = 1.10
+
+// Faults returns 1 when the memory grew past MaxGrowth, an engine was
+// restarted or the figures could not be read, else 0.
+func (m Memory) Faults() int {
+	if m.Err != "" || m.Restarted || m.Ratio() > MaxGrowth {
+		return 1
+	}
+	return 0
+}
+
+// String returns the memory line.
+func (m Memory) String() string {
+	if m.Err != "" {
+		return "soak memory: " + m.Err
+	}
+	return fmt.Sprintf("soak memory games=%d after %d: rss_kib=%d,%d anon_kib=%d,%d; after %d: rss_kib=%d,%d anon_kib=%d,%d; anon ratio=%.3f (at most %.2f) restarted=%v",
+		m.Games, m.EarlyGames, m.Early[0], m.Early[1], m.EarlyAnon[0], m.EarlyAnon[1],
+		m.LateGames, m.Late[0], m.Late[1], m.LateAnon[0], m.LateAnon[1], m.Ratio(), MaxGrowth, m.Restarted)
+}
+
+// Report is the outcome of a soak run.
+type Report struct {
+	Lines   []Line
+	Memory  *Memory
+	Skipped []string // front ends not run, and why
+}
+
+// Faults returns the number of faults of the whole run.
+func (r Report) Faults() int {
+	n := 0
+	for _, l := range r.Lines {
+		n += l.Faults()
+	}
+	if r.Memory != nil {
+		n += r.Memory.Faults()
+	}
+	return n
+}
+
+// String returns every line of the report.
+func (r Report) String() string {
+	var b strings.Builder
+	for _, l := range r.Lines {
+		fmt.Fprintln(&b, l)
+	}
+	if r.Memory != nil {
+		fmt.Fprintln(&b, r.Memory)
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintln(&b, "soak skipped:", s)
+	}
+	fmt.Fprintf(&b, "soak faults=%d\n", r.Faults())
+	return b.String()
+}
+
+// hubSetup is one way of playing Hub games: the limits and the engines'
+// settings.
+type hubSetup struct {
+	name    string
+	limits  match.Limits
+	options []hub.Setting
+}
+
+// hubSetups are the Hub games' time controls: a move time, a clock with an
+// increment (two threads, pondering declared on), and a clock so short
+// that the engine must move in milliseconds.
+var hubSetups = []hubSetup{
+	{"movetime 20ms, 1 thread", match.Limits{MoveTime: 20 * time.Millisecond},
+		[]hub.Setting{{Name: "threads", Value: "1"}, {Name: "hash", Value: "16"}}},
+	{"clock 2s+30ms, 2 threads, ponder on", match.Limits{Base: 2 * time.Second, Inc: 30 * time.Millisecond},
+		[]hub.Setting{{Name: "threads", Value: "2"}, {Name: "hash", Value: "16"}, {Name: "ponder", Value: "true"}}},
+	{"clock 0.4s+5ms, 1 thread", match.Limits{Base: 400 * time.Millisecond, Inc: 5 * time.Millisecond},
+		[]hub.Setting{{Name: "threads", Value: "1"}, {Name: "hash", Value: "8"}}},
+}
+
+// deck returns the opening deck of v.
+func (c *Config) deck(v engine.VariantID) ([]match.Opening, error) {
+	return openings.Load(filepath.Join(c.Decks, v.String()+"-3ply.pdn"), v)
+}
+
+func (c *Config) say(format string, a ...any) {
+	if c.Out != nil {
+		fmt.Fprintf(c.Out, format+"\n", a...)
+	}
+}
+
+// Run plays the soak of cfg and returns its report; the error is for what
+// stopped it (a deck that does not load, ctx).
+func Run(ctx context.Context, cfg Config) (Report, error) {
+	var rep Report
+	for _, v := range engine.AllVariants() {
+		if cfg.Games > 0 {
+			l, err := cfg.hubGames(ctx, v)
+			if err != nil {
+				return rep, err
+			}
+			rep.Lines = append(rep.Lines, l)
+			cfg.say("%s", l)
+		}
+	}
+	for _, v := range engine.AllVariants() {
+		if cfg.DXPGames > 0 {
+			l := cfg.dxpGames(ctx, v)
+			rep.Lines = append(rep.Lines, l)
+			cfg.say("%s", l)
+		}
+	}
+	for _, v := range engine.AllVariants() {
+		if cfg.TextGames > 0 {
+			l := cfg.textGames(ctx, v)
+			rep.Lines = append(rep.Lines, l)
+			cfg.say("%s", l)
+		}
+	}
+	switch {
+	case cfg.Games == 0:
+	case cfg.Wine == "" || cfg.CBHub == "" || cfg.CBDLL == "":
+		rep.Skipped = append(rep.Skipped, "cb: CheckerBoard needs wine, bin/cbhub.exe and bin/damka.dll (make cbhub cbdll; see docs/checkerboard.md)")
+	default:
+		l, err := cfg.cbGames(ctx)
+		if err != nil {
+			return rep, err
+		}
+		rep.Lines = append(rep.Lines, l)
+		cfg.say("%s", l)
+	}
+	if cfg.MemGames > 0 {
+		l, m := cfg.memory(ctx)
+		rep.Lines = append(rep.Lines, l)
+		rep.Memory = &m
+		cfg.say("%s", l)
+		cfg.say("%s", m)
+	}
+	return rep, ctx.Err()
+}
+
+// pairsOf splits games (rounded up to pairs) over n setups.
+func pairsOf(games, n int) []int {
+	pairs := (games + 1) / 2
+	out := make([]int, n)
+	for i := range pairs {
+		out[i%n]++
+	}
+	return out
+}
+
+// runMatch plays a damka-against-damka match of pairs opening pairs and
+// adds its tally to l; pdnFile receives the games.
+func (c *Config) runMatch(ctx context.Context, l *Line, v engine.VariantID, engines [2]match.EngineSpec, limits match.Limits, pairs int, pdnFile string, progress func(match.Progress)) error {
+	ops, err := c.deck(v)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(pdnFile, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var stderr lockedBuffer
+	// pairs openings spread over the deck (the deck again and again when
+	// it is shorter).
+	var chosen []match.Opening
+	for i := range pairs {
+		if pairs <= len(ops) {
+			chosen = append(chosen, ops[i*len(ops)/pairs])
+		} else {
+			chosen = append(chosen, ops[i%len(ops)])
+		}
+	}
+	sum, err := match.Run(ctx, match.Config{
+		Variant: v, Engines: engines, Openings: chosen, Limits: limits, TimeMargin: c.TimeMargin,
+		PDN: f, Progress: progress, EngineStderr: &stderr, Event: "damka soak",
+	})
+	if err != nil {
+		return fmt.Errorf("%s match: %w", v, err)
+	}
+	l.Games += sum.Played
+	for _, fl := range sum.Faults {
+		l.Illegal += fl[match.TermIllegal]
+		l.Crashes += fl[match.TermCrash]
+		l.Hangs += fl[match.TermHang]
+		l.TimeLosses += fl[match.TermTime]
+	}
+	if bytes.Contains(stderr.Bytes(), []byte("panic")) {
+		l.Crashes++
+		l.Note = strings.TrimSpace(l.Note + " panic on an engine's stderr")
+	}
+	l.BadPDN += badPDN(pdnFile, v, sum.Played, false)
+	return nil
+}
+
+// hubGames plays Games games of v through the match runner, damka against
+// damka over Hub, over the Hub setups in turn.
+func (c *Config) hubGames(ctx context.Context, v engine.VariantID) (Line, error) {
+	l := Line{FrontEnd: "hub", Variant: v.String()}
+	var notes []string
+	for i, pairs := range pairsOf(c.Games, len(hubSetups)) {
+		if pairs == 0 {
+			continue
+		}
+		s := hubSetups[(i+int(v))%len(hubSetups)]
+		engines := [2]match.EngineSpec{
+			{Name: "damkaA", Command: []string{c.Damka, "hub"}, Options: s.options},
+			{Name: "damkaB", Command: []string{c.Damka, "hub"}, Options: s.options},
+		}
+		before := l.Games
+		err := c.runMatch(ctx, &l, v, engines, s.limits, pairs, filepath.Join(c.Dir, fmt.Sprintf("hub-%s-%d.pdn", v, i)), nil)
+		if err != nil {
+			return l, err
+		}
+		notes = append(notes, fmt.Sprintf("%d x %s", l.Games-before, s.name))
+	}
+	l.Note = strings.TrimSpace(strings.Join(notes, "; ") + " " + l.Note)
+	return l, nil
+}
+
+// cbGames plays Games English games of damka.dll (cbhub.exe under wine)
+// against the native damka through the match runner.
+func (c *Config) cbGames(ctx context.Context) (Line, error) {
+	l := Line{FrontEnd: "cb", Variant: engine.English.String(), Note: "damka.dll via cbhub.exe under wine vs damka, movetime 50ms"}
+	engines := [2]match.EngineSpec{
+		{Name: "damka.dll", Command: []string{c.Wine, c.CBHub, c.CBDLL}},
+		{Name: "damka", Command: []string{c.Damka, "hub"}, Options: []hub.Setting{{Name: "threads", Value: "1"}}},
+	}
+	err := c.runMatch(ctx, &l, engine.English, engines, match.Limits{MoveTime: 50 * time.Millisecond},
+		(c.Games+1)/2, filepath.Join(c.Dir, "cb-english.pdn"), nil)
+	return l, err
+}
+
+// badPDN returns how many of the want games of file are missing or do
+// not read back (tags, moves legal in their positions, a result); with
+// anyResult an unfinished game ("*") reads back too.
+func badPDN(file string, v engine.VariantID, want int, anyResult bool) int {
+	f, err := os.Open(file)
+	if err != nil {
+		return want
+	}
+	defer f.Close()
+	r := pdn.NewReader(f, v)
+	good := 0
+	for {
+		g, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return max(want-good, 1)
+		}
+		if g.Game() != nil && (anyResult || g.Result != "*") {
+			good++
+		}
+	}
+	return max(want-good, 0)
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+// Bytes returns what was written.
+func (b *lockedBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]byte(nil), b.b.Bytes()...)
+}
+
+// dxpGameLine is a game line of damka dxp's standard output.
+var dxpGameLine = regexp.MustCompile(`^game=\d+ .* outcome=(\S+) plies=\d+ reason="([^"]*)"$`)
+
+// dxpGames plays DXPGames games of v between two damka dxp processes on
+// loopback: a follower at a fixed move time and an initiator on a clock
+// (its GAMEREQ's) at another move time, the initiator's deck the variant's.
+func (c *Config) dxpGames(ctx context.Context, v engine.VariantID) Line {
+	l := Line{FrontEnd: "dxp", Variant: v.String(), Note: "follower movetime 20ms, initiator movetime 40ms, 1-minute GAMEREQ clock"}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(c.DXPGames)*time.Minute+time.Minute)
+	defer cancel()
+	fpdn, ipdn := filepath.Join(c.Dir, "dxp-"+v.String()+"-follower.pdn"), filepath.Join(c.Dir, "dxp-"+v.String()+"-initiator.pdn")
+	for _, f := range []string{fpdn, ipdn} {
+		_ = os.Remove(f)
+	}
+	follower := exec.CommandContext(ctx, c.Damka, "dxp", "--listen", "127.0.0.1:0", "--sessions", "1",
+		"--variant", v.String(), "--movetime", "0.02", "--hash", "16", "--pdn", fpdn, "--log-level", "info")
+	var fout bytes.Buffer
+	follower.Stdout = &fout
+	stderr, err := follower.StderrPipe()
+	if err == nil {
+		err = follower.Start()
+	}
+	if err != nil {
+		l.Crashes++
+		l.Note = "follower: " + err.Error()
+		return l
+	}
+	addr := ""
+	var ferr bytes.Buffer
+	sc := bufio.NewScanner(stderr)
+	ansi := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	listening := regexp.MustCompile(`dxp listening.*addr=(\S+)`)
+	for addr == "" && sc.Scan() {
+		line := ansi.ReplaceAllString(sc.Text(), "")
+		ferr.WriteString(line + "\n")
+		if m := listening.FindStringSubmatch(line); m != nil {
+			addr = m[1]
+		}
+	}
+	copied := make(chan struct{})
+	go func() { _, _ = io.Copy(&ferr, stderr); close(copied) }()
+	if addr == "" {
+		_ = follower.Process.Kill()
+		<-copied
+		_ = follower.Wait()
+		l.Crashes++
+		l.Note = "the follower did not listen: " + lastLine(ferr.String())
+		return l
+	}
+	initiator := exec.CommandContext(ctx, c.Damka, "dxp", "--connect", addr, "--initiator", "--games", strconv.Itoa(c.DXPGames),
+		"--time", "1", "--moves", "0", "--variant", v.String(), "--movetime", "0.04", "--hash", "16",
+		"--openings", filepath.Join(c.Decks, v.String()+"-3ply.pdn"), "--pdn", ipdn)
+	var iout, ierr bytes.Buffer
+	initiator.Stdout, initiator.Stderr = &iout, &ierr
+	ierrRun := initiator.Run()
+	<-copied
+	ferrRun := follower.Wait()
+	if ctx.Err() != nil {
+		l.Hangs++
+		l.Note = "did not end within its time"
+	}
+	for who, e := range map[string]error{"initiator": ierrRun, "follower": ferrRun} {
+		if e != nil && ctx.Err() == nil {
+			l.Crashes++
+			l.Note = fmt.Sprintf("%s: %v: %s", who, e, lastLine(ierr.String()+ferr.String()))
+		}
+	}
+	if bytes.Contains(ierr.Bytes(), []byte("panic")) || bytes.Contains(ferr.Bytes(), []byte("panic")) {
+		l.Crashes++
+	}
+	for _, line := range strings.Split(iout.String(), "\n") {
+		m := dxpGameLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		l.Games++
+		reason := strings.ToLower(m[2])
+		switch {
+		case strings.Contains(reason, "illegal"):
+			l.Illegal++
+		case strings.Contains(reason, "timeout"):
+			l.Hangs++
+		case strings.Contains(reason, "time"):
+			l.TimeLosses++
+		case m[1] != "win" && m[1] != "draw" && m[1] != "loss":
+			l.Unfinished++
+		}
+	}
+	l.BadPDN += badPDN(ipdn, v, l.Games, true) + badPDN(fpdn, v, l.Games, true)
+	return l
+}
+
+// textGames plays TextGames games of v in one scripted damka play session:
+// damka moves for both sides ("go") until the game is over, then prints
+// the game ("pdn"); the move time varies from game to game.
+func (c *Config) textGames(ctx context.Context, v engine.VariantID) Line {
+	l := Line{FrontEnd: "text", Variant: v.String(), Note: "damka play, go for both sides, level time 10/20/40ms"}
+	var script strings.Builder
+	fmt.Fprintf(&script, "variant %s\nthinking off\n", v)
+	const maxGo = 500
+	for i := range c.TextGames {
+		fmt.Fprintf(&script, "new\nlevel time %s\n", []string{"0.01", "0.02", "0.04"}[i%3])
+		for range maxGo {
+			script.WriteString("go\n")
+		}
+		script.WriteString("pdn\n")
+	}
+	script.WriteString("quit\n")
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(c.TextGames)*3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.Damka, "play", "--hash", "16")
+	cmd.Stdin = strings.NewReader(script.String())
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	switch {
+	case ctx.Err() != nil:
+		l.Hangs++
+		l.Note = "the session did not end within its time"
+	case err != nil:
+		l.Crashes++
+		l.Note = fmt.Sprintf("%v: %s", err, lastLine(errb.String()))
+	}
+	if bytes.Contains(errb.Bytes(), []byte("panic")) {
+		l.Crashes++
+	}
+	// Each pdn command prints one game: tags from [Event, then the moves
+	// up to the next prompt.
+	text := out.String()
+	var games []string
+	for {
+		i := strings.Index(text, "[Event ")
+		if i < 0 {
+			break
+		}
+		text = text[i:]
+		end := strings.Index(text, "> ")
+		if end < 0 {
+			end = len(text)
+		}
+		game := text[:end]
+		if j := strings.LastIndexByte(game, '\n'); j >= 0 {
+			game = game[:j+1]
+		}
+		games = append(games, game)
+		text = text[end:]
+	}
+	file := filepath.Join(c.Dir, "text-"+v.String()+".pdn")
+	_ = os.WriteFile(file, []byte(strings.Join(games, "\n")), 0o644)
+	for _, g := range games {
+		if strings.Contains(g, `[Result "*"]`) {
+			l.Unfinished++
+		} else {
+			l.Games++
+		}
+	}
+	l.BadPDN += badPDN(file, v, len(games), true) + max(c.TextGames-len(games), 0)
+	if n := strings.Count(out.String(), "illegal"); n > 0 {
+		l.Illegal += n
+	}
+	return l
+}
+
+// memory plays MemGames Russian games at a fast move time, tallied as
+// any Hub match, and reads the resident memory of the two engine processes after a tenth of them and
+// after all of them (the runner keeps one process per engine from game to
+// game unless one crashes or hangs).
+func (c *Config) memory(ctx context.Context) (Line, Memory) {
+	m := Memory{Games: (c.MemGames + 1) / 2 * 2, EarlyGames: max(1, c.MemGames/10)}
+	var early [2]int
+	// The smallest table: it is all resident after the first game, so
+	// that what grows later is the rest of the process.
+	options := []hub.Setting{{Name: "threads", Value: "1"}, {Name: "hash", Value: "1"}}
+	engines := [2]match.EngineSpec{
+		{Name: "damkaA", Command: []string{c.Damka, "hub"}, Options: options},
+		{Name: "damkaB", Command: []string{c.Damka, "hub"}, Options: options},
+	}
+	l := Line{FrontEnd: "mem", Variant: engine.Russian.String(), Note: "movetime 10ms, hash 1 MiB, one process per engine"}
+	// The late sample is the last one with both engines running: the
+	// runner may quit them before it reports the match's last game.
+	progress := func(p match.Progress) {
+		if m.Err != "" || p.Played < m.EarlyGames {
+			return
+		}
+		pids, err := children(c.Damka)
+		if err == nil && len(pids) != 2 {
+			if p.Played > m.EarlyGames {
+				return
+			}
+			err = fmt.Errorf("found %d engine processes, want 2", len(pids))
+		}
+		var rss, anon [2]int64
+		for i, pid := range pids {
+			if err == nil {
+				rss[i], anon[i], err = vmRSS(pid)
+			}
+		}
+		if err != nil {
+			m.Err = "reading the engines' memory: " + err.Error()
+			return
+		}
+		if p.Played == m.EarlyGames {
+			early, m.Early, m.EarlyAnon = [2]int{pids[0], pids[1]}, rss, anon
+		} else if early != [2]int{pids[0], pids[1]} {
+			m.Restarted = true
+		}
+		m.LateGames, m.Late, m.LateAnon = p.Played, rss, anon
+	}
+	err := c.runMatch(ctx, &l, engine.Russian, engines, match.Limits{MoveTime: 10 * time.Millisecond},
+		m.Games/2, filepath.Join(c.Dir, "memory-russian.pdn"), progress)
+	switch {
+	case err != nil:
+		m.Err = err.Error()
+	case m.Err == "" && (l.Games != m.Games || m.LateGames <= m.EarlyGames):
+		m.Err = fmt.Sprintf("the match played %d games of %d; samples after %d and %d", l.Games, m.Games, m.EarlyGames, m.LateGames)
+	}
+	return l, m
+}
+
+// children returns the pids of this process's children running the
+// program bin, lowest first.
+func children(bin string) ([]int, error) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, err
+	}
+	want, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return nil, err
+	}
+	self := os.Getpid()
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces; split after ')'.
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) < 2 || f[1] != strconv.Itoa(self) {
+			continue
+		}
+		if exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err == nil && exe == want {
+			out = append(out, pid)
+		}
+	}
+	return out, nil
+}
+
+// vmRSS returns the VmRSS and RssAnon lines of /proc/pid/status in KiB.
+func vmRSS(pid int) (rss, anon int64, err error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	found := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		name, rest, ok := strings.Cut(line, ":")
+		if !ok || (name != "VmRSS" && name != "RssAnon") {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("/proc/%d/status: %s: %w", pid, name, err)
+		}
+		if name == "VmRSS" {
+			rss = n
+		} else {
+			anon = n
+		}
+		found++
+	}
+	if found != 2 {
+		return 0, 0, fmt.Errorf("/proc/%d/status: no VmRSS and RssAnon", pid)
+	}
+	return rss, anon, nil
+}
+
+// lastLine returns the last non-empty line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
