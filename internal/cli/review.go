@@ -56,15 +56,10 @@ reviewed and written, and the exit status is then 2 (bad input), as when no
 game can be reviewed at all.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lim, err := sf.limits(cmd.Flags())
+			lim, p, err := sf.setup(cmd)
 			if err != nil {
 				return err
 			}
-			p, err := sf.player(cmd)
-			if err != nil {
-				return err
-			}
-			lim.MoveOverhead = p.MoveOverhead()
 			in := args[0]
 			if outName == "" {
 				outName = strings.TrimSuffix(in, filepath.Ext(in)) + ".reviewed.pdn"

@@ -52,6 +52,22 @@ func (f *searchFlags) registerWith(cmd *cobra.Command, settings []string) {
 	f.settings = registerSettings(cmd, settings...)
 }
 
+// setup reads the limit flags and makes the player of the settings flags
+// (see player), the limits' MoveOverhead being its move-overhead: what
+// analyse, solve and review search with. Errors are bad input.
+func (f *searchFlags) setup(cmd *cobra.Command) (search.Limits, *player.Player, error) {
+	lim, err := f.limits(cmd.Flags())
+	if err != nil {
+		return lim, nil, err
+	}
+	p, err := f.player(cmd)
+	if err != nil {
+		return lim, nil, err
+	}
+	lim.MoveOverhead = p.MoveOverhead()
+	return lim, p, nil
+}
+
 // player makes the player of the settings flags, its book off (analysis
 // and suites never play from the book).
 func (f *searchFlags) player(cmd *cobra.Command) (*player.Player, error) {
@@ -132,11 +148,7 @@ seconds, X in millions of nodes per second, D in plies. --moves may carry PDN
 move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lim, err := sf.limits(cmd.Flags())
-			if err != nil {
-				return err
-			}
-			p, err := sf.player(cmd)
+			lim, p, err := sf.setup(cmd)
 			if err != nil {
 				return err
 			}
@@ -240,11 +252,7 @@ with S in men from the side to move (1.00 = one man, a win in n plies
 100 - n/100) and D in plies.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lim, err := sf.limits(cmd.Flags())
-			if err != nil {
-				return err
-			}
-			p, err := sf.player(cmd)
+			lim, p, err := sf.setup(cmd)
 			if err != nil {
 				return err
 			}
@@ -264,7 +272,6 @@ with S in men from the side to move (1.00 = one man, a win in n plies
 				return badInput("%s: no positions (want lines FEN ; bm MOVE ; id NAME)", args[0])
 			}
 			e := search.New(p.Options())
-			lim.MoveOverhead = p.MoveOverhead()
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
 			return solveSuite(ctx, cmd.OutOrStdout(), e, suite, lim)
