@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -590,6 +592,7 @@ func (s *session) setClock(m inMsg) {
 	s.clock.inc = time.Duration(m.Inc) * time.Millisecond
 	s.clock.fromPly = s.game().Ply()
 	s.clock.turnStart, s.clock.stopped = time.Now(), false
+	s.armFlag()
 	s.sendStateLocked()
 }
 
@@ -608,7 +611,11 @@ func (s *session) set(name, value string) {
 	}
 	before := s.game()
 	if err := s.p.Set(name, value); err != nil {
-		s.sendError("%v", err)
+		if errors.Is(err, player.ErrUnknownSetting) {
+			s.sendError("%v", err)
+		} else {
+			s.sendError("set %s %q: %v", name, value, err)
+		}
 	}
 	s.send(s.settingsMsg())
 	if s.game() != before {
@@ -657,6 +664,10 @@ func (s *session) setFEN(fen string) {
 // moves): the text itself, never a file it names.
 func (s *session) loadPDN(text string) {
 	pg, err := pdn.NewReader(strings.NewReader(text), s.p.Variant()).Next()
+	if errors.Is(err, io.EOF) {
+		s.sendError("PDN: no game in the text")
+		return
+	}
 	if err != nil {
 		s.sendError("PDN: %v", err)
 		return
@@ -805,9 +816,9 @@ func (s *session) sendState() {
 // move message takes back), the squares of its path and the captured
 // squares.
 type moveMsg struct {
-	Text     string          `json:"text"`
-	Path     []engine.Square `json:"path"`
-	Captured []engine.Square `json:"captured"`
+	Text     string `json:"text"`
+	Path     []int  `json:"path"`
+	Captured []int  `json:"captured"`
 }
 
 // sendStateLocked sends the whole state: the position, its legal moves,
@@ -837,9 +848,9 @@ func (s *session) sendStateLocked() {
 	var moves []moveMsg
 	if res == engine.Ongoing {
 		for _, mv := range pos.SortedMoves() {
-			mm := moveMsg{Text: pos.FormatMove(mv, engine.FormatFull), Path: pos.Path(mv)}
+			mm := moveMsg{Text: pos.FormatMove(mv, engine.FormatFull), Path: squareInts(pos.Path(mv)), Captured: []int{}}
 			for set := engine.SquareSet(v, mv.Captured); set != 0; set &= set - 1 {
-				mm.Captured = append(mm.Captured, engine.Square(bits.TrailingZeros64(set)+1))
+				mm.Captured = append(mm.Captured, bits.TrailingZeros64(set)+1)
 			}
 			moves = append(moves, mm)
 		}
@@ -854,10 +865,10 @@ func (s *session) sendStateLocked() {
 		row, col := engine.SquareRowCol(v, engine.Square(sq))
 		squares = append(squares, map[string]any{"sq": sq, "row": row, "col": col, "name": engine.SquareName(v, engine.Square(sq), r.Notation)})
 	}
-	var last []engine.Square
+	var last []int
 	if g.Ply() > 0 {
 		prev := g.PositionAt(g.Ply() - 1)
-		last = prev.Path(g.Moves()[g.Ply()-1])
+		last = squareInts(prev.Path(g.Moves()[g.Ply()-1]))
 	}
 	state := map[string]any{
 		"type":      "state",
@@ -893,6 +904,16 @@ func (s *session) sendStateLocked() {
 	}
 	state["clock"] = clock
 	s.send(state)
+}
+
+// squareInts returns the squares as numbers (a []uint8 would be
+// written to JSON as base64).
+func squareInts(sqs []engine.Square) []int {
+	out := make([]int, len(sqs))
+	for i, sq := range sqs {
+		out[i] = int(sq)
+	}
+	return out
 }
 
 func colourWord(c engine.Color) string {
