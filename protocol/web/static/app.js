@@ -59,9 +59,9 @@ const handlers = {
       (state.played.length > 0 && m.played.length > 0 && m.played[0] !== state.played[0]) || m.fen !== state.fen && m.played.length === 0;
     if (newGame) { evals = {}; }
     for (const k of Object.keys(evals)) if (Number(k) > m.played.length) delete evals[k];
+    if (!state || state.fen !== m.fen) sel = [];
     state = m;
     clockAt = performance.now();
-    sel = [];
     lines = {};
     renderLines();
     document.body.dataset.ply = String(m.played.length);
