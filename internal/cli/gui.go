@@ -254,9 +254,11 @@ func (h *hubEngine) Think(ctx context.Context, g *engine.Game, lim search.Limits
 	return pos.ParseMove(d.Move)
 }
 
-// Close ends the engine's process.
+// Close ends the engine's process: quit, then kill after a moment.
 func (h *hubEngine) Close() error {
-	h.c.Kill()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err := h.c.Close(ctx)
 	<-h.c.Exited()
-	return nil
+	return err
 }
