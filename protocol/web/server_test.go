@@ -308,6 +308,23 @@ func TestGamePlayUndoFENPDN(t *testing.T) {
 	}
 }
 
+func TestNewGameFromBallot(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "sides", "white": "human", "black": "human"})
+	w.next("state")
+	for _, v := range []string{"international", "english"} {
+		start := time.Now()
+		w.send(map[string]any{"type": "new", "variant": v, "ballot": -1})
+		st := w.next("state")
+		assert.Equal(t, v, st["variant"])
+		assert.Equal(t, 3, plies(st), "a 3-move ballot")
+		assert.Less(t, time.Since(start), 5*time.Second)
+	}
+	w.send(map[string]any{"type": "new", "ballot": 1_000_000})
+	assert.Contains(t, w.next("error")["message"], "ballot 1000000")
+}
+
 func TestClockAndGameOver(t *testing.T) {
 	_, hs := newTestServer(t, Config{})
 	w := connect(t, hs)
