@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/google/shlex"
@@ -80,7 +81,7 @@ func newGuiCmd() *cobra.Command {
 				return err
 			}
 			newPlayer := func() (*player.Player, error) { return sf.newPlayer(cmd, player.Config{Log: logger}) }
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return runGui(ctx, cmd, listen, !noBrowser, newPlayer, engines)
 		},
@@ -151,9 +152,10 @@ func runGui(ctx context.Context, cmd *cobra.Command, listen string, browser bool
 		Log:      logger,
 	})
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	url := "http://" + ln.Addr().String() + "/"
-	if loopback && ip.To4() == nil {
-		url = "http://[" + host + "]:" + portOf(ln.Addr()) + "/"
+	url := "http://" + net.JoinHostPort(host, portOf(ln.Addr())) + "/"
+	if ip != nil && ip.IsUnspecified() {
+		// Every address of this machine: the browser here goes through loopback.
+		url = "http://" + net.JoinHostPort("127.0.0.1", portOf(ln.Addr())) + "/"
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "damka gui: %s\n", url)
 	if browser {
