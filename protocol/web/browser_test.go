@@ -225,6 +225,23 @@ func TestBrowserGames(t *testing.T) {
 	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`window.damka.state.played.length === 1 && window.damka.state.fen.startsWith("W:Wa3,c3:B")`))
 	require.NoError(t, err)
 
+	// Flip: Black's side at the bottom, square 32 first.
+	do(chromedp.Click(chromedp.CSS(`#btn-flip`)))
+	require.Equal(t, "32", eval[string](t, ctx, `document.querySelector("#board .dark").dataset.sq`))
+	do(chromedp.Click(chromedp.CSS(`#btn-flip`)))
+	require.Equal(t, "1", eval[string](t, ctx, `document.querySelector("#board .dark").dataset.sq`))
+
+	// PDN out (the text also lands in the box) and back in.
+	do(chromedp.Click(chromedp.CSS(`#btn-pdn-save`)))
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("pdn").value.includes('[Event "damka gui"]')`))
+	require.NoError(t, err)
+	do(chromedp.Click(chromedp.CSS(`#btn-new`)))
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`window.damka.state.played.length === 0`))
+	require.NoError(t, err)
+	do(chromedp.Click(chromedp.CSS(`#btn-pdn-load`)))
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`window.damka.state.played.length === 1 && window.damka.state.fen.startsWith("W:Wa3,c3:B")`))
+	require.NoError(t, err)
+
 	stopConsole()
 	<-consoleDone
 	mu.Lock()
