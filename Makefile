@@ -1,7 +1,7 @@
 # damka build, test and benchmark targets. Everything runs with the Go toolchain only.
 GO ?= go
 
-.PHONY: build test test-race perft bench bench-search fuzz fuzz-ci soak vet fmt generate
+.PHONY: build test test-race perft bench bench-search fuzz fuzz-ci soak vet fmt generate test-gui gui-shots
 
 build:
 	$(GO) build -o bin/damka ./cmd/damka
@@ -12,6 +12,17 @@ build:
 test: vet
 	@test -z "$$(gofmt -l .)" || (echo "gofmt needed on:"; gofmt -l .; exit 1)
 	$(GO) test -short -count=1 -p 1 ./...
+
+# damka gui in a real browser (docs/gui.md): headless Chromium plays a game in
+# each variant by clicks, edits a position, analyses; it fails when no chromium
+# binary is found (Debian: apt-get install chromium; or DAMKA_CHROMIUM=PATH),
+# where make test skips it. About 15 s.
+test-gui:
+	DAMKA_GUI_REQUIRE=1 $(GO) test -count=1 -run 'TestBrowser' -v ./protocol/web/
+
+# The screenshots of docs/gui.md (docs/gui-VARIANT.png), from the browser test.
+gui-shots:
+	DAMKA_GUI_REQUIRE=1 DAMKA_GUI_SHOTS=$(CURDIR)/docs $(GO) test -count=1 -run 'TestBrowser' ./protocol/web/
 
 test-race:
 	$(GO) test -short -race -count=1 ./...

@@ -168,7 +168,7 @@ commands below are the tools.`,
 		},
 	})
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(err) })
-	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newBookCmd(), newMatchCmd(),
+	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newBookCmd(), newMatchCmd(), newGuiCmd(),
 		newPlayCmd(), newAnalyseCmd(), newBenchCmd(), newSolveCmd(), newSelfPlayCmd(), newTrainCmd(), newEGDBCmd(), newOpeningsCmd(), newReviewCmd())
 	return root
 }

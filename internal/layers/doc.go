@@ -8,7 +8,8 @@
 //	search, learn                 search, TT, time; the evaluation's trainer
 //	player                        the settings, their resources and one game
 //	protocol/hub, protocol/dxp,   the front ends: Hub, DXP, CheckerBoard and
-//	protocol/cb, protocol/text    the text mode (a person at a terminal)
+//	protocol/cb, protocol/text,   the text mode (a person at a terminal)
+//	protocol/web                  and the browser page (damka gui)
 //	bench, match, review          perft, bench, suites, self-play; the match
 //	                              runner and its statistics (speaks Hub and DXP to engines);
 //	                              game review (PDN games annotated by the search)

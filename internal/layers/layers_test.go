@@ -32,6 +32,7 @@ var layer = map[string]int{
 	"damka/protocol/dxp":             5,
 	"damka/protocol/cb":              5, // CheckerBoard engine API (damka.dll)
 	"damka/protocol/text":            5, // the text mode: a person at a terminal
+	"damka/protocol/web":             5, // damka gui: the page and its WebSocket
 	"damka/bench":                    6, // perft, bench signature, solve suites, self-play
 	"damka/match":                    6, // match runner and its statistics (speaks Hub and DXP to engines)
 	"damka/review":                   6, // game review: every position of a game searched, the moves annotated

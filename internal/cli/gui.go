@@ -1,0 +1,266 @@
+// gui.go: `damka gui`, damka in a browser (protocol/web): a local web
+// server of the embedded page, the default browser opened on it, and the
+// external Hub engines named by --engine offered on the page by name.
+
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/google/shlex"
+	"github.com/spf13/cobra"
+
+	"damka/engine"
+	"damka/match"
+	"damka/player"
+	"damka/protocol/hub"
+	"damka/protocol/web"
+	"damka/search"
+)
+
+const guiLong = `gui starts a web server on this machine and opens the default browser on
+its page: a board of the variant played, moves by click, damka's answers at a
+time per move or under a clock, analysis lines, an evaluation graph, a
+position editor, FEN and PDN in and out, the engine's settings. Each page is
+a game of its own with a player of its own.
+
+The server listens on 127.0.0.1 at a free port unless --listen says otherwise
+(a warning is logged when it is not a loopback address); it prints the address
+on standard output. --no-browser only prints it.
+
+--engine name=X cmd=COMMAND [dir=DIR] [option.P=V ...] (as damka match takes
+it; repeatable) makes a Hub engine available on the page by its name, to play
+against damka, a person or another engine. The page can pick only these
+names; the server starts no other program and reads no file for the page.`
+
+func newGuiCmd() *cobra.Command {
+	var sf *settingFlags
+	var listen string
+	var noBrowser bool
+	cmd := &cobra.Command{
+		Use:   "gui [--listen ADDR] [--no-browser] [--engine name=X cmd=... ...] [setting flags]",
+		Short: "play and analyse in a browser: a local web server and its page",
+		Long:  guiLong,
+		// --engine takes several words (see extractEngines).
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rest, specs, err := extractEngines(args)
+			if err != nil {
+				return err
+			}
+			_ = cmd.InheritedFlags()
+			if err := cmd.Flags().Parse(rest); err != nil {
+				return flagError(err)
+			}
+			if help, _ := cmd.Flags().GetBool("help"); help {
+				return cmd.Help()
+			}
+			if extra := cmd.Flags().Args(); len(extra) > 0 {
+				return badInput("unexpected arguments %q", extra)
+			}
+			if err := setupLogging(); err != nil {
+				return err
+			}
+			engines, err := guiEngines(specs)
+			if err != nil {
+				return err
+			}
+			// The flags are checked once, before the server starts.
+			if _, err := sf.newPlayer(cmd, player.Config{Log: logger}); err != nil {
+				return err
+			}
+			newPlayer := func() (*player.Player, error) { return sf.newPlayer(cmd, player.Config{Log: logger}) }
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runGui(ctx, cmd, listen, !noBrowser, newPlayer, engines)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&listen, "listen", "127.0.0.1:0", "the address to listen on (port 0: a free port)")
+	fl.BoolVar(&noBrowser, "no-browser", false, "do not open a browser, only print the address")
+	fl.String(engineFlag, "", "an external Hub engine offered on the page: name=NAME cmd=COMMAND [dir=DIR] [option.P=V ...] (repeatable)")
+	sf = registerSettings(cmd)
+	return cmd
+}
+
+// guiEngines reads the --engine descriptions: Hub engines with distinct
+// names, none called human or damka.
+func guiEngines(specs [][]string) ([]match.EngineSpec, error) {
+	var out []match.EngineSpec
+	for i, words := range specs {
+		e, err := match.ParseEngineSpec(words, shlex.Split)
+		if err != nil {
+			return nil, badInput("--engine %d: %v", i+1, err)
+		}
+		if e.Proto != "" && e.Proto != match.ProtoHub {
+			return nil, badInput("--engine %d (%s): the gui speaks Hub to engines, not %s", i+1, e.Name, e.Proto)
+		}
+		if err := checkEngineCommand(e); err != nil {
+			return nil, badInput("--engine %d (%s): %v", i+1, e.Name, err)
+		}
+		if e.Name == web.Human || e.Name == web.Damka {
+			return nil, badInput("--engine %d: the name %q is taken: give another name=", i+1, e.Name)
+		}
+		if slices.ContainsFunc(out, func(o match.EngineSpec) bool { return o.Name == e.Name }) {
+			return nil, badInput("two engines are named %q: give each a different name=", e.Name)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// runGui serves the page on listen until ctx ends.
+func runGui(ctx context.Context, cmd *cobra.Command, listen string, browser bool, newPlayer func() (*player.Player, error), engines []match.EngineSpec) error {
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return badInput("--listen %s: %v", listen, err)
+	}
+	host, _, _ := net.SplitHostPort(ln.Addr().String())
+	ip := net.ParseIP(host)
+	loopback := ip != nil && ip.IsLoopback()
+	if !loopback {
+		logger.Warn().Str("listen", ln.Addr().String()).Msg("the gui listens beyond this machine: anyone who reaches this address can use damka (and the --engine programs)")
+	}
+	var names []string
+	for _, e := range engines {
+		names = append(names, e.Name)
+	}
+	srv := web.New(web.Config{
+		NewPlayer: newPlayer,
+		Engines:   names,
+		StartEngine: func(ctx context.Context, name string) (web.Engine, error) {
+			for _, e := range engines {
+				if e.Name == name {
+					return startHubEngine(ctx, e)
+				}
+			}
+			return nil, fmt.Errorf("no engine %q", name)
+		},
+		Version:  version,
+		Loopback: loopback,
+		Log:      logger,
+	})
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	url := "http://" + net.JoinHostPort(host, portOf(ln.Addr())) + "/"
+	if ip != nil && ip.IsUnspecified() {
+		// Every address of this machine: the browser here goes through loopback.
+		url = "http://" + net.JoinHostPort("127.0.0.1", portOf(ln.Addr())) + "/"
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "damka gui: %s\n", url)
+	if browser {
+		openBrowser(url)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = hs.Shutdown(sctx)
+	srv.Close()
+	return nil
+}
+
+func portOf(a net.Addr) string {
+	_, p, _ := net.SplitHostPort(a.String())
+	return p
+}
+
+// openBrowser opens url in the default browser where there is one; a
+// machine without one only logs it.
+func openBrowser(url string) {
+	var c *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		c = exec.Command("open", url)
+	case "windows":
+		c = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		c = exec.Command("xdg-open", url)
+	}
+	if err := c.Start(); err != nil {
+		logger.Info().Err(err).Msg("no browser opened: open the address yourself")
+		return
+	}
+	go func() { _ = c.Wait() }()
+}
+
+// hubEngine is an external Hub engine for the page (web.Engine).
+type hubEngine struct {
+	mu      sync.Mutex
+	c       *hub.Client
+	variant engine.VariantID
+}
+
+// startHubEngine starts e's program and shakes hands with it.
+func startHubEngine(ctx context.Context, e match.EngineSpec) (*hubEngine, error) {
+	c, err := hub.Start(ctx, hub.ClientOptions{
+		Path: e.Command[0], Args: e.Command[1:], Dir: e.Dir,
+		Log: logger.With().Str("engine", e.Name).Logger(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	hctx, cancel := context.WithTimeout(ctx, match.DefaultStartTimeout)
+	defer cancel()
+	if _, _, err := c.Handshake(hctx, e.Options...); err != nil {
+		c.Kill()
+		<-c.Exited()
+		return nil, err
+	}
+	return &hubEngine{c: c, variant: engine.NumVariants}, nil
+}
+
+// Think sets the game and the limits and returns the engine's move.
+func (h *hubEngine) Think(ctx context.Context, g *engine.Game, lim search.Limits) (engine.Move, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	v := g.Start().V
+	if v != h.variant {
+		if err := h.c.SetParam("variant", v.String()); err != nil {
+			return engine.Move{}, err
+		}
+		h.variant = v
+	}
+	sctx, cancel := context.WithTimeout(ctx, match.DefaultStartTimeout)
+	err := h.c.SetGame(sctx, g)
+	cancel()
+	if err != nil {
+		return engine.Move{}, err
+	}
+	if err := h.c.SetLevel(hub.Level{Depth: lim.Depth, Nodes: lim.Nodes, MoveTime: lim.MoveTime, Time: lim.Time, Inc: lim.Inc}); err != nil {
+		return engine.Move{}, err
+	}
+	d, err := h.c.Think(ctx, 0, nil)
+	if err != nil {
+		return engine.Move{}, err
+	}
+	if d.Move == "" {
+		return engine.Move{}, fmt.Errorf("no move: %v", d.Errors)
+	}
+	pos := g.Position()
+	return pos.ParseMove(d.Move)
+}
+
+// Close ends the engine's process: quit, then kill after a moment.
+func (h *hubEngine) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err := h.c.Close(ctx)
+	<-h.c.Exited()
+	return err
+}

@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/player"
+	"damka/protocol/web"
+)
+
+func TestGuiBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gui", "--no-browser", "--engine", "name=damka", "cmd=/bin/sh"}, `the name "damka" is taken`},
+		{[]string{"gui", "--no-browser", "--engine", "name=A", "cmd=/bin/sh", "--engine", "name=A", "cmd=/bin/sh"}, `two engines are named "A"`},
+		{[]string{"gui", "--no-browser", "--engine", "name=A", "cmd=/bin/sh", "port=1"}, "speaks Hub"},
+		{[]string{"gui", "--no-browser", "--listen", "nonsense"}, "--listen nonsense"},
+		{[]string{"gui", "--no-browser", "--threads", "0"}, "--threads"},
+		{[]string{"gui", "extra"}, "unexpected arguments"},
+	} {
+		out, errs, code := runCLI(c.args...)
+		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)
+		assert.Contains(t, errs, c.want, c.args)
+		assert.Empty(t, out, c.args)
+	}
+}
+
+// TestGuiServes runs damka gui until its context ends: it prints the
+// address, serves the page there and refuses another host name.
+func TestGuiServes(t *testing.T) {
+	cmd := &cobra.Command{}
+	pr, pw := io.Pipe()
+	cmd.SetOut(pw)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- runGui(ctx, cmd, "127.0.0.1:0", false, func() (*player.Player, error) { return player.New(player.Config{}), nil }, nil)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(line, "damka gui: http://127.0.0.1:"), line)
+	url := strings.TrimSpace(strings.TrimPrefix(line, "damka gui: "))
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, string(body), "app.js")
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("damka gui did not stop")
+	}
+}
+
+// TestGuiExternalEngine plays a real damka Hub process (an --engine)
+// against damka on the page, and checks that the process ends with the
+// page.
+func TestGuiExternalEngine(t *testing.T) {
+	bin := buildDamka(t, t.TempDir())
+	specs, err := guiEngines([][]string{{"name=ext", "cmd=" + bin + " hub", "option.hash=1"}})
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var started []*hubEngine
+	srv := web.New(web.Config{
+		NewPlayer: func() (*player.Player, error) {
+			p := player.New(player.Config{})
+			return p, p.Set(player.SetHash, "1")
+		},
+		Engines: []string{"ext"},
+		StartEngine: func(ctx context.Context, name string) (web.Engine, error) {
+			require.Equal(t, "ext", name)
+			h, err := startHubEngine(ctx, specs[0])
+			if err == nil {
+				mu.Lock()
+				started = append(started, h)
+				mu.Unlock()
+			}
+			return h, err
+		},
+	})
+	hs := httptest.NewServer(srv)
+	defer srv.Close()
+	defer hs.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(hs.URL, "http")+"/ws", &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {hs.URL}}})
+	require.NoError(t, err)
+	c.SetReadLimit(16 << 20)
+	send := func(v any) {
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		require.NoError(t, c.Write(ctx, websocket.MessageText, b))
+	}
+	send(map[string]any{"type": "level", "depth": 1})
+	send(map[string]any{"type": "new", "variant": "brazilian"})
+	send(map[string]any{"type": "sides", "white": "ext", "black": "damka"})
+	var result string
+	plies := 0
+	for result == "" {
+		_, data, err := c.Read(ctx)
+		require.NoError(t, err)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(data, &m))
+		require.NotEqual(t, "error", m["type"], "%v", m["message"])
+		if m["type"] == "state" {
+			result, _ = m["result"].(string)
+			plies = len(m["played"].([]any))
+		}
+	}
+	assert.Greater(t, plies, 10)
+	send(map[string]any{"type": "pdn"})
+	for {
+		_, data, err := c.Read(ctx)
+		require.NoError(t, err)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(data, &m))
+		if m["type"] == "pdn" {
+			assert.Contains(t, m["text"], `[White "ext"]`)
+			assert.Contains(t, m["text"], `[Result "`+result+`"]`)
+			break
+		}
+	}
+	c.CloseNow()
+	mu.Lock()
+	require.Len(t, started, 1)
+	h := started[0]
+	mu.Unlock()
+	select {
+	case <-h.c.Exited():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the engine process outlives the page")
+	}
+}

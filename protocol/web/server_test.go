@@ -1,0 +1,394 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"damka/engine"
+	"damka/player"
+	"damka/search"
+)
+
+// smallPlayer is a player with the smallest table, for tests.
+func smallPlayer() (*player.Player, error) {
+	p := player.New(player.Config{BookSeed: 1})
+	if err := p.Set(player.SetHash, strconv.Itoa(player.MustLookup(player.SetHash).Min)); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// fakeEngine plays the first legal move, after waiting for ctx when slow.
+type fakeEngine struct {
+	slow   bool
+	closed *atomic.Int32
+}
+
+func (f *fakeEngine) Think(ctx context.Context, g *engine.Game, _ search.Limits) (engine.Move, error) {
+	if f.slow {
+		<-ctx.Done()
+		return engine.Move{}, ctx.Err()
+	}
+	pos := g.Position()
+	ms := pos.SortedMoves()
+	if len(ms) == 0 {
+		return engine.Move{}, errors.New("no move")
+	}
+	return ms[0], nil
+}
+
+func (f *fakeEngine) Close() error { f.closed.Add(1); return nil }
+
+func newTestServer(t *testing.T, cfg Config) (*Server, *httptest.Server) {
+	t.Helper()
+	if cfg.NewPlayer == nil {
+		cfg.NewPlayer = smallPlayer
+	}
+	srv := New(cfg)
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		hs.Close()
+		srv.Close()
+	})
+	return srv, hs
+}
+
+type wsClient struct {
+	t *testing.T
+	c *websocket.Conn
+}
+
+func dial(t *testing.T, hs *httptest.Server, origin string) (*websocket.Conn, *http.Response, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	h := http.Header{}
+	if origin != "" {
+		h.Set("Origin", origin)
+	}
+	return websocket.Dial(ctx, "ws"+strings.TrimPrefix(hs.URL, "http")+"/ws", &websocket.DialOptions{HTTPHeader: h})
+}
+
+func connect(t *testing.T, hs *httptest.Server) *wsClient {
+	t.Helper()
+	c, _, err := dial(t, hs, hs.URL)
+	require.NoError(t, err)
+	c.SetReadLimit(16 << 20)
+	wc := &wsClient{t: t, c: c}
+	t.Cleanup(func() { c.CloseNow() })
+	wc.next("hello")
+	wc.next("state")
+	return wc
+}
+
+func (w *wsClient) send(v any) {
+	w.t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(w.t, err)
+	w.sendRaw(string(b))
+}
+
+func (w *wsClient) sendRaw(s string) {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(w.t, w.c.Write(ctx, websocket.MessageText, []byte(s)))
+}
+
+// next reads messages until one of type typ (or an error message when typ
+// is not "error", which fails the test) and returns it.
+func (w *wsClient) next(typ string) map[string]any {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for {
+		_, data, err := w.c.Read(ctx)
+		require.NoError(w.t, err, "waiting for %s", typ)
+		var m map[string]any
+		require.NoError(w.t, json.Unmarshal(data, &m))
+		if m["type"] == typ {
+			return m
+		}
+		if m["type"] == "error" {
+			w.t.Fatalf("error message while waiting for %s: %v", typ, m["message"])
+		}
+	}
+}
+
+// nextState reads states until pred holds.
+func (w *wsClient) nextState(pred func(map[string]any) bool) map[string]any {
+	w.t.Helper()
+	for {
+		if st := w.next("state"); pred(st) {
+			return st
+		}
+	}
+}
+
+func plies(st map[string]any) int { return len(st["played"].([]any)) }
+
+func TestForeignOriginRefused(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	for _, origin := range []string{"http://evil.example", "", "null", "http://127.0.0.1:1"} {
+		_, resp, err := dial(t, hs, origin)
+		require.Error(t, err, origin)
+		require.NotNil(t, resp, origin)
+		assert.Equal(t, http.StatusForbidden, resp.StatusCode, origin)
+		body, _ := io.ReadAll(resp.Body)
+		assert.Contains(t, string(body), "refused", origin)
+		assert.Contains(t, string(body), "damka gui: WebSocket", origin)
+	}
+}
+
+func TestLoopbackHostOnly(t *testing.T) {
+	_, hs := newTestServer(t, Config{Loopback: true})
+	req, err := http.NewRequest("GET", hs.URL+"/", nil)
+	require.NoError(t, err)
+	req.Host = "rebind.example:80"
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	assert.Contains(t, string(body), "not this machine's loopback address")
+
+	resp, err = http.Get(hs.URL + "/")
+	require.NoError(t, err)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, string(body), `<div id="board"`)
+	for _, h := range []string{"localhost:80", "127.0.0.1", "[::1]:8080"} {
+		assert.True(t, loopbackHost(h), h)
+	}
+	assert.False(t, loopbackHost("10.0.0.1:80"))
+}
+
+func TestBadMessagesAnswered(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	cases := map[string]string{
+		`not json`:                                           "bad message",
+		`{"type":"frob"}`:                                    `unknown message type "frob"`,
+		`{"move":"c3-d4"}`:                                   `no "type"`,
+		`{"type":"move","move":"c3-c4"}`:                     "c3-c4",
+		`{"type":"move","move":"a1-h8"}`:                     "illegal",
+		`{"type":"new","variant":"chess"}`:                   "chess",
+		`{"type":"fen","fen":"W:W99"}`:                       "bad position",
+		`{"type":"set","name":"frob","value":1}`:             "bad message",
+		`{"type":"set","name":"frob","value":"1"}`:           "unknown setting",
+		`{"type":"set","name":"threads","value":"0"}`:        "threads",
+		`{"type":"set","name":"book-file","value":"/x"}`:     "set it on the command line",
+		`{"type":"sides","white":"/bin/sh","black":"human"}`: `no player "/bin/sh"`,
+		`{"type":"loadpdn","text":"1. c3-d4 c3-d4 *"}`:       "PDN",
+		`{"type":"loadpdn","text":""}`:                       "no game",
+		`{"type":"level","movetime":-1}`:                     "level",
+		`{"type":"undo"}`:                                    "nothing to take back",
+		`{"type":"state","extra":1}`:                         "unknown field",
+	}
+	for msg, want := range cases {
+		w.sendRaw(msg)
+		m := w.next("error")
+		assert.Contains(t, m["message"], want, msg)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, w.c.Write(ctx, websocket.MessageBinary, []byte{1, 2}))
+	assert.Contains(t, w.next("error")["message"], "not binary")
+	// The connection is still there.
+	w.send(map[string]any{"type": "state"})
+	st := w.next("state")
+	assert.Equal(t, "russian", st["variant"])
+}
+
+func TestMessageSizeLimit(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.sendRaw(`{"type":"loadpdn","text":"` + strings.Repeat("x", MaxMessageBytes) + `"}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		_, _, err := w.c.Read(ctx)
+		if err != nil {
+			assert.Equal(t, websocket.StatusMessageTooBig, websocket.CloseStatus(err), "%v", err)
+			return
+		}
+	}
+}
+
+func TestGamePlayUndoFENPDN(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "level", "nodes": 200})
+	w.next("level")
+	w.send(map[string]any{"type": "sides", "white": "damka", "black": "human"})
+	w.next("state")
+	w.send(map[string]any{"type": "new", "variant": "english"})
+	st := w.next("state")
+	assert.Equal(t, "english", st["variant"])
+	assert.EqualValues(t, 8, st["size"])
+	assert.Equal(t, "black", st["side"], "Black moves first in English")
+	// damka plays White: the person (Black) moves, damka answers.
+	mv := st["moves"].([]any)[0].(map[string]any)
+	assert.Len(t, mv["path"], 2)
+	w.send(map[string]any{"type": "move", "move": mv["text"]})
+	st = w.nextState(func(s map[string]any) bool { return plies(s) == 2 })
+	assert.Equal(t, "black", st["side"])
+
+	w.send(map[string]any{"type": "pdn"})
+	text := w.next("pdn")["text"].(string)
+	assert.Contains(t, text, `[GameType "21"]`)
+	assert.Contains(t, text, `[Black "human"]`)
+	assert.Contains(t, text, `[White "damka"]`)
+
+	w.send(map[string]any{"type": "undo"})
+	st = w.nextState(func(s map[string]any) bool { return plies(s) == 0 })
+	assert.Equal(t, "black", st["side"])
+
+	w.send(map[string]any{"type": "loadpdn", "text": text})
+	st = w.next("state")
+	assert.Equal(t, 2, plies(st))
+
+	// A capture with two routes: every path is given, square by square.
+	w.send(map[string]any{"type": "sides", "white": "human", "black": "human"})
+	w.next("state")
+	w.send(map[string]any{"type": "new", "variant": "russian"})
+	w.next("state")
+	w.send(map[string]any{"type": "fen", "fen": "W:WKd2:Bc5,e5,c3,e3"})
+	st = w.next("state")
+	assert.Equal(t, "W:WKd2:Bc5,e5,c3,e3", st["fen"])
+	ends := map[[2]float64]int{}
+	for _, m := range st["moves"].([]any) {
+		mm := m.(map[string]any)
+		path := mm["path"].([]any)
+		assert.GreaterOrEqual(t, len(path), 2, mm["text"])
+		assert.Len(t, mm["captured"], len(path)-1, mm["text"])
+		ends[[2]float64{path[0].(float64), path[len(path)-1].(float64)}]++
+	}
+	assert.Len(t, ends, 3, "three captures of four men, each with its path")
+
+	// Settings: one by name through player.Set, the list comes back.
+	w.send(map[string]any{"type": "set", "name": "multipv", "value": "2"})
+	set := w.next("settings")
+	for _, s := range set["settings"].([]any) {
+		sm := s.(map[string]any)
+		if sm["name"] == "multipv" {
+			assert.Equal(t, "2", sm["value"])
+		}
+		if sm["name"] == "book-file" {
+			assert.Equal(t, true, sm["readonly"])
+		}
+	}
+	// Analysis: two lines, then stop.
+	w.send(map[string]any{"type": "fen", "fen": "W:W21,22,23:B9,10,11"})
+	w.next("state")
+	w.send(map[string]any{"type": "analyse"})
+	seen := map[float64]bool{}
+	for len(seen) < 2 {
+		m := w.next("info")
+		assert.Equal(t, true, m["analysis"])
+		seen[m["line"].(float64)] = true
+	}
+	w.send(map[string]any{"type": "stop"})
+	for w.next("busy")["what"] != "" {
+	}
+}
+
+func TestNewGameFromBallot(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "sides", "white": "human", "black": "human"})
+	w.next("state")
+	for _, v := range []string{"international", "english"} {
+		start := time.Now()
+		w.send(map[string]any{"type": "new", "variant": v, "ballot": -1})
+		st := w.next("state")
+		assert.Equal(t, v, st["variant"])
+		assert.Equal(t, 3, plies(st), "a 3-move ballot")
+		assert.Less(t, time.Since(start), 5*time.Second)
+	}
+	w.send(map[string]any{"type": "new", "ballot": 1_000_000})
+	assert.Contains(t, w.next("error")["message"], "ballot 1000000")
+}
+
+func TestClockAndGameOver(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "sides", "white": "human", "black": "human"})
+	w.next("state")
+	w.send(map[string]any{"type": "clock", "base": 150})
+	st := w.next("state")
+	assert.Equal(t, true, st["clock"].(map[string]any)["timed"])
+	// Nobody moves: White's flag falls and the page is told.
+	st = w.nextState(func(s map[string]any) bool { return s["result"] != "" })
+	assert.Contains(t, st["reason"], "Black wins")
+	w.send(map[string]any{"type": "move", "move": "c3-d4"})
+	assert.Contains(t, w.next("error")["message"], "game is over")
+}
+
+func TestEngineAgainstDamkaToTheEnd(t *testing.T) {
+	var closed atomic.Int32
+	_, hs := newTestServer(t, Config{
+		Engines: []string{"first"},
+		StartEngine: func(ctx context.Context, name string) (Engine, error) {
+			return &fakeEngine{closed: &closed}, nil
+		},
+	})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "level", "depth": 1})
+	w.next("level")
+	w.send(map[string]any{"type": "sides", "white": "first", "black": "damka"})
+	st := w.nextState(func(s map[string]any) bool { return s["result"] != "" })
+	assert.Greater(t, plies(st), 10)
+	w.send(map[string]any{"type": "pdn"})
+	text := w.next("pdn")["text"].(string)
+	assert.Contains(t, text, `[White "first"]`)
+	assert.Contains(t, text, `[Result "`+st["result"].(string)+`"]`)
+	w.c.Close(websocket.StatusNormalClosure, "")
+	require.Eventually(t, func() bool { return closed.Load() == 1 }, 10*time.Second, 10*time.Millisecond, "the engine is closed with the page")
+}
+
+// TestClosedPageStopsEverything: a page that goes while damka analyses and
+// an engine thinks leaves no goroutine and no engine behind.
+func TestClosedPageStopsEverything(t *testing.T) {
+	before := runtime.NumGoroutine()
+	var closed atomic.Int32
+	srv := New(Config{
+		NewPlayer: smallPlayer,
+		Engines:   []string{"slow"},
+		StartEngine: func(ctx context.Context, name string) (Engine, error) {
+			return &fakeEngine{slow: true, closed: &closed}, nil
+		},
+	})
+	hs := httptest.NewServer(srv)
+	for range 3 {
+		w := connect(t, hs)
+		w.send(map[string]any{"type": "analyse"})
+		w.next("info")
+		w.c.CloseNow()
+
+		w = connect(t, hs)
+		w.send(map[string]any{"type": "sides", "white": "slow", "black": "human"})
+		w.next("busy")
+		w.c.CloseNow()
+	}
+	require.Eventually(t, func() bool { return closed.Load() == 3 }, 10*time.Second, 10*time.Millisecond)
+	hs.Close()
+	srv.Close()
+	require.Eventually(t, func() bool { return runtime.NumGoroutine() <= before+2 }, 10*time.Second, 20*time.Millisecond,
+		"goroutines: %d before, %d now", before, runtime.NumGoroutine())
+}
