@@ -1,7 +1,7 @@
 # damka build, test and benchmark targets. Everything runs with the Go toolchain only.
 GO ?= go
 
-.PHONY: build test test-race perft bench bench-search fuzz fuzz-ci soak vet fmt generate test-gui gui-shots
+.PHONY: build test test-race perft bench bench-search fuzz fuzz-ci soak vet fmt generate test-gui gui-shots wasm
 
 build:
 	$(GO) build -o bin/damka ./cmd/damka
@@ -23,6 +23,21 @@ test-gui:
 # The screenshots of docs/gui.md (docs/gui-VARIANT.png), from the browser test.
 gui-shots:
 	DAMKA_GUI_REQUIRE=1 DAMKA_GUI_SHOTS=$(CURDIR)/docs $(GO) test -count=1 -run 'TestBrowser' ./protocol/web/
+
+# The page with no server (docs/gui.md "The page with no server"): bin/wasm/
+# holds damka's page (protocol/web/static), damka.wasm (cmd/damka-wasm, run
+# in a Web Worker by worker.js) and Go's wasm_exec.js; any static web server
+# can host the folder.
+WASM_EXEC = $(firstword $(wildcard $(shell $(GO) env GOROOT)/lib/wasm/wasm_exec.js $(shell $(GO) env GOROOT)/misc/wasm/wasm_exec.js))
+wasm:
+	@test -n "$(WASM_EXEC)" || (echo "no wasm_exec.js in $$($(GO) env GOROOT)"; exit 1)
+	rm -rf bin/wasm
+	mkdir -p bin/wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -o bin/wasm/damka.wasm ./cmd/damka-wasm
+	cp protocol/web/static/* bin/wasm/
+	cp cmd/damka-wasm/static/* bin/wasm/
+	cp $(WASM_EXEC) bin/wasm/
+	@ls -l bin/wasm/damka.wasm
 
 test-race:
 	$(GO) test -short -race -count=1 ./...

@@ -4,7 +4,6 @@
 package egdb
 
 import (
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -43,11 +42,6 @@ type slot struct {
 	t        atomic.Pointer[table]
 	release  func() error
 }
-
-// embedded holds the tables built into the binary (see docs/egdb.md).
-//
-//go:embed data
-var embedded embed.FS
 
 // embeddedDir is the embedded set's directory.
 const embeddedDir = "data"

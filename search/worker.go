@@ -530,8 +530,11 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	st := &w.stack[ply]
 	st.pvLen = 0
 	w.nodes++
-	if w.nodes&255 == 0 && w.main {
-		w.checkLimits()
+	if w.nodes&255 == 0 {
+		if w.main {
+			w.checkLimits()
+		}
+		yieldHost()
 	}
 	if w.e.stop.Load() {
 		w.stopped = true
@@ -735,8 +738,11 @@ func (w *worker) quiesce(alpha, beta, ply int, shots bool) int {
 	st := &w.stack[ply]
 	st.pvLen = 0
 	w.nodes++
-	if w.nodes&255 == 0 && w.main {
-		w.checkLimits()
+	if w.nodes&255 == 0 {
+		if w.main {
+			w.checkLimits()
+		}
+		yieldHost()
 	}
 	if ply > w.selDepth {
 		w.selDepth = ply

@@ -15,7 +15,8 @@
 //	                              game review (PDN games annotated by the search)
 //	internal/cli, internal/soak   the damka command: subcommands and flags;
 //	                              make soak (many fast games, every front end)
-//	cmd/damka                     the single binary (main calls internal/cli)
+//	cmd/damka                     the single binary (main calls internal/cli);
+//	cmd/damka-cb, cmd/damka-wasm  damka.dll; damka.wasm for the page with no server
 //
 // A package may import only packages of lower layers, never one beside it
 // (hub does not import dxp or text, eval does not import book); internal/shareddata

@@ -40,6 +40,7 @@ var layer = map[string]int{
 	"damka/internal/soak":            7, // make soak: many fast games through every front end (runs the damka binary)
 	"damka/cmd/damka":                8, // main: calls internal/cli
 	"damka/cmd/damka-cb":             8, // damka.dll for CheckerBoard (Windows only; empty elsewhere)
+	"damka/cmd/damka-wasm":           8, // the page with no server: damka in a Web Worker (js/wasm only; empty elsewhere)
 	"damka/engine/internal/genboard": -1,
 	"damka/internal/shareddata":      -1,
 	"damka/internal/logjson":         -1,

@@ -1,3 +1,5 @@
+//go:build !js
+
 package web
 
 import (
@@ -7,10 +9,14 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -337,4 +343,164 @@ func writeSmallPNG(file string, data []byte) error {
 		return err
 	}
 	return os.WriteFile(file, buf.Bytes(), 0o644)
+}
+
+// wasmFolder writes what make wasm writes into a temporary directory:
+// damka.wasm built for js/wasm, the page's files, the wasm folder's own
+// files (cmd/damka-wasm/static) and Go's wasm_exec.js.
+func wasmFolder(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	gobin, err := exec.LookPath("go")
+	require.NoError(t, err)
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	build := exec.Command(gobin, "build", "-o", filepath.Join(dir, "damka.wasm"), "./cmd/damka-wasm")
+	build.Dir = root
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "building damka.wasm: %s", out)
+	page, err := fs.Sub(static, "static")
+	require.NoError(t, err)
+	require.NoError(t, os.CopyFS(dir, page))
+	own := filepath.Join(root, "cmd", "damka-wasm", "static")
+	ents, err := os.ReadDir(own)
+	require.NoError(t, err)
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(own, e.Name()))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644))
+	}
+	goroot, err := exec.Command(gobin, "env", "GOROOT").Output()
+	require.NoError(t, err)
+	var runner []byte
+	for _, sub := range []string{"lib/wasm", "misc/wasm"} {
+		if runner, err = os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), sub, "wasm_exec.js")); err == nil {
+			break
+		}
+	}
+	require.NoError(t, err, "wasm_exec.js of the Go distribution")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "wasm_exec.js"), runner, 0o644))
+	return dir
+}
+
+// TestBrowserWasm is the page with no server: the wasm folder served by a
+// plain static file server, damka.wasm in a Web Worker. A short game by
+// clicks against damka, an analysis stopped, no external engines offered
+// and no console error.
+func TestBrowserWasm(t *testing.T) {
+	bin := chromiumPath()
+	if bin == "" {
+		if os.Getenv("DAMKA_GUI_REQUIRE") != "" {
+			t.Fatal("no chromium binary (install Debian's chromium, or set DAMKA_CHROMIUM): make test-gui needs one")
+		}
+		t.Skip("no chromium binary: the browser test is skipped (make test-gui requires it; Debian: apt-get install chromium)")
+	}
+	began := time.Now()
+	dir := wasmFolder(t)
+	built := time.Since(began)
+	hs := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer hs.Close()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.NoFirstRun, chromedp.WindowSize(1000, 800))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancelT()
+	do := func(steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		require.NoError(t, chromedp.Do(ctx, steps...))
+	}
+	do(chromedp.Navigate("about:blank"))
+	var mu sync.Mutex
+	var consoleErrs []string
+	cctx, stopConsole := context.WithCancel(ctx)
+	msgs := chromedp.Console(cctx)
+	consoleDone := make(chan struct{})
+	go func() {
+		defer close(consoleDone)
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning || m.IsException() {
+				mu.Lock()
+				consoleErrs = append(consoleErrs, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+
+	do(
+		chromedp.Navigate(hs.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-connected="true"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#sq-1`)),
+		js(`document.querySelectorAll("details").forEach(d => d.open = true)`),
+	)
+	loaded := time.Since(began)
+	require.Equal(t, []string{"human", "damka"}, eval[[]string](t, ctx, `[...document.getElementById("side-black").options].map(o => o.value)`),
+		"no external engines without a server")
+	do(
+		chromedp.SetValue(chromedp.CSS(`#lv-movetime`), "0"),
+		chromedp.SetValue(chromedp.CSS(`#lv-nodes`), "300"),
+		chromedp.Click(chromedp.CSS(`#btn-level`)),
+		chromedp.SetValue(chromedp.CSS(`#variant`), "international"),
+		chromedp.Click(chromedp.CSS(`#btn-new`)),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-variant="international"][data-ply="0"]`)),
+	)
+	analysed := false
+	var st pageState
+	for turn := 0; ; turn++ {
+		require.Less(t, turn, 3000, "the game does not go on")
+		st = eval[pageState](t, ctx, readState)
+		require.Empty(t, st.Error, "the page shows an error")
+		if st.Result != "" || st.Ply >= 12 {
+			break
+		}
+		if st.Busy != "" || !st.Human || len(st.Path) < 2 {
+			time.Sleep(5 * time.Millisecond)
+			continue
+		}
+		if !analysed && st.Ply >= 4 {
+			// An analysis runs until Stop: the search must let the worker
+			// read the stop.
+			analysed = true
+			do(
+				chromedp.Click(chromedp.CSS(`#btn-analyse`)),
+				chromedp.WaitVisible(chromedp.CSS(`#lines tbody tr:nth-child(1)`)),
+				chromedp.WaitVisible(chromedp.CSS(`body[data-busy="analyse"]`)),
+				chromedp.Sleep(300*time.Millisecond),
+				chromedp.Click(chromedp.CSS(`#btn-stop`)),
+				chromedp.WaitVisible(chromedp.CSS(`body[data-busy=""]`)),
+			)
+			require.Positive(t, eval[int](t, ctx, `document.querySelectorAll("#lines tbody tr").length`))
+		}
+		from, to := st.Path[0], st.Path[len(st.Path)-1]
+		rest := st.Path
+		if from != to {
+			do(clickSq(from), clickSq(to))
+			rest = st.Path[1:]
+		}
+		if from == to || !plyChanged(ctx, t, st.Ply) {
+			do(js(`document.getElementById("error").textContent = ""`))
+			for _, sq := range rest {
+				do(clickSq(sq))
+			}
+			require.True(t, plyChanged(ctx, t, st.Ply), "the move %v was not played", st.Path)
+		}
+	}
+	require.True(t, analysed)
+	require.GreaterOrEqual(t, st.Ply, 12)
+
+	stopConsole()
+	<-consoleDone
+	mu.Lock()
+	defer mu.Unlock()
+	require.Empty(t, consoleErrs, "console errors and exceptions")
+	t.Logf("wasm browser test: %.1fs (damka.wasm built in %.1fs, page ready at %.1fs)",
+		time.Since(began).Seconds(), built.Seconds(), loaded.Seconds())
 }

@@ -1,14 +1,8 @@
-// Package web is damka in a browser: an HTTP server of one embedded page
-// (plain HTML, CSS and JavaScript) and a WebSocket that speaks small JSON
-// messages with it. Each WebSocket connection drives a *player.Player of its
-// own: the board, the legal moves with their paths, damka's moves and
-// analysis, the settings, FEN and PDN in and out, the clocks and games
-// against external engines named on the command line.
-//
-// It is a front end beside Hub, DXP, CheckerBoard and the text mode. It never
-// starts a program or reads a file by name on the page's request: external
-// engines are started through Config.StartEngine, by a name the command line
-// gave; settings that name files are shown but not set from the page.
+//go:build !js
+
+// server.go: the HTTP server of the page and its WebSocket transport (not
+// in the js/wasm build, where the page talks to a Web Worker instead).
+
 package web
 
 import (
@@ -21,14 +15,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/coder/websocket"
-	"github.com/rs/zerolog"
-
-	"damka/engine"
-	"damka/player"
-	"damka/search"
 )
 
 //go:embed static
@@ -37,40 +25,6 @@ var static embed.FS
 // MaxMessageBytes bounds one WebSocket message from the page (a pasted PDN
 // game is the largest); a longer one closes the connection.
 const MaxMessageBytes = 1 << 20
-
-// writeTimeout bounds the sending of one message to the page.
-const writeTimeout = 10 * time.Second
-
-// Engine is an external engine the page can play against: a Hub engine the
-// command line named. Its methods are called from one goroutine at a time.
-type Engine interface {
-	// Think returns the engine's move in g's current position under
-	// limits; it returns early with an error when ctx ends.
-	Think(ctx context.Context, g *engine.Game, limits search.Limits) (engine.Move, error)
-	// Close ends the engine and its process.
-	Close() error
-}
-
-// Config sets up a Server.
-type Config struct {
-	// NewPlayer makes the player of one page (required): a fresh one for
-	// each WebSocket connection.
-	NewPlayer func() (*player.Player, error)
-	// Engines are the names of the external engines the page may pick
-	// (none: damka only).
-	Engines []string
-	// StartEngine starts the external engine called name, one of
-	// Engines; the server closes it when the page goes.
-	StartEngine func(ctx context.Context, name string) (Engine, error)
-	// Version is damka's version, shown on the page.
-	Version string
-	// Loopback, when true, refuses requests whose Host is not a loopback
-	// name or address (localhost, 127.0.0.1, ::1): a page of another site
-	// cannot reach the server through a name that resolves to 127.0.0.1.
-	Loopback bool
-	// Log receives connections and errors. The zero Logger is silent.
-	Log zerolog.Logger
-}
 
 // Server serves the page and its WebSocket.
 type Server struct {
@@ -171,10 +125,29 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.sessions.Add(1)
 	defer s.sessions.Done()
 	s.cfg.Log.Info().Str("remote", r.RemoteAddr).Msg("page connected")
-	ss := newSession(s, conn, p)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer context.AfterFunc(s.ctx, cancel)()
-	ss.run(ctx)
+	Serve(ctx, s.cfg, wsTransport{conn}, p)
 	cancel()
 	s.cfg.Log.Info().Str("remote", r.RemoteAddr).Msg("page gone")
 }
+
+// wsTransport is the Transport of a page's WebSocket connection.
+type wsTransport struct{ c *websocket.Conn }
+
+func (w wsTransport) Read(ctx context.Context) ([]byte, error) {
+	typ, data, err := w.c.Read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if typ != websocket.MessageText {
+		return nil, ErrNotText
+	}
+	return data, nil
+}
+
+func (w wsTransport) Write(ctx context.Context, msg []byte) error {
+	return w.c.Write(ctx, websocket.MessageText, msg)
+}
+
+func (w wsTransport) Close() error { return w.c.CloseNow() }

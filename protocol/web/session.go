@@ -14,8 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"damka/engine"
 	"damka/openings"
 	"damka/pdn"
@@ -56,11 +54,11 @@ type inMsg struct {
 	Inc      int    `json:"inc"`  // clock: ms added after each move
 }
 
-// session is one page: its player, the sides, damka's limits, the clocks
+// session is one page, behind its Transport: its player, the sides, damka's limits, the clocks
 // and the engine running for it.
 type session struct {
-	srv    *Server
-	conn   *websocket.Conn
+	cfg    Config
+	t      Transport
 	p      *player.Player
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -92,9 +90,9 @@ type gameClock struct {
 	stopped   bool
 }
 
-func newSession(srv *Server, conn *websocket.Conn, p *player.Player) *session {
+func newSession(cfg Config, t Transport, p *player.Player) *session {
 	return &session{
-		srv: srv, conn: conn, p: p,
+		cfg: cfg, t: t, p: p,
 		out:     make(chan []byte, 256),
 		sides:   [2]string{Human, Damka},
 		limits:  search.Limits{MoveTime: DefaultMoveTime},
@@ -117,20 +115,20 @@ func (s *session) run(parent context.Context) {
 	s.send(s.hello())
 	s.sendState()
 	for {
-		typ, data, err := s.conn.Read(s.ctx)
+		data, err := s.t.Read(s.ctx)
+		if errors.Is(err, ErrNotText) {
+			s.sendError("%v", ErrNotText)
+			continue
+		}
 		if err != nil {
 			break
-		}
-		if typ != websocket.MessageText {
-			s.sendError("messages are JSON text, not binary")
-			continue
 		}
 		s.handle(data)
 	}
 	s.shutdown()
 	s.cancel()
 	<-writerDone
-	s.conn.CloseNow()
+	_ = s.t.Close()
 }
 
 // shutdown stops everything the session runs and waits for it.
@@ -147,7 +145,7 @@ func (s *session) shutdown() {
 	s.wg.Wait()
 	for name, e := range engines {
 		if err := e.Close(); err != nil {
-			s.srv.cfg.Log.Warn().Err(err).Str("engine", name).Msg("closing engine")
+			s.cfg.Log.Warn().Err(err).Str("engine", name).Msg("closing engine")
 		}
 	}
 }
@@ -159,7 +157,7 @@ func (s *session) writer(done chan struct{}) {
 		select {
 		case b := <-s.out:
 			ctx, cancel := context.WithTimeout(s.ctx, writeTimeout)
-			err := s.conn.Write(ctx, websocket.MessageText, b)
+			err := s.t.Write(ctx, b)
 			cancel()
 			if err != nil {
 				s.cancel()
@@ -176,7 +174,7 @@ func (s *session) writer(done chan struct{}) {
 func (s *session) send(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		s.srv.cfg.Log.Error().Err(err).Msg("encoding a message")
+		s.cfg.Log.Error().Err(err).Msg("encoding a message")
 		return
 	}
 	select {
@@ -482,7 +480,7 @@ func (s *session) think(who string) {
 		defer cancel()
 		var err error
 		if !ok {
-			eng, err = s.srv.cfg.StartEngine(ctx, who)
+			eng, err = s.cfg.StartEngine(ctx, who)
 			if err == nil {
 				s.mu.Lock()
 				if s.ctx.Err() != nil {
@@ -558,8 +556,8 @@ func (s *session) analyse() {
 
 func (s *session) setSides(white, black string) {
 	for _, who := range []string{white, black} {
-		if who != Human && who != Damka && !slices.Contains(s.srv.cfg.Engines, who) {
-			s.sendError("no player %q: human, damka or an engine of the command line (%s)", who, strings.Join(s.srv.cfg.Engines, ", "))
+		if who != Human && who != Damka && !slices.Contains(s.cfg.Engines, who) {
+			s.sendError("no player %q: human, damka or an engine of the command line (%s)", who, strings.Join(s.cfg.Engines, ", "))
 			return
 		}
 	}
@@ -977,9 +975,9 @@ func (s *session) settingsMsg() map[string]any {
 func (s *session) hello() map[string]any {
 	m := s.settingsMsg()
 	m["type"] = "hello"
-	m["version"] = s.srv.cfg.Version
+	m["version"] = s.cfg.Version
 	m["variants"] = engine.VariantNames()
-	engines := s.srv.cfg.Engines
+	engines := s.cfg.Engines
 	if engines == nil {
 		engines = []string{}
 	}

@@ -1,10 +1,13 @@
 // damka's page: draws the board and the game the server sends (state
-// messages) and sends the person's clicks as small JSON messages over the
-// page's WebSocket (/ws). No build step, no libraries.
+// messages) and sends the person's clicks as small JSON messages. Served by
+// damka gui, it talks to the server over the page's WebSocket (/ws); in the
+// wasm folder (make wasm, where mode.js sets DAMKA_TRANSPORT to "worker") it
+// talks to damka.wasm in a Web Worker by postMessage, the same messages.
+// No build step, no libraries.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-let ws = null;
+let conn = null;         // the WebSocket or the Worker, once it speaks
 let state = null;        // the last state message
 let flipped = false;
 let sel = [];            // the squares clicked so far of the move being made
@@ -16,26 +19,56 @@ let pdnWanted = false;   // a Save PDN is waiting for the server's text
 let engines = [];
 
 function send(msg) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  if (conn) conn.send(JSON.stringify(msg));
 }
 
 function showError(text) {
   $("error").textContent = text || "";
 }
 
+function receive(data) {
+  let m;
+  try { m = JSON.parse(data); } catch (e) { showError("bad message from the server"); return null; }
+  const h = handlers[m.type];
+  if (h) h(m);
+  return m;
+}
+
+function connected(status) {
+  document.body.dataset.connected = "true";
+  $("status").textContent = status;
+}
+
 function connect() {
+  if (window.DAMKA_TRANSPORT === "worker") {
+    connectWorker();
+    return;
+  }
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(proto + "//" + location.host + "/ws");
-  ws.onopen = () => { document.body.dataset.connected = "true"; $("status").textContent = "connected"; };
+  const ws = new WebSocket(proto + "//" + location.host + "/ws");
+  ws.onopen = () => { conn = { send: (text) => { if (ws.readyState === WebSocket.OPEN) ws.send(text); } }; connected("connected"); };
   ws.onclose = () => {
+    conn = null;
     document.body.dataset.connected = "false";
     $("status").textContent = "disconnected: reload the page";
   };
-  ws.onmessage = (ev) => {
-    let m;
-    try { m = JSON.parse(ev.data); } catch (e) { showError("bad message from the server"); return; }
-    const h = handlers[m.type];
-    if (h) h(m);
+  ws.onmessage = (ev) => receive(ev.data);
+}
+
+// connectWorker starts damka.wasm in a Web Worker (worker.js): the page is
+// connected once its first message, hello, arrives.
+function connectWorker() {
+  $("status").textContent = "loading damka.wasm...";
+  const w = new Worker("worker.js");
+  w.onmessage = (ev) => {
+    const m = receive(ev.data);
+    if (!conn && m && m.type === "hello") { conn = { send: (text) => w.postMessage(text) }; connected("in this browser (wasm)"); }
+  };
+  w.onerror = (ev) => {
+    ev.preventDefault();
+    conn = null;
+    document.body.dataset.connected = "false";
+    showError("damka.wasm: " + (ev.message || "the worker failed"));
   };
 }
 
