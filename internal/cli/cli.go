@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -60,6 +61,7 @@ type globalFlags struct {
 	logLevel   string
 	logFile    string
 	cpuProfile string
+	memProfile string
 }
 
 var (
@@ -99,6 +101,35 @@ func stopProfile() {
 		logger.Error().Err(err).Str("file", gflags.cpuProfile).Msg("cpu profile")
 	}
 	profSink = nil
+}
+
+// writeMemProfile writes the heap profile of --mem-profile (nothing when
+// it is empty) when the command returns, after a garbage collection, so
+// that its in-use figures are what the process still holds: a debugging
+// aid to compare a long-running engine's heap (a Hub session ends at
+// quit) after more and more games with go tool pprof -inuse_space. At
+// --log-level info it also logs the runtime's heap figures (bytes).
+func writeMemProfile() {
+	if gflags.memProfile == "" {
+		return
+	}
+	f, err := os.Create(gflags.memProfile)
+	if err == nil {
+		runtime.GC()
+		err = pprof.Lookup("heap").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		logger.Error().Err(err).Str("file", gflags.memProfile).Msg("memory profile")
+		return
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	logger.Info().Str("file", gflags.memProfile).Uint64("heap_inuse", ms.HeapInuse).Uint64("heap_alloc", ms.HeapAlloc).
+		Uint64("heap_sys", ms.HeapSys).Uint64("heap_released", ms.HeapReleased).Uint64("stack_inuse", ms.StackInuse).
+		Uint64("total_alloc", ms.TotalAlloc).Uint32("num_gc", ms.NumGC).Msg("memory profile")
 }
 
 // logTimeFormat is the time stamp of every log line: RFC 3339 with
@@ -155,6 +186,7 @@ commands below are the tools.`,
 	root.PersistentFlags().StringVar(&gflags.logLevel, "log-level", "warn", "log level: trace, debug, info, warn, error")
 	root.PersistentFlags().StringVar(&gflags.logFile, "log-file", "", "write logs to this file instead of stderr")
 	root.PersistentFlags().StringVar(&gflags.cpuProfile, "cpu-profile", "", "write a CPU profile of the command to this file (pprof format)")
+	root.PersistentFlags().StringVar(&gflags.memProfile, "mem-profile", "", "write a heap profile to this file when the command ends (pprof format)")
 	root.SetVersionTemplate("damka {{.Version}}\n")
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",
@@ -181,6 +213,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	err := root.Execute()
 	stopProfile()
+	writeMemProfile()
 	if logSink != nil {
 		logSink.Close()
 		logSink = nil

@@ -34,3 +34,32 @@ func TestCPUProfileFlag(t *testing.T) {
 	assert.Empty(t, out, "the command does not run")
 	assert.Contains(t, errs, "cannot create --cpu-profile: open "+filepath.Join(dir, "missing", "x.pprof"))
 }
+
+// TestMemProfileFlag: --mem-profile writes a heap profile (gzip data) when
+// the command ends, Hub included (the session ends at quit), and logs the
+// heap figures at --log-level info; a file that cannot be created is
+// logged, not a failure of the command.
+func TestMemProfileFlag(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bench.heap")
+	logFile := filepath.Join(dir, "log")
+	out, errs, code := runCLI("--mem-profile", path, "--log-level", "info", "--log-file", logFile, "bench", "--depth", "4")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "nodes=")
+	logged, err := os.ReadFile(logFile)
+	require.NoError(t, err)
+	assert.Contains(t, string(logged), `"heap_inuse":`)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Greater(t, len(data), 2)
+	assert.Equal(t, []byte{0x1f, 0x8b}, data[:2], "pprof profiles are gzip-compressed protocol buffers")
+
+	bad := filepath.Join(dir, "missing", "x.heap")
+	out, errs, code = runCLI("--mem-profile", bad, "--log-file", logFile, "perft", "--variant", "english", "--depth", "3")
+	assert.Equal(t, 0, code, errs)
+	assert.NotEmpty(t, out)
+	logged, err = os.ReadFile(logFile)
+	require.NoError(t, err)
+	assert.Contains(t, string(logged), "x.heap: no such file or directory")
+	assert.NoFileExists(t, bad)
+}

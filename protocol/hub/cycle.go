@@ -234,17 +234,20 @@ func (s *session) done(c search.Choice) {
 // seconds, nps in millions and the PV in Hub moves; with multi (the
 // multipv parameter above 1) the line's number first, multipv=K.
 func infoLine(root *engine.Position, info search.Info, multi bool) Line {
-	l := NewLine("info")
+	// One argument slice for the whole line (With copies the arguments
+	// on each call): a search sends one line an iteration.
+	l := Line{Command: "info", Args: make([]Arg, 0, 7)}
 	if multi {
-		l = l.With("multipv", strconv.Itoa(max(info.MultiPV, 1)))
+		l.Args = append(l.Args, Arg{Name: "multipv", Value: strconv.Itoa(max(info.MultiPV, 1))})
 	}
-	l = l.With("depth", strconv.Itoa(info.Depth)).
-		With("score", search.FormatScore(info.Score)).
-		With("nodes", strconv.FormatUint(info.Nodes, 10)).
-		With("time", strconv.FormatFloat(info.Time.Seconds(), 'f', 3, 64)).
-		With("nps", strconv.FormatFloat(float64(info.NPS)/1e6, 'f', 1, 64))
+	l.Args = append(l.Args,
+		Arg{Name: "depth", Value: strconv.Itoa(info.Depth)},
+		Arg{Name: "score", Value: search.FormatScore(info.Score)},
+		Arg{Name: "nodes", Value: strconv.FormatUint(info.Nodes, 10)},
+		Arg{Name: "time", Value: strconv.FormatFloat(info.Time.Seconds(), 'f', 3, 64)},
+		Arg{Name: "nps", Value: strconv.FormatFloat(float64(info.NPS)/1e6, 'f', 1, 64)})
 	if pv := search.FormatPV(root, info.PV, engine.FormatHub); pv != "" {
-		l = l.WithQuoted("pv", pv)
+		l.Args = append(l.Args, Arg{Name: "pv", Value: pv, Quoted: true})
 	}
 	return l
 }
