@@ -28,7 +28,7 @@ func TestGuiBadInput(t *testing.T) {
 	}{
 		{[]string{"gui", "--no-browser", "--engine", "name=damka", "cmd=/bin/sh"}, `the name "damka" is taken`},
 		{[]string{"gui", "--no-browser", "--engine", "name=A", "cmd=/bin/sh", "--engine", "name=A", "cmd=/bin/sh"}, `two engines are named "A"`},
-		{[]string{"gui", "--no-browser", "--engine", "name=A", "cmd=/bin/sh", "port=1"}, "speaks Hub"},
+		{[]string{"gui", "--no-browser", "--engine", "name=A", "proto=dxp"}, "no cmd="},
 		{[]string{"gui", "--no-browser", "--listen", "nonsense"}, "--listen nonsense"},
 		{[]string{"gui", "--no-browser", "--threads", "0"}, "--threads"},
 		{[]string{"gui", "extra"}, "unexpected arguments"},
@@ -80,22 +80,75 @@ func TestGuiExternalEngine(t *testing.T) {
 	require.NoError(t, err)
 	var mu sync.Mutex
 	var started []*hubEngine
+	playGuiGame(t, func(ctx context.Context, name string) (web.Engine, error) {
+		require.Equal(t, "ext", name)
+		h, err := startHubEngine(ctx, specs[0])
+		if err == nil {
+			mu.Lock()
+			started = append(started, h)
+			mu.Unlock()
+		}
+		return h, err
+	})
+	mu.Lock()
+	require.Len(t, started, 1)
+	h := started[0]
+	mu.Unlock()
+	select {
+	case <-h.c.Exited():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the engine process outlives the page")
+	}
+}
+
+// TestGuiDXPEngine plays a real damka DXP process (an --engine with
+// proto=dxp, started on a free port) against damka on the page, and checks
+// that the process ends with the page.
+func TestGuiDXPEngine(t *testing.T) {
+	bin := buildDamka(t, t.TempDir())
+	specs, err := guiEngines([][]string{{"name=ext", "proto=dxp",
+		"cmd=" + bin + " dxp --listen 127.0.0.1:{port} --variant brazilian --depth 2 --hash 1"}})
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var started []*dxpEngine
+	playGuiGame(t, func(ctx context.Context, name string) (web.Engine, error) {
+		require.Equal(t, "ext", name)
+		e, err := startGuiEngine(ctx, specs[0])
+		if err == nil {
+			mu.Lock()
+			started = append(started, e.(*dxpEngine))
+			mu.Unlock()
+		}
+		return e, err
+	})
+	mu.Lock()
+	require.Len(t, started, 1)
+	x := started[0]
+	mu.Unlock()
+	x.mu.Lock()
+	exited, games := x.exited, x.games
+	x.mu.Unlock()
+	assert.Equal(t, 1, games, "one DXP game, its moves passed on")
+	require.NotNil(t, exited)
+	select {
+	case <-exited:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the engine process outlives the page")
+	}
+}
+
+// playGuiGame plays the engine "ext" (white) against damka (black) at depth
+// 1 in Brazilian draughts on a page of a server whose engines start, to the
+// end of the game, checks the PDN and closes the page.
+func playGuiGame(t *testing.T, start func(ctx context.Context, name string) (web.Engine, error)) {
+	t.Helper()
 	srv := web.New(web.Config{
 		NewPlayer: func() (*player.Player, error) {
 			p := player.New(player.Config{})
 			return p, p.Set(player.SetHash, "1")
 		},
-		Engines: []string{"ext"},
-		StartEngine: func(ctx context.Context, name string) (web.Engine, error) {
-			require.Equal(t, "ext", name)
-			h, err := startHubEngine(ctx, specs[0])
-			if err == nil {
-				mu.Lock()
-				started = append(started, h)
-				mu.Unlock()
-			}
-			return h, err
-		},
+		Engines:     []string{"ext"},
+		StartEngine: start,
 	})
 	hs := httptest.NewServer(srv)
 	defer srv.Close()
@@ -141,13 +194,4 @@ func TestGuiExternalEngine(t *testing.T) {
 		}
 	}
 	c.CloseNow()
-	mu.Lock()
-	require.Len(t, started, 1)
-	h := started[0]
-	mu.Unlock()
-	select {
-	case <-h.c.Exited():
-	case <-time.After(20 * time.Second):
-		t.Fatal("the engine process outlives the page")
-	}
 }
