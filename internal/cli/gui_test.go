@@ -19,6 +19,7 @@ import (
 
 	"damka/player"
 	"damka/protocol/web"
+	"damka/search"
 )
 
 func TestGuiBadInput(t *testing.T) {
@@ -194,4 +195,23 @@ func playGuiGame(t *testing.T, start func(ctx context.Context, name string) (web
 		}
 	}
 	c.CloseNow()
+}
+
+// TestGuiDXPClock maps the page's limits onto a DXP game clock.
+func TestGuiDXPClock(t *testing.T) {
+	for _, c := range []struct {
+		lim  search.Limits
+		want int
+	}{
+		{search.Limits{Time: 5 * time.Minute}, 5},
+		{search.Limits{Time: 3*time.Minute + time.Second, Inc: 2 * time.Second}, 5}, // 3:01 + 100 s
+		{search.Limits{Time: time.Millisecond}, 1},
+		{search.Limits{MoveTime: time.Second}, 1},
+		{search.Limits{MoveTime: 10 * time.Second}, 9}, // 500 s
+		{search.Limits{MoveTime: time.Hour}, 999},
+		{search.Limits{Depth: 8}, dxpGuiMinutes},
+		{search.Limits{Nodes: 1000}, dxpGuiMinutes},
+	} {
+		assert.Equal(t, c.want, dxpClock(c.lim), "%+v", c.lim)
+	}
 }
