@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"damka/engine"
 	"damka/player"
 	"damka/protocol/web"
 	"damka/search"
@@ -213,5 +214,44 @@ func TestGuiDXPClock(t *testing.T) {
 		{search.Limits{Nodes: 1000}, dxpGuiMinutes},
 	} {
 		assert.Equal(t, c.want, dxpClock(c.lim), "%+v", c.lim)
+	}
+}
+
+// TestGuiDXPNewGame drives a damka DXP process through dxpEngine: the
+// opponent's moves continue the DXP game, a game taken back is a new one.
+func TestGuiDXPNewGame(t *testing.T) {
+	bin := buildDamka(t, t.TempDir())
+	specs, err := guiEngines([][]string{{"name=ext", "proto=dxp",
+		"cmd=" + bin + " dxp --listen 127.0.0.1:{port} --variant russian --depth 2 --hash 1"}})
+	require.NoError(t, err)
+	x := newDXPEngine(specs[0])
+	t.Cleanup(func() { _ = x.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	lim := search.Limits{MoveTime: 100 * time.Millisecond}
+	g := engine.NewGame(engine.StartPosition(engine.Russian))
+	for range 3 {
+		mv, err := x.Think(ctx, g, lim)
+		require.NoError(t, err)
+		require.NoError(t, g.PlayChecked(mv))
+		pos := g.Position()
+		var l engine.MoveList
+		pos.Generate(&l)
+		require.NoError(t, g.PlayChecked(l.Slice()[0]))
+	}
+	assert.Equal(t, 1, x.games)
+	g.Undo()
+	g.Undo()
+	g.Undo() // Black to move: the engine plays the other colour now
+	mv, err := x.Think(ctx, g, lim)
+	require.NoError(t, err)
+	require.NoError(t, g.PlayChecked(mv))
+	assert.Equal(t, 2, x.games)
+	exited := x.exited
+	require.NoError(t, x.Close())
+	select {
+	case <-exited:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the engine process outlives Close")
 	}
 }
