@@ -1,7 +1,8 @@
 // dxp.go: a DXP engine as a match player: the runner starts the
 // engine (or finds it listening), connects as DXP initiator, proposes each
 // game with GAMEREQ (the opening's position, the clock in minutes and
-// moves), passes the opponent's moves on and reads the engine's.
+// moves), passes the opponent's moves on and reads the engine's. DXPEngine,
+// the process and the connection, serves damka gui as well.
 
 package match
 
@@ -18,6 +19,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"damka/engine"
 	"damka/protocol/dxp"
 	"damka/protocol/hub"
@@ -27,27 +30,52 @@ import (
 // on when its EngineSpec gives none (DXP's own default).
 const DefaultDXPPort = dxp.DefaultPort
 
-// dxpPlayer is a DXP engine: its process (when the runner starts it) and
-// the connection to it.
-type dxpPlayer struct {
-	spec   EngineSpec
-	cfg    *Config
-	worker int
+// DXPEngine is a DXP engine as its initiator sees it: the engine's process
+// (when it is started here, from Spec.Command) and the connection to it.
+// Connect starts and connects it; Remote then plays games over DXP.
+type DXPEngine struct {
+	// Spec describes the engine: Command (with {port}) and Dir, Port and
+	// Stdin, or Host to connect to an engine already listening.
+	Spec EngineSpec
+	// Worker is added to Spec.Port (and to DefaultDXPPort without one):
+	// each of several engines started at once listens on a port of its own.
+	Worker int
+	// Variant is the variant of the games over the connection.
+	Variant engine.VariantID
+	// Name is this side's name in GAMEREQ.
+	Name string
+	// Timeout bounds connecting (0: DefaultStartTimeout); AckTimeout is
+	// the wait for GAMEACC and GAMEEND answers (0: Timeout).
+	Timeout, AckTimeout time.Duration
+	// StopGrace is how long Close waits for the process to exit after its
+	// input closes before killing it (0: hub.DefaultStopGrace).
+	StopGrace time.Duration
+	// Stderr receives the process's standard output and error (nil: none).
+	Stderr io.Writer
+	// Log receives the connection's events.
+	Log zerolog.Logger
 
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	exited chan struct{} // closed when the process has exited
 	r      *dxp.Remote
 	broken bool // the connection failed: kill and start again
-
-	color     engine.Color // the colour it plays in the game in progress
-	turnStart time.Time    // when it was given the turn (GAMEACC or our MOVE)
-	inGame    bool         // a game was accepted and not ended
 }
 
-func (p *dxpPlayer) name() string { return p.spec.Name }
+// Remote is the connection to the engine; nil until Connect.
+func (p *DXPEngine) Remote() *dxp.Remote { return p.r }
 
-func (p *dxpPlayer) alive() bool {
+// Break marks the connection unusable: the next Connect kills the engine
+// and starts it again.
+func (p *DXPEngine) Break() { p.broken = true }
+
+// Exited is closed when the process started here has exited; nil when
+// none runs.
+func (p *DXPEngine) Exited() <-chan struct{} { return p.exited }
+
+// Alive reports whether the connection is up and unbroken and the
+// process, when it was started here, still runs.
+func (p *DXPEngine) Alive() bool {
 	if p.r == nil || p.broken {
 		return false
 	}
@@ -62,16 +90,16 @@ func (p *dxpPlayer) alive() bool {
 }
 
 // port returns the port the engine of this worker listens on.
-func (p *dxpPlayer) port() (int, error) {
-	if p.spec.Port > 0 {
-		return p.spec.Port + p.worker, nil
+func (p *DXPEngine) port() (int, error) {
+	if p.Spec.Port > 0 {
+		return p.Spec.Port + p.Worker, nil
 	}
-	for _, a := range p.spec.Command {
+	for _, a := range p.Spec.Command {
 		if strings.Contains(a, "{port}") {
 			return freePort()
 		}
 	}
-	return DefaultDXPPort + p.worker, nil
+	return DefaultDXPPort + p.Worker, nil
 }
 
 // freePort returns a TCP port free on 127.0.0.1 just now.
@@ -84,16 +112,17 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// ensure starts the engine when the runner runs it, connects to it (until
-// the handshake timeout: a starting engine takes a moment to listen).
-func (p *dxpPlayer) ensure(ctx context.Context) error {
-	if p.alive() {
+// Connect starts the engine when Spec has a command and connects to it
+// (retrying until Timeout: a starting engine takes a moment to listen).
+// It does nothing when the connection is alive; after a failure it kills
+// the engine first.
+func (p *DXPEngine) Connect(ctx context.Context) error {
+	if p.Alive() {
 		return nil
 	}
-	p.kill()
-	cfg := p.cfg
-	timeout := cmp.Or(cfg.HandshakeTimeout, DefaultStartTimeout)
-	addr := p.spec.Host
+	p.Kill()
+	timeout := cmp.Or(p.Timeout, DefaultStartTimeout)
+	addr := p.Spec.Host
 	if addr == "" {
 		port, err := p.port()
 		if err != nil {
@@ -116,15 +145,15 @@ func (p *dxpPlayer) ensure(ctx context.Context) error {
 		if p.exited != nil {
 			select {
 			case <-p.exited:
-				state := p.cmd.ProcessState // kill clears p.cmd
-				p.kill()
+				state := p.cmd.ProcessState // Kill clears p.cmd
+				p.Kill()
 				return startError{fmt.Errorf("dxp: the engine exited before it listened on %s: %v", addr, state)}
 			default:
 			}
 		}
 		select {
 		case <-dctx.Done():
-			p.kill()
+			p.Kill()
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -132,22 +161,22 @@ func (p *dxpPlayer) ensure(ctx context.Context) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	p.r = dxp.NewRemote(conn, cfg.Variant, "damka match", cfg.Log.With().Str("engine", p.spec.Name).Logger())
-	p.r.AckTimeout = max(timeout, 2*cfg.StopGrace)
+	p.r = dxp.NewRemote(conn, p.Variant, p.Name, p.Log.With().Str("engine", p.Spec.Name).Logger())
+	p.r.AckTimeout = cmp.Or(p.AckTimeout, timeout)
 	p.broken = false
-	cfg.Log.Info().Str("engine", p.spec.Name).Str("addr", addr).Msg("match: connected to the DXP engine")
+	p.Log.Info().Str("engine", p.Spec.Name).Str("addr", addr).Msg("dxp: connected to the engine")
 	return nil
 }
 
 // start runs the engine's command listening on port.
-func (p *dxpPlayer) start(port int) error {
-	argv := make([]string, len(p.spec.Command))
-	for i, a := range p.spec.Command {
+func (p *DXPEngine) start(port int) error {
+	argv := make([]string, len(p.Spec.Command))
+	for i, a := range p.Spec.Command {
 		argv[i] = strings.ReplaceAll(a, "{port}", strconv.Itoa(port))
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = p.spec.Dir
-	cmd.Stdout, cmd.Stderr = p.cfg.EngineStderr, p.cfg.EngineStderr
+	cmd.Dir = p.Spec.Dir
+	cmd.Stdout, cmd.Stderr = p.Stderr, p.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("dxp: %w", err)
@@ -158,18 +187,79 @@ func (p *dxpPlayer) start(port int) error {
 	p.cmd, p.stdin, p.exited = cmd, stdin, make(chan struct{})
 	exited := p.exited
 	go func() { _ = cmd.Wait(); close(exited) }()
-	if p.spec.Stdin != "" {
+	if p.Spec.Stdin != "" {
 		go func() {
-			for _, l := range strings.Split(p.spec.Stdin, ";") {
+			for _, l := range strings.Split(p.Spec.Stdin, ";") {
 				if _, err := io.WriteString(stdin, strings.TrimSpace(l)+"\n"); err != nil {
 					return
 				}
 			}
 		}()
 	}
-	p.cfg.Log.Info().Str("engine", p.spec.Name).Int("pid", cmd.Process.Pid).Int("port", port).Msg("match: DXP engine started")
+	p.Log.Info().Str("engine", p.Spec.Name).Int("pid", cmd.Process.Pid).Int("port", port).Msg("dxp: engine started")
 	return nil
 }
+
+// Kill closes the connection and kills the process started here.
+func (p *DXPEngine) Kill() {
+	if p.r != nil {
+		_ = p.r.Close()
+		p.r = nil
+	}
+	if p.cmd != nil {
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+		p.cmd, p.stdin, p.exited = nil, nil, nil
+	}
+}
+
+// Close closes the connection (which ends a DXP engine's session: Moby Dam
+// and Scan exit) and the engine's input, and kills it when it has not
+// exited after twice the stop grace.
+func (p *DXPEngine) Close() {
+	if p.r != nil {
+		_ = p.r.Close()
+		p.r = nil
+	}
+	if p.cmd != nil {
+		_ = p.stdin.Close()
+		select {
+		case <-p.exited:
+		case <-time.After(2 * cmp.Or(p.StopGrace, hub.DefaultStopGrace)):
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
+		p.cmd, p.stdin, p.exited = nil, nil, nil
+	}
+}
+
+// dxpPlayer is a DXP engine as a match player: the engine and the game in
+// progress.
+type dxpPlayer struct {
+	DXPEngine
+	spec EngineSpec
+	cfg  *Config
+
+	color     engine.Color // the colour it plays in the game in progress
+	turnStart time.Time    // when it was given the turn (GAMEACC or our MOVE)
+	inGame    bool         // a game was accepted and not ended
+}
+
+// newDXPPlayer returns the DXP engine spec for worker w of the match cfg.
+func newDXPPlayer(cfg *Config, spec EngineSpec, w int) *dxpPlayer {
+	return &dxpPlayer{spec: spec, cfg: cfg, DXPEngine: DXPEngine{
+		Spec: spec, Worker: w, Variant: cfg.Variant, Name: "damka match",
+		Timeout:    cmp.Or(cfg.HandshakeTimeout, DefaultStartTimeout),
+		AckTimeout: max(cmp.Or(cfg.HandshakeTimeout, DefaultStartTimeout), 2*cfg.StopGrace),
+		StopGrace:  cfg.StopGrace, Stderr: cfg.EngineStderr, Log: cfg.Log,
+	}}
+}
+
+func (p *dxpPlayer) name() string { return p.spec.Name }
+
+func (p *dxpPlayer) alive() bool { return p.Alive() }
+
+func (p *dxpPlayer) ensure(ctx context.Context) error { return p.Connect(ctx) }
 
 // gameClock returns the GAMEREQ time (minutes per player) and moves of
 // limits lim: a clock's base time in whole minutes and its moves; for a
@@ -269,33 +359,8 @@ func (p *dxpPlayer) endGame(ctx context.Context, gm *matchGame, e int, res engin
 }
 
 func (p *dxpPlayer) kill() {
-	if p.r != nil {
-		_ = p.r.Close()
-		p.r = nil
-	}
-	if p.cmd != nil {
-		_ = p.cmd.Process.Kill()
-		<-p.exited
-		p.cmd, p.stdin, p.exited = nil, nil, nil
-	}
+	p.Kill()
 	p.inGame = false
 }
 
-// close closes the connection (which ends a DXP engine's session: Moby Dam
-// and Scan exit) and the engine's input, and kills it after the stop grace.
-func (p *dxpPlayer) close() {
-	if p.r != nil {
-		_ = p.r.Close()
-		p.r = nil
-	}
-	if p.cmd != nil {
-		_ = p.stdin.Close()
-		select {
-		case <-p.exited:
-		case <-time.After(2 * p.cfg.StopGrace):
-			_ = p.cmd.Process.Kill()
-			<-p.exited
-		}
-		p.cmd, p.stdin, p.exited = nil, nil, nil
-	}
-}
+func (p *dxpPlayer) close() { p.Close() }

@@ -64,7 +64,7 @@ type answer struct {
 // started by the runner listen on a port of their own per worker).
 func newPlayer(cfg *Config, spec EngineSpec, w int) enginePlayer {
 	if spec.Proto == ProtoDXP {
-		return &dxpPlayer{spec: spec, cfg: cfg, worker: w}
+		return newDXPPlayer(cfg, spec, w)
 	}
 	return &hubPlayer{spec: spec, cfg: cfg}
 }

@@ -1,6 +1,7 @@
 // gui.go: `damka gui`, damka in a browser (protocol/web): a local web
 // server of the embedded page, the default browser opened on it, and the
-// external Hub engines named by --engine offered on the page by name.
+// external Hub and DXP engines named by --engine offered on the page by
+// name.
 
 package cli
 
@@ -41,8 +42,12 @@ on standard output. --no-browser only prints it.
 
 --engine name=X cmd=COMMAND [dir=DIR] [option.P=V ...] (as damka match takes
 it; repeatable) makes a Hub engine available on the page by its name, to play
-against damka, a person or another engine. The page can pick only these
-names; the server starts no other program and reads no file for the page.`
+against damka, a person or another engine. With proto=dxp (and port=N, or
+{port} in cmd=, or host=HOST:PORT for an engine already listening) it is a
+DXP engine: each game is proposed to it with GAMEREQ from the page's
+position, with a clock in whole minutes for the game made from the page's
+limits (see docs/gui.md). The page can pick only these names; the server
+starts no other program and reads no file for the page.`
 
 func newGuiCmd() *cobra.Command {
 	var sf *settingFlags
@@ -89,22 +94,19 @@ func newGuiCmd() *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&listen, "listen", "127.0.0.1:0", "the address to listen on (port 0: a free port)")
 	fl.BoolVar(&noBrowser, "no-browser", false, "do not open a browser, only print the address")
-	fl.String(engineFlag, "", "an external Hub engine offered on the page: name=NAME cmd=COMMAND [dir=DIR] [option.P=V ...] (repeatable)")
+	fl.String(engineFlag, "", "an external engine offered on the page: name=NAME cmd=COMMAND [dir=DIR] [option.P=V ...], or proto=dxp (repeatable)")
 	sf = registerSettings(cmd)
 	return cmd
 }
 
-// guiEngines reads the --engine descriptions: Hub engines with distinct
-// names, none called human or damka.
+// guiEngines reads the --engine descriptions: Hub or DXP engines with
+// distinct names, none called human or damka.
 func guiEngines(specs [][]string) ([]match.EngineSpec, error) {
 	var out []match.EngineSpec
 	for i, words := range specs {
 		e, err := match.ParseEngineSpec(words, shlex.Split)
 		if err != nil {
 			return nil, badInput("--engine %d: %v", i+1, err)
-		}
-		if e.Proto != "" && e.Proto != match.ProtoHub {
-			return nil, badInput("--engine %d (%s): the gui speaks Hub to engines, not %s", i+1, e.Name, e.Proto)
 		}
 		if err := checkEngineCommand(e); err != nil {
 			return nil, badInput("--engine %d (%s): %v", i+1, e.Name, err)
@@ -142,7 +144,7 @@ func runGui(ctx context.Context, cmd *cobra.Command, listen string, browser bool
 		StartEngine: func(ctx context.Context, name string) (web.Engine, error) {
 			for _, e := range engines {
 				if e.Name == name {
-					return startHubEngine(ctx, e)
+					return startGuiEngine(ctx, e)
 				}
 			}
 			return nil, fmt.Errorf("no engine %q", name)
@@ -197,6 +199,19 @@ func openBrowser(url string) {
 		return
 	}
 	go func() { _ = c.Wait() }()
+}
+
+// startGuiEngine starts engine e for the page: a Hub engine at once, a DXP
+// engine at its first move (it needs the page's variant).
+func startGuiEngine(ctx context.Context, e match.EngineSpec) (web.Engine, error) {
+	if e.Proto == match.ProtoDXP {
+		return newDXPEngine(e), nil
+	}
+	h, err := startHubEngine(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
 }
 
 // hubEngine is an external Hub engine for the page (web.Engine).

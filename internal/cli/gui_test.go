@@ -17,8 +17,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"damka/engine"
 	"damka/player"
 	"damka/protocol/web"
+	"damka/search"
 )
 
 func TestGuiBadInput(t *testing.T) {
@@ -28,7 +30,7 @@ func TestGuiBadInput(t *testing.T) {
 	}{
 		{[]string{"gui", "--no-browser", "--engine", "name=damka", "cmd=/bin/sh"}, `the name "damka" is taken`},
 		{[]string{"gui", "--no-browser", "--engine", "name=A", "cmd=/bin/sh", "--engine", "name=A", "cmd=/bin/sh"}, `two engines are named "A"`},
-		{[]string{"gui", "--no-browser", "--engine", "name=A", "cmd=/bin/sh", "port=1"}, "speaks Hub"},
+		{[]string{"gui", "--no-browser", "--engine", "name=A", "proto=dxp"}, "no cmd="},
 		{[]string{"gui", "--no-browser", "--listen", "nonsense"}, "--listen nonsense"},
 		{[]string{"gui", "--no-browser", "--threads", "0"}, "--threads"},
 		{[]string{"gui", "extra"}, "unexpected arguments"},
@@ -80,22 +82,75 @@ func TestGuiExternalEngine(t *testing.T) {
 	require.NoError(t, err)
 	var mu sync.Mutex
 	var started []*hubEngine
+	playGuiGame(t, func(ctx context.Context, name string) (web.Engine, error) {
+		require.Equal(t, "ext", name)
+		h, err := startHubEngine(ctx, specs[0])
+		if err == nil {
+			mu.Lock()
+			started = append(started, h)
+			mu.Unlock()
+		}
+		return h, err
+	})
+	mu.Lock()
+	require.Len(t, started, 1)
+	h := started[0]
+	mu.Unlock()
+	select {
+	case <-h.c.Exited():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the engine process outlives the page")
+	}
+}
+
+// TestGuiDXPEngine plays a real damka DXP process (an --engine with
+// proto=dxp, started on a free port) against damka on the page, and checks
+// that the process ends with the page.
+func TestGuiDXPEngine(t *testing.T) {
+	bin := buildDamka(t, t.TempDir())
+	specs, err := guiEngines([][]string{{"name=ext", "proto=dxp",
+		"cmd=" + bin + " dxp --listen 127.0.0.1:{port} --variant brazilian --depth 2 --hash 1"}})
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var started []*dxpEngine
+	playGuiGame(t, func(ctx context.Context, name string) (web.Engine, error) {
+		require.Equal(t, "ext", name)
+		e, err := startGuiEngine(ctx, specs[0])
+		if err == nil {
+			mu.Lock()
+			started = append(started, e.(*dxpEngine))
+			mu.Unlock()
+		}
+		return e, err
+	})
+	mu.Lock()
+	require.Len(t, started, 1)
+	x := started[0]
+	mu.Unlock()
+	x.mu.Lock()
+	exited, games := x.exited, x.games
+	x.mu.Unlock()
+	assert.Equal(t, 1, games, "one DXP game, its moves passed on")
+	require.NotNil(t, exited)
+	select {
+	case <-exited:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the engine process outlives the page")
+	}
+}
+
+// playGuiGame plays the engine "ext" (white) against damka (black) at depth
+// 1 in Brazilian draughts on a page of a server whose engines start, to the
+// end of the game, checks the PDN and closes the page.
+func playGuiGame(t *testing.T, start func(ctx context.Context, name string) (web.Engine, error)) {
+	t.Helper()
 	srv := web.New(web.Config{
 		NewPlayer: func() (*player.Player, error) {
 			p := player.New(player.Config{})
 			return p, p.Set(player.SetHash, "1")
 		},
-		Engines: []string{"ext"},
-		StartEngine: func(ctx context.Context, name string) (web.Engine, error) {
-			require.Equal(t, "ext", name)
-			h, err := startHubEngine(ctx, specs[0])
-			if err == nil {
-				mu.Lock()
-				started = append(started, h)
-				mu.Unlock()
-			}
-			return h, err
-		},
+		Engines:     []string{"ext"},
+		StartEngine: start,
 	})
 	hs := httptest.NewServer(srv)
 	defer srv.Close()
@@ -141,13 +196,62 @@ func TestGuiExternalEngine(t *testing.T) {
 		}
 	}
 	c.CloseNow()
-	mu.Lock()
-	require.Len(t, started, 1)
-	h := started[0]
-	mu.Unlock()
+}
+
+// TestGuiDXPClock maps the page's limits onto a DXP game clock.
+func TestGuiDXPClock(t *testing.T) {
+	for _, c := range []struct {
+		lim  search.Limits
+		want int
+	}{
+		{search.Limits{Time: 5 * time.Minute}, 5},
+		{search.Limits{Time: 3*time.Minute + time.Second, Inc: 2 * time.Second}, 5}, // 3:01 + 100 s
+		{search.Limits{Time: time.Millisecond}, 1},
+		{search.Limits{MoveTime: time.Second}, 1},
+		{search.Limits{MoveTime: 10 * time.Second}, 9}, // 500 s
+		{search.Limits{MoveTime: time.Hour}, 999},
+		{search.Limits{Depth: 8}, dxpGuiMinutes},
+		{search.Limits{Nodes: 1000}, dxpGuiMinutes},
+	} {
+		assert.Equal(t, c.want, dxpClock(c.lim), "%+v", c.lim)
+	}
+}
+
+// TestGuiDXPNewGame drives a damka DXP process through dxpEngine: the
+// opponent's moves continue the DXP game, a game taken back is a new one.
+func TestGuiDXPNewGame(t *testing.T) {
+	bin := buildDamka(t, t.TempDir())
+	specs, err := guiEngines([][]string{{"name=ext", "proto=dxp",
+		"cmd=" + bin + " dxp --listen 127.0.0.1:{port} --variant russian --depth 2 --hash 1"}})
+	require.NoError(t, err)
+	x := newDXPEngine(specs[0])
+	t.Cleanup(func() { _ = x.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	lim := search.Limits{MoveTime: 100 * time.Millisecond}
+	g := engine.NewGame(engine.StartPosition(engine.Russian))
+	for range 3 {
+		mv, err := x.Think(ctx, g, lim)
+		require.NoError(t, err)
+		require.NoError(t, g.PlayChecked(mv))
+		pos := g.Position()
+		var l engine.MoveList
+		pos.Generate(&l)
+		require.NoError(t, g.PlayChecked(l.Slice()[0]))
+	}
+	assert.Equal(t, 1, x.games)
+	g.Undo()
+	g.Undo()
+	g.Undo() // Black to move: the engine plays the other colour now
+	mv, err := x.Think(ctx, g, lim)
+	require.NoError(t, err)
+	require.NoError(t, g.PlayChecked(mv))
+	assert.Equal(t, 2, x.games)
+	exited := x.exited
+	require.NoError(t, x.Close())
 	select {
-	case <-h.c.Exited():
+	case <-exited:
 	case <-time.After(20 * time.Second):
-		t.Fatal("the engine process outlives the page")
+		t.Fatal("the engine process outlives Close")
 	}
 }

@@ -1,5 +1,5 @@
 // damka's page: draws the board and the game the server sends (state
-// messages) and sends the person's clicks as small JSON messages. Served by
+// messages) and sends the person's clicks and drags as small JSON messages. Served by
 // damka gui, it talks to the server over the page's WebSocket (/ws); in the
 // wasm folder (make wasm, where mode.js sets DAMKA_TRANSPORT to "worker") it
 // talks to damka.wasm in a Web Worker by postMessage, the same messages.
@@ -17,6 +17,8 @@ let lines = {};          // analysis line number -> info
 let clockAt = 0;         // when the last state's clocks were read
 let pdnWanted = false;   // a Save PDN is waiting for the server's text
 let engines = [];
+let drag = null;         // a press on a piece that may become a drag
+let dragged = false;     // a drag just ended: the click that follows is not one
 
 function send(msg) {
   if (conn) conn.send(JSON.stringify(msg));
@@ -231,7 +233,7 @@ function renderBoard() {
           cell.dataset.piece = pc;
           cell.append(p);
         }
-        cell.addEventListener("click", () => clickSquare(s.sq));
+        cell.addEventListener("click", () => { if (!dragged) clickSquare(s.sq); });
       }
       cells.push(cell);
     }
@@ -296,6 +298,61 @@ function clickSquare(sq) {
   if (cands.length === 1) return play(cands[0]);
   if (done.length === 1 && done.length === cands.length) return play(done[0]);
   renderBoard();
+}
+
+// Drag: press on a piece that can move, move, release on a square. The
+// release plays the move as a click on the origin then on the square would
+// (a capture with several routes to it then asks for the squares along
+// the way). A press and release without moving is a click.
+function squareAt(x, y) {
+  const e = document.elementFromPoint(x, y);
+  const cell = e && e.closest("#board .dark");
+  return cell ? Number(cell.dataset.sq) : 0;
+}
+
+function dragStart(e) {
+  if (e.button !== 0 || editing || !personToMove()) return;
+  const sq = squareAt(e.clientX, e.clientY);
+  if (!sq || !(state.moves || []).some((m) => m.path[0] === sq)) return;
+  drag = { sq: sq, x: e.clientX, y: e.clientY, ghost: null };
+}
+
+function dragMove(e) {
+  if (!drag) return;
+  if (!drag.ghost) {
+    if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6) return;
+    const piece = document.querySelector("#sq-" + drag.sq + " .piece");
+    if (!piece) { drag = null; return; }
+    // Captured only once it is a drag: a click still goes to its square.
+    $("board").setPointerCapture(e.pointerId);
+    const r = piece.getBoundingClientRect();
+    drag.ghost = piece.cloneNode(true);
+    drag.ghost.classList.add("ghost");
+    drag.ghost.style.width = r.width + "px";
+    drag.ghost.style.height = r.height + "px";
+    document.body.append(drag.ghost);
+    sel = [drag.sq];
+    renderBoard();
+  }
+  drag.ghost.style.left = e.clientX + "px";
+  drag.ghost.style.top = e.clientY + "px";
+}
+
+function dragEnd(e) {
+  const d = drag;
+  drag = null;
+  if (!d || !d.ghost) return;
+  d.ghost.remove();
+  dragged = true;
+  setTimeout(() => { dragged = false; }, 0);
+  const sq = e.type === "pointerup" ? squareAt(e.clientX, e.clientY) : 0;
+  if (!sq || sq === d.sq || !personToMove()) {
+    sel = [];
+    renderBoard();
+    return;
+  }
+  sel = [d.sq];
+  clickSquare(sq);
 }
 
 function play(m) {
@@ -395,6 +452,10 @@ function bind(id, f) { $(id).addEventListener("click", f); }
 
 function setup() {
   bind("btn-flip", () => { flipped = !flipped; renderBoard(); });
+  $("board").addEventListener("pointerdown", dragStart);
+  $("board").addEventListener("pointermove", dragMove);
+  window.addEventListener("pointerup", dragEnd);
+  window.addEventListener("pointercancel", dragEnd);
   bind("btn-undo", () => send({ type: "undo" }));
   bind("btn-go", () => send({ type: "go" }));
   bind("btn-analyse", () => { lines = {}; renderLines(); send({ type: "analyse" }); });
