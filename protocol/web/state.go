@@ -1,0 +1,296 @@
+// state.go: what the page is told: the position and its legal moves,
+// the settings, the greeting; and the game's edits (take back, FEN, PDN).
+
+package web
+
+import (
+	"bytes"
+	"damka/engine"
+	"damka/pdn"
+	"damka/player"
+	"errors"
+	"io"
+	"math/bits"
+	"strings"
+	"time"
+)
+
+// undo takes back moves until a person is to move again, at least one.
+func (s *session) undo() {
+	s.stopLocked()
+	s.send(map[string]any{"type": "busy", "what": ""})
+	g := s.game()
+	if !g.Undo() {
+		s.sendError("nothing to take back")
+		return
+	}
+	hasHuman := s.sides[0] == Human || s.sides[1] == Human
+	for hasHuman && g.Ply() > 0 && s.sides[g.Position().Side] != Human {
+		g.Undo()
+	}
+	g.SetResult(engine.Ongoing, engine.ReasonNone)
+	s.clock.spent = s.clock.spent[:g.Ply()]
+	s.clock.fromPly = min(s.clock.fromPly, g.Ply())
+	s.clock.turnStart, s.clock.stopped = time.Now(), false
+	s.sendStateLocked()
+	s.autoplay()
+}
+
+func (s *session) setFEN(fen string) {
+	pos, err := engine.ParsePosition(s.p.Variant(), fen)
+	if err != nil {
+		s.sendError("bad position: %v", err)
+		return
+	}
+	s.stopLocked()
+	s.send(map[string]any{"type": "busy", "what": ""})
+	s.p.NewGame()
+	s.p.SetGame(engine.NewGame(pos))
+	s.restartLocked()
+	s.sendStateLocked()
+	s.autoplay()
+}
+
+// loadPDN plays the first game of a PDN text (its variant, start and
+// moves): the text itself, never a file it names.
+func (s *session) loadPDN(text string) {
+	pg, err := pdn.NewReader(strings.NewReader(text), s.p.Variant()).Next()
+	if errors.Is(err, io.EOF) {
+		s.sendError("PDN: no game in the text")
+		return
+	}
+	if err != nil {
+		s.sendError("PDN: %v", err)
+		return
+	}
+	s.stopLocked()
+	s.send(map[string]any{"type": "busy", "what": ""})
+	g := engine.NewGame(pg.Start)
+	for _, mv := range pg.Moves {
+		g.Play(mv)
+	}
+	variant := s.p.Variant()
+	s.p.NewGame()
+	s.p.SetGame(g)
+	if s.p.Variant() != variant {
+		s.send(s.settingsMsg())
+	}
+	s.restartLocked()
+	s.names = [2]string{pg.Tag("White"), pg.Tag("Black")}
+	if r, err := engine.ParseResult(pg.Variant, pg.Result); err == nil && r != engine.Ongoing {
+		if res, _ := g.Result(); res == engine.Ongoing {
+			g.SetResult(r, engine.Resignation)
+		}
+	}
+	s.sendStateLocked()
+}
+
+// pdnText is the game as a PDN file.
+func (s *session) pdnText() string {
+	g := s.game()
+	v := g.Start().V
+	pg := pdn.NewGame(v, g.Start())
+	pg.SetTag("Event", "damka gui")
+	pg.SetTag("Date", time.Now().Format("2006.01.02"))
+	pg.SetTag("White", s.playerName(engine.White))
+	pg.SetTag("Black", s.playerName(engine.Black))
+	for _, mv := range g.Moves() {
+		pg.AppendMove(mv)
+	}
+	res, _ := s.ended()
+	pg.Result = res.PDN(v)
+	var b bytes.Buffer
+	if err := pdn.Write(&b, pg); err != nil {
+		return ""
+	}
+	return b.String()
+}
+
+func (s *session) playerName(c engine.Color) string {
+	if s.names[c] != "" {
+		return s.names[c]
+	}
+	return s.sides[c]
+}
+
+func (s *session) sendState() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sendStateLocked()
+}
+
+// moveMsg is one legal move for the page: its text (FormatFull, which the
+// move message takes back), the squares of its path and the captured
+// squares.
+type moveMsg struct {
+	Text     string `json:"text"`
+	Path     []int  `json:"path"`
+	Captured []int  `json:"captured"`
+}
+
+// sendStateLocked sends the whole state: the position, its legal moves,
+// the moves played, the result and the clocks.
+func (s *session) sendStateLocked() {
+	if s.game() != s.shown {
+		s.restartLocked()
+	}
+	g := s.game()
+	pos := g.Position()
+	v := pos.V
+	r := v.Rules()
+	board := make([]string, r.Squares+1) // board[sq]: "", "w", "W", "b", "B"
+	for sq := 1; sq <= r.Squares; sq++ {
+		switch pos.PieceAt(engine.Square(sq)) {
+		case engine.WhiteMan:
+			board[sq] = "w"
+		case engine.WhiteKing:
+			board[sq] = "W"
+		case engine.BlackMan:
+			board[sq] = "b"
+		case engine.BlackKing:
+			board[sq] = "B"
+		}
+	}
+	res, why := s.ended()
+	var moves []moveMsg
+	if res == engine.Ongoing {
+		for _, mv := range pos.SortedMoves() {
+			mm := moveMsg{Text: pos.FormatMove(mv, engine.FormatFull), Path: squareInts(pos.Path(mv)), Captured: []int{}}
+			for set := engine.SquareSet(v, mv.Captured); set != 0; set &= set - 1 {
+				mm.Captured = append(mm.Captured, bits.TrailingZeros64(set)+1)
+			}
+			moves = append(moves, mm)
+		}
+	}
+	played := make([]string, 0, g.Ply())
+	for i, mv := range g.Moves() {
+		p := g.PositionAt(i)
+		played = append(played, p.FormatMove(mv, engine.FormatFull))
+	}
+	squares := make([]map[string]any, 0, r.Squares)
+	for sq := 1; sq <= r.Squares; sq++ {
+		row, col := engine.SquareRowCol(v, engine.Square(sq))
+		squares = append(squares, map[string]any{"sq": sq, "row": row, "col": col, "name": engine.SquareName(v, engine.Square(sq), r.Notation)})
+	}
+	var last []int
+	if g.Ply() > 0 {
+		prev := g.PositionAt(g.Ply() - 1)
+		last = squareInts(prev.Path(g.Moves()[g.Ply()-1]))
+	}
+	state := map[string]any{
+		"type":      "state",
+		"variant":   v.String(),
+		"size":      r.BoardSize,
+		"algebraic": r.Notation == engine.Algebraic,
+		"first":     colourWord(r.FirstToMove),
+		"squares":   squares,
+		"board":     board,
+		"side":      colourWord(pos.Side),
+		"fen":       pos.FENStyle(r.Notation),
+		"moves":     moves,
+		"played":    played,
+		"startSide": colourWord(g.Start().Side),
+		"last":      last,
+		"white":     s.sides[engine.White],
+		"black":     s.sides[engine.Black],
+		"busy":      s.busyWhat(),
+		"result":    "",
+		"reason":    "",
+	}
+	if res != engine.Ongoing {
+		state["result"] = res.PDN(v)
+		state["reason"] = resultText(res, why)
+	}
+	clock := map[string]any{"timed": s.timed(), "running": res == engine.Ongoing && !s.clock.stopped}
+	for _, c := range []engine.Color{engine.White, engine.Black} {
+		if s.timed() {
+			clock[colourWord(c)] = s.remaining(c).Milliseconds()
+		} else {
+			clock[colourWord(c)] = s.used(c).Milliseconds()
+		}
+	}
+	state["clock"] = clock
+	s.send(state)
+}
+
+// squareInts returns the squares as numbers (a []uint8 would be
+// written to JSON as base64).
+func squareInts(sqs []engine.Square) []int {
+	out := make([]int, len(sqs))
+	for i, sq := range sqs {
+		out[i] = int(sq)
+	}
+	return out
+}
+
+func colourWord(c engine.Color) string {
+	if c == engine.White {
+		return "white"
+	}
+	return "black"
+}
+
+// resultText says who won and why, or why the game is drawn.
+func resultText(res engine.Result, why engine.Reason) string {
+	switch res {
+	case engine.Draw:
+		if why == engine.Repetition {
+			return "draw by threefold repetition"
+		}
+		return "draw: " + why.String()
+	case engine.WhiteWins:
+		return "White wins: " + why.String()
+	case engine.BlackWins:
+		return "Black wins: " + why.String()
+	}
+	return ""
+}
+
+// settingMsg is one setting for the page: its declaration and value.
+type settingMsg struct {
+	Name     string   `json:"name"`
+	Kind     string   `json:"kind"`
+	Min      int      `json:"min"`
+	Max      int      `json:"max"`
+	Unit     string   `json:"unit"`
+	Values   []string `json:"values"`
+	Default  string   `json:"default"`
+	Doc      string   `json:"doc"`
+	Range    string   `json:"range"`
+	Value    string   `json:"value"`
+	ReadOnly bool     `json:"readonly"` // names a file: set on the command line only
+}
+
+// settingsMsg lists every setting of player.Settings with its value, so
+// that a new setting appears on the page by itself.
+func (s *session) settingsMsg() map[string]any {
+	var list []settingMsg
+	for _, st := range player.Settings() {
+		v, err := s.p.Get(st.Name)
+		if err != nil {
+			v = ""
+		}
+		list = append(list, settingMsg{
+			Name: st.Name, Kind: st.Kind.String(), Min: st.Min, Max: st.Max, Unit: st.Unit,
+			Values: st.Values, Default: st.Default, Doc: st.Doc, Range: st.Range(), Value: v,
+			ReadOnly: st.Kind == player.String,
+		})
+	}
+	return map[string]any{"type": "settings", "settings": list}
+}
+
+// hello is the first message: the version, the variants, the external
+// engines and the settings.
+func (s *session) hello() map[string]any {
+	m := s.settingsMsg()
+	m["type"] = "hello"
+	m["version"] = s.cfg.Version
+	m["variants"] = engine.VariantNames()
+	engines := s.cfg.Engines
+	if engines == nil {
+		engines = []string{}
+	}
+	m["engines"] = engines
+	m["messages"] = msgTypes
+	return m
+}
