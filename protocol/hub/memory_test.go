@@ -23,9 +23,6 @@ import (
 // Endgame tables are off (their slices load on first
 // probe, a bounded growth the soak's warm-up covers).
 func TestSessionMemoryBounded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays 70 games")
-	}
 	const warmup, games, perGame = 10, 60, 2 << 10
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
