@@ -149,7 +149,7 @@ func Names() []string {
 
 // Range describes the values a setting takes, for help texts and errors:
 // "1..256 MiB", "true or false", "russian, english, brazilian, international",
-// "a file name or empty".
+// "a path" (a file or directory name; empty for the default).
 func (s Setting) Range() string {
 	switch s.Kind {
 	case Bool:
@@ -163,7 +163,7 @@ func (s Setting) Range() string {
 	case Enum:
 		return strings.Join(s.Values, ", ")
 	}
-	return "text"
+	return "a path"
 }
 
 // ParseBool reads a Bool setting's value: true/false, on/off, yes/no, 1/0

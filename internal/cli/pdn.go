@@ -35,8 +35,10 @@ func newPDNCmd() *cobra.Command {
 		Long: `check replays every game of the given PDN files. The GameType tag chooses each
 game's variant; --variant is the default when the tag is absent. It prints one
 line per bad game (file, game index, move number, move text, position) and a
-last line games=N ok=K bad=B. The exit status is 0 only when B is 0; a file
-with no games at all (an empty or non-PDN file) is bad input (status 2).
+last line games=N ok=K bad=B. The exit status is 0 only when B is 0, else 1;
+a file in which nothing reads as a game (an empty file, or text without
+moves) is bad input (status 2). Text that looks like moves (a README) reads
+as bad games.
 
 When --variant is not given and games without a GameType tag fail at their
 first move, a line says so and names the variant that reads them (found by

@@ -34,11 +34,11 @@ type settingValue struct {
 func (f *settingValue) String() string     { return f.v }
 func (f *settingValue) Set(v string) error { f.v = v; return nil }
 
-// Type is the value's type in --help: bool, int or string.
+// Type is the value's type in --help: true|false, int or string.
 func (f *settingValue) Type() string {
 	switch f.st.Kind {
 	case player.Bool:
-		return "bool"
+		return "true|false" // a value is required: --book false
 	case player.Int:
 		return "int"
 	}
@@ -64,9 +64,6 @@ func registerSettings(cmd *cobra.Command, names ...string) *settingFlags {
 		v := &settingValue{st: st, v: st.Default}
 		usage := fmt.Sprintf("%s (%s; Hub parameter %s)", st.Doc, settingRange(st), st.Name)
 		fl.Var(v, st.Name, usage)
-		if st.Kind == player.Bool {
-			fl.Lookup(st.Name).NoOptDefVal = "true"
-		}
 		if alias, ok := settingAliases[st.Name]; ok {
 			fl.Var(v, alias, "same as --"+st.Name)
 			_ = fl.MarkHidden(alias)
