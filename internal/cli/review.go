@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"damka/engine"
+	"damka/player"
 	"damka/review"
 	"damka/search"
 )
@@ -133,8 +134,15 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 		}
 		return fmt.Errorf("%s: %v", in, err)
 	}
+	var first []int // bad games that fail at their first move
 	for _, pe := range rp.Bad {
 		fmt.Fprintf(stderr, "%s: %v\n", in, pe)
+		if pe.MoveNumber == 1 && pe.MoveText != "" {
+			first = append(first, pe.Index)
+		}
+	}
+	if len(first) > 0 && !cmd.Flags().Changed(player.SetVariant) {
+		fmt.Fprintln(stderr, variantHint(in, v, first))
 	}
 	if len(rp.Games) == 0 {
 		return badInput("%s: no game to review (%d bad): %s not written", in, len(rp.Bad), outName)
