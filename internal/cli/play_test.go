@@ -30,7 +30,7 @@ func withStdin(t *testing.T, in string) {
 // player's settings; a bad setting value exits 2 before it starts.
 func TestPlayCommand(t *testing.T) {
 	withStdin(t, "settings\nquit\n")
-	out, errs, code := runCLI("play", "--variant", "english", "--threads", "2", "--book=false")
+	out, errs, code := runCLI("play", "--variant", "english", "--threads", "2", "--book", "false")
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "damka "+version+", a draughts engine. Type help for the commands.\n")
 	assert.Contains(t, out, "english, black to move> ")
