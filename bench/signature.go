@@ -26,7 +26,7 @@ type BenchPosition struct {
 // championship and the English ones from Marion Tinsley's games
 // (testdata/draughts, game and ply given in Source); the Brazilian set
 // adds an opening ballot and Russian middlegames played under Brazilian
-// rules. The shared data has no international games: the international
+// rules. The game files of testdata/draughts hold no international games: the international
 // set is the start position and the two reference perft positions of
 // docs/rules.md "Perft".
 var BenchPositions = []BenchPosition{

@@ -11,23 +11,23 @@ import (
 
 	"damka/book"
 	"damka/engine"
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 )
 
-// sharedData is the repository's test data folder, testdata/draughts (internal/shareddata).
-var sharedData, _ = shareddata.Dir()
+// dataDir is the repository's test data folder, testdata/draughts (internal/testfiles).
+var dataDir, _ = testfiles.Dir()
 
 // readShared returns file name of the test data folder, failing t when
 // the file is missing.
 func readShared(t *testing.T, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(shareddata.Path(t, name))
+	data, err := os.ReadFile(testfiles.Path(t, name))
 	require.NoError(t, err)
 	return data
 }
 
 func TestParseSeedsACFDeck(t *testing.T) {
-	shareddata.Must(t)
+	testfiles.Must(t)
 	seeds, err := book.ParseSeeds(readShared(t, "acf_3move_ballots.tsv"), engine.English, "acf")
 	require.NoError(t, err)
 	// 174 openings, 18 barred: the 156-opening deck.
@@ -41,7 +41,7 @@ func TestParseSeedsACFDeck(t *testing.T) {
 }
 
 func TestParseSeedsBallotJSON(t *testing.T) {
-	shareddata.Must(t)
+	testfiles.Must(t)
 	seeds, err := book.ParseSeeds(readShared(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian, "150")
 	require.NoError(t, err)
 	require.Len(t, seeds, 150)
@@ -93,8 +93,8 @@ func TestParseSeedsErrors(t *testing.T) {
 }
 
 func TestGameStats(t *testing.T) {
-	shareddata.Must(t)
-	f, err := os.Open(filepath.Join(sharedData, "english_tinsley_checkerboard.pdn"))
+	testfiles.Must(t)
+	f, err := os.Open(filepath.Join(dataDir, "english_tinsley_checkerboard.pdn"))
 	require.NoError(t, err)
 	defer f.Close()
 	gs := book.NewGameStats(engine.English, 6)
@@ -115,7 +115,7 @@ func TestGameStats(t *testing.T) {
 
 	// Russian games in a Russian statistics: none skipped; as English,
 	// the GameType-less games are read as English and fail.
-	r, err := os.Open(filepath.Join(sharedData, "russian_ussr_championship_X.pdn"))
+	r, err := os.Open(filepath.Join(dataDir, "russian_ussr_championship_X.pdn"))
 	require.NoError(t, err)
 	defer r.Close()
 	rs := book.NewGameStats(engine.Russian, 0)
@@ -141,7 +141,7 @@ func TestGameStats(t *testing.T) {
 }
 
 func TestParseSeeds8x8FileForInternational(t *testing.T) {
-	file := shareddata.Path(t, "pydraughts_ballots_brazilian.json")
+	file := testfiles.Path(t, "pydraughts_ballots_brazilian.json")
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
 	_, err = book.ParseSeeds(data, engine.International, file)

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 )
 
 // assertSamePosition asserts that q equals p in pieces, kings, side, variant and
@@ -221,7 +221,7 @@ var knownBadProblemFENs = map[string]string{
 // collections in testdata/draughts; the known bad ones must be rejected with
 // their error.
 func TestFENProblemSets(t *testing.T) {
-	dir := shareddata.Must(t)
+	dir := testfiles.Must(t)
 	tag := regexp.MustCompile(`\[FEN\s+"([^"]*)"\]`)
 	bad := 0
 	for _, name := range []string{"english_goulds_problems_fen.pdn", "english_boland_border_classics_fen.pdn"} {

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 	"damka/openings"
 	"damka/pdn"
 	"damka/protocol/hub"
@@ -239,9 +239,9 @@ func TestMatchDamka(t *testing.T) {
 		ops    []Opening
 		limits Limits
 	}{
-		{engine.English, load(shareddata.Path(t, "acf_3move_ballots.tsv"), engine.English), Limits{Depth: 3}},
-		{engine.Russian, load(shareddata.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian), Limits{Nodes: 2000}},
-		{engine.Brazilian, load(shareddata.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Brazilian), Limits{Depth: 3}},
+		{engine.English, load(testfiles.Path(t, "acf_3move_ballots.tsv"), engine.English), Limits{Depth: 3}},
+		{engine.Russian, load(testfiles.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian), Limits{Nodes: 2000}},
+		{engine.Brazilian, load(testfiles.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Brazilian), Limits{Depth: 3}},
 		{engine.International, load("testdata/openings_international.pdn", engine.International), Limits{Depth: 2}},
 	}
 	for _, c := range cases {
@@ -310,7 +310,7 @@ func assertSameStats(t *testing.T, want, got Stats) {
 // fake engines play deterministic moves, so the games are the same).
 func TestShardsAndMerge(t *testing.T) {
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := openings.Load(shareddata.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
+	ops, err := openings.Load(testfiles.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	ops = ops[:5]
 	cfg := Config{
@@ -367,7 +367,7 @@ func TestShardsAndMerge(t *testing.T) {
 // accepts H1 once MinSPRTPairs pairs are complete and the match stops early.
 func TestSPRTStopsMatch(t *testing.T) {
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := openings.Load(shareddata.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
+	ops, err := openings.Load(testfiles.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	var progress []Progress
 	sum, err := Run(context.Background(), Config{

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 	"damka/openings"
 )
 
@@ -24,7 +24,7 @@ import (
 func resumeConfig(t *testing.T, n int) Config {
 	t.Helper()
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
-	ops, err := openings.Load(shareddata.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
+	ops, err := openings.Load(testfiles.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	return Config{
 		Variant: engine.Russian, Openings: ops[:n], Seed: 5, Limits: Limits{Depth: 1}, MaxPlies: 60, Concurrency: 2,

@@ -10,18 +10,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 )
 
-// sharedData is the repository's test data folder, testdata/draughts (internal/shareddata).
-var sharedData, _ = shareddata.Dir()
+// dataDir is the repository's test data folder, testdata/draughts (internal/testfiles).
+var dataDir, _ = testfiles.Dir()
 
 // TestACFDeck: the 156-opening deck of the ACF 3-move TSV (144
 // crossboard + 12 mailplay, the 18 barred left out), each replayed from
 // the start and checked against the file's FEN.
 func TestACFDeck(t *testing.T) {
-	shareddata.Must(t)
-	ops, err := Load(filepath.Join(sharedData, "acf_3move_ballots.tsv"), engine.English)
+	testfiles.Must(t)
+	ops, err := Load(filepath.Join(dataDir, "acf_3move_ballots.tsv"), engine.English)
 	require.NoError(t, err)
 	require.Len(t, ops, 156)
 	assert.Equal(t, "ACF 001 9-13 21-17 5-9", ops[0].Name)
@@ -37,15 +37,15 @@ func TestACFDeck(t *testing.T) {
 	p := ops[0].Position()
 	assert.Equal(t, engine.White, p.Side)
 
-	_, err = Load(filepath.Join(sharedData, "acf_3move_ballots.tsv"), engine.Russian)
+	_, err = Load(filepath.Join(dataDir, "acf_3move_ballots.tsv"), engine.Russian)
 	assert.ErrorContains(t, err, "for english")
 }
 
 // TestBallotJSON: the pydraughts ballot files, with algebraic FENs for
 // Russian and Brazilian.
 func TestBallotJSON(t *testing.T) {
-	shareddata.Must(t)
-	ops, err := Load(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
+	testfiles.Must(t)
+	ops, err := Load(filepath.Join(dataDir, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
 	require.NoError(t, err)
 	require.Len(t, ops, 150)
 	assert.Equal(t, "1-I cd4 ba5 dc5", ops[0].Name)
@@ -54,14 +54,14 @@ func TestBallotJSON(t *testing.T) {
 	men, kings := ops[0].Start.Count(engine.White)
 	assert.Equal(t, [2]int{12, 0}, [2]int{men, kings})
 
-	ops, err = Load(filepath.Join(sharedData, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Brazilian)
+	ops, err = Load(filepath.Join(dataDir, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Brazilian)
 	require.NoError(t, err)
 	assert.Len(t, ops, 150)
-	ops, err = Load(filepath.Join(sharedData, "pydraughts_ballots_russian.json"), engine.Russian)
+	ops, err = Load(filepath.Join(dataDir, "pydraughts_ballots_russian.json"), engine.Russian)
 	require.NoError(t, err)
 	assert.Len(t, ops, 745)
 	// The English file: "standard" is a list of names of "all".
-	ops, err = Load(filepath.Join(sharedData, "pydraughts_ballots_3move_english.json"), engine.English)
+	ops, err = Load(filepath.Join(dataDir, "pydraughts_ballots_3move_english.json"), engine.English)
 	require.NoError(t, err)
 	assert.Len(t, ops, 157)
 
@@ -135,7 +135,7 @@ func TestPDNAndFENOpenings(t *testing.T) {
 // TestLoad8x8FileForInternational: an 8x8 ballot file's algebraic
 // squares are valid 10x10 squares; given for international it is refused.
 func TestLoad8x8FileForInternational(t *testing.T) {
-	file := shareddata.Path(t, "pydraughts_ballots_brazilian.json")
+	file := testfiles.Path(t, "pydraughts_ballots_brazilian.json")
 	_, err := Load(file, engine.International)
 	assert.ErrorContains(t, err, "an 8x8 file, not international")
 	ops, err := Load(file, engine.Brazilian)
@@ -206,7 +206,7 @@ func TestReadPDNByContent(t *testing.T) {
 // TestReadSharedDataProblems reads the FEN-tagged English problem file of
 // testdata/draughts: 182 set-up positions and one game from the start.
 func TestReadSharedDataProblems(t *testing.T) {
-	ops, err := Load(shareddata.Path(t, "english_boland_border_classics_fen.pdn"), engine.English)
+	ops, err := Load(testfiles.Path(t, "english_boland_border_classics_fen.pdn"), engine.English)
 	require.NoError(t, err)
 	assert.Equal(t, 183, len(ops), "every game of the file")
 	for _, o := range ops {
@@ -253,7 +253,7 @@ func TestCheckNamesUnique(t *testing.T) {
 // ("5-VII Free") or moves that do not reach the FEN ("2-IV ef4 fe5 ab4"):
 // those give none.
 func TestMovesFromName(t *testing.T) {
-	shareddata.Must(t)
+	testfiles.Must(t)
 	for _, c := range []struct {
 		file      string
 		v         engine.VariantID
@@ -263,7 +263,7 @@ func TestMovesFromName(t *testing.T) {
 		{"pydraughts_ballots_150russian_and_brazilian.json", engine.Brazilian, 148},
 		{"pydraughts_ballots_3move_english.json", engine.English, 157},
 	} {
-		ops, err := Load(filepath.Join(sharedData, c.file), c.v)
+		ops, err := Load(filepath.Join(dataDir, c.file), c.v)
 		require.NoError(t, err)
 		n := 0
 		for _, op := range ops {

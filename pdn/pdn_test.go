@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"damka/engine"
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,7 +47,7 @@ func readPDNString(t *testing.T, s string, v engine.VariantID) ([]*Game, []*Erro
 
 func openShared(t *testing.T, name string) *os.File {
 	t.Helper()
-	f, err := os.Open(shareddata.Path(t, name))
+	f, err := os.Open(testfiles.Path(t, name))
 	require.NoError(t, err)
 	t.Cleanup(func() { f.Close() })
 	return f
@@ -145,7 +145,7 @@ func TestPDNTinsleyBadGame(t *testing.T) {
 	_, bad := readAllPDN(t, f2, engine.English)
 	require.Len(t, bad, 1)
 	want := 0
-	data, err := os.ReadFile(shareddata.Path(t, "english_tinsley_checkerboard.pdn"))
+	data, err := os.ReadFile(testfiles.Path(t, "english_tinsley_checkerboard.pdn"))
 	require.NoError(t, err)
 	for i, part := range strings.Split(string(data), "[Event ") {
 		if strings.HasPrefix(part, `"Petal 1981, game 18"`) {
@@ -182,7 +182,7 @@ func TestPDNTinsleyGluedComments(t *testing.T) {
 	}
 }
 
-// TestPDNRoundTrip reads every shared file, writes every game, reads it
+// TestPDNRoundTrip reads every data file, writes every game, reads it
 // back: same variant, start, moves, comments, result and tags; writing
 // again gives the same bytes.
 func TestPDNRoundTrip(t *testing.T) {

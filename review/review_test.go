@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 	"damka/pdn"
 	"damka/search"
 )
@@ -39,11 +39,11 @@ func readGames(t *testing.T, in io.Reader, v engine.VariantID) []*pdn.Game {
 	}
 }
 
-// shortGame returns the shortest game of a shared file with at least min
+// shortGame returns the shortest game of a data file with at least min
 // moves, as PDN text.
 func shortGame(t *testing.T, name string, v engine.VariantID, min int) (string, *pdn.Game) {
 	t.Helper()
-	f, err := os.Open(shareddata.Path(t, name))
+	f, err := os.Open(testfiles.Path(t, name))
 	require.NoError(t, err)
 	defer f.Close()
 	r := pdn.NewReader(bufio.NewReader(f), v)

@@ -15,14 +15,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 )
 
 // matchOpenings returns start positions for engine matches: the ACF
 // three-move ballots in English, the Russian and Brazilian ballots, and
 // random two-ply openings in international.
 func matchOpenings(t testing.TB, v engine.VariantID, n int) []engine.Position {
-	dir := shareddata.Must(t)
+	dir := testfiles.Must(t)
 	var fens []string
 	switch v {
 	case engine.English:

@@ -14,12 +14,12 @@ import (
 
 	"damka/book"
 	"damka/engine"
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 	"damka/search"
 )
 
 func TestBookBuildReproducible(t *testing.T) {
-	data := shareddata.Must(t)
+	data := testfiles.Must(t)
 	dir := t.TempDir()
 	seeds := filepath.Join(dir, "seeds.txt")
 	require.NoError(t, os.WriteFile(seeds, []byte("# one ballot\nW:W17,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,9,10,11,12,13 3\n"), 0o644))

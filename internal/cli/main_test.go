@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 	"damka/openings"
 	"damka/search"
 	buildversion "damka/version"
@@ -103,7 +103,7 @@ func TestPDNCheckCommand(t *testing.T) {
 	assert.Contains(t, lines[0], "22-21")
 	assert.Equal(t, "games=3 ok=2 bad=1", lines[1])
 
-	russian := shareddata.Path(t, "russian_ussr_championship_X.pdn")
+	russian := testfiles.Path(t, "russian_ussr_championship_X.pdn")
 	out, _, code = runCLI("pdn", "check", "--variant", "russian", russian)
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "games=153 ok=153 bad=0\n", out)

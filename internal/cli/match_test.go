@@ -21,7 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 	"damka/match"
 )
 
@@ -58,7 +58,7 @@ func TestExtractEngines(t *testing.T) {
 // TestMatchCommand runs `damka match` in-process against two damka
 // processes, then `damka match merge` and `damka pdn check` on its PDN.
 func TestMatchCommand(t *testing.T) {
-	data := shareddata.Must(t)
+	data := testfiles.Must(t)
 	dir := t.TempDir()
 	bin := buildDamka(t, dir)
 	pdn := filepath.Join(dir, "m.pdn")

@@ -16,7 +16,7 @@ import (
 
 	"damka/bench"
 	"damka/engine"
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 )
 
 func TestAnalyseCommand(t *testing.T) {
@@ -248,7 +248,7 @@ func TestWrongVariantHint(t *testing.T) {
 	assert.Contains(t, hint, "1 read as any of russian, brazilian: choose one with --variant")
 	assert.NotContains(t, hint, "use --variant")
 
-	out, _, code = runCLI("pdn", "check", shareddata.Path(t, "english_tinsley_checkerboard.pdn"))
+	out, _, code = runCLI("pdn", "check", testfiles.Path(t, "english_tinsley_checkerboard.pdn"))
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "read as english: use --variant english")
 }

@@ -19,6 +19,6 @@
 //	cmd/damka-cb, cmd/damka-wasm  damka.dll; damka.wasm for the page with no server
 //
 // A package may import only packages of lower layers, never one beside it
-// (hub does not import dxp or text, eval does not import book); internal/shareddata
+// (hub does not import dxp or text, eval does not import book); internal/testfiles
 // is for tests only. A new package gets its layer in the test's table.
 package layers

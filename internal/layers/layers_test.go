@@ -42,7 +42,7 @@ var layer = map[string]int{
 	"damka/cmd/damka-cb":             8, // damka.dll for CheckerBoard (Windows only; empty elsewhere)
 	"damka/cmd/damka-wasm":           8, // the page with no server: damka in a Web Worker (js/wasm only; empty elsewhere)
 	"damka/engine/internal/genboard": -1,
-	"damka/internal/shareddata":      -1,
+	"damka/internal/testfiles":       -1,
 	"damka/internal/logjson":         -1,
 	"damka/internal/layers":          -1,
 
@@ -121,7 +121,7 @@ func TestImportsPointDown(t *testing.T) {
 // reported; the real edges are not.
 func TestViolations(t *testing.T) {
 	pkgs := map[string][]string{
-		"damka/engine":       {"damka/internal/shareddata"},
+		"damka/engine":       {"damka/internal/testfiles"},
 		"damka/eval":         {"damka/engine"},
 		"damka/book":         {"damka/engine", "damka/eval"},
 		"damka/search":       {"damka/engine", "damka/eval", "damka/book", "damka/protocol/hub"},
@@ -132,7 +132,7 @@ func TestViolations(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"damka/book (layer 2) imports damka/eval (layer 2): imports must point down",
-		"damka/engine imports damka/internal/shareddata: tools and test helpers neither import nor are imported",
+		"damka/engine imports damka/internal/testfiles: tools and test helpers neither import nor are imported",
 		"damka/protocol/hub (layer 5) imports damka/protocol/dxp (layer 5): imports must point down",
 		"damka/search (layer 3) imports damka/protocol/hub (layer 5): imports must point down",
 		"package damka/newthing has no layer: add it to the table in internal/layers",

@@ -17,7 +17,7 @@ import (
 
 	"damka/book"
 	"damka/engine"
-	"damka/internal/shareddata"
+	"damka/internal/testfiles"
 	"damka/pdn"
 	"damka/player"
 	"damka/search"
@@ -678,7 +678,7 @@ func mustHub(t *testing.T, v engine.VariantID, s string) engine.Position {
 // TestWholeGame: every move of real games sent in one moves= list, with
 // the captured squares written in descending order.
 func TestWholeGame(t *testing.T) {
-	path := shareddata.Path(t, "russian_ussr_championship_X.pdn")
+	path := testfiles.Path(t, "russian_ussr_championship_X.pdn")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()

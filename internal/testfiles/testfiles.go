@@ -1,9 +1,9 @@
-// Package shareddata locates the repository's data folder for tests,
+// Package testfiles locates the repository's data folder for tests,
 // testdata/draughts at the module root (the real game, ballot and problem
 // files; their sources are in testdata/draughts/SOURCES.md), for the tests
 // of every package. A test that needs a file of it fails, naming the path,
 // when the file is missing: the folder is part of every checkout.
-package shareddata
+package testfiles
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package shareddata
+package testfiles
 
 import (
 	"fmt"
