@@ -42,6 +42,70 @@ func chromiumPath() string {
 	return ""
 }
 
+// requireChromium returns the chromium binary, skipping t when there is
+// none (failing it under DAMKA_GUI_REQUIRE, as make test-gui sets).
+func requireChromium(t *testing.T) string {
+	t.Helper()
+	bin := chromiumPath()
+	if bin == "" {
+		if os.Getenv("DAMKA_GUI_REQUIRE") != "" {
+			t.Fatal("no chromium binary (install Debian's chromium, or set DAMKA_CHROMIUM): make test-gui needs one")
+		}
+		t.Skip("no chromium binary: the browser test is skipped (make test-gui requires it; Debian: apt-get install chromium)")
+	}
+	return bin
+}
+
+// openBrowser starts headless chromium bin (closed when t ends) on a
+// blank page with a deadline, and returns its context, a function running
+// steps that fails t on an error, and consoleErrors, which stops listening
+// and returns every console error or warning and uncaught exception the
+// pages showed.
+func openBrowser(t *testing.T, bin string, timeout time.Duration) (ctx context.Context, do func(...chromedp.Action[chromedp.Void]), consoleErrors func() []string) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.NoFirstRun, chromedp.WindowSize(1000, 800))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelA)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	ctx, cancelT := context.WithTimeout(ctx, timeout)
+	t.Cleanup(cancelT)
+	do = func(steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		require.NoError(t, chromedp.Do(ctx, steps...))
+	}
+	do(chromedp.Navigate("about:blank"))
+	var mu sync.Mutex
+	var errs []string
+	cctx, stopConsole := context.WithCancel(ctx)
+	msgs := chromedp.Console(cctx)
+	consoleDone := make(chan struct{})
+	go func() {
+		defer close(consoleDone)
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning || m.IsException() {
+				mu.Lock()
+				errs = append(errs, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+	consoleErrors = func() []string {
+		stopConsole()
+		<-consoleDone
+		mu.Lock()
+		defer mu.Unlock()
+		return errs
+	}
+	return ctx, do, consoleErrors
+}
+
 // pageState is what the test reads of the page each turn.
 type pageState struct {
 	Ply    int    `json:"ply"`
@@ -61,50 +125,10 @@ const readState = `(() => {
 })()`
 
 func TestBrowserGames(t *testing.T) {
-	bin := chromiumPath()
-	if bin == "" {
-		if os.Getenv("DAMKA_GUI_REQUIRE") != "" {
-			t.Fatal("no chromium binary (install Debian's chromium, or set DAMKA_CHROMIUM): make test-gui needs one")
-		}
-		t.Skip("no chromium binary: the browser test is skipped (make test-gui requires it; Debian: apt-get install chromium)")
-	}
+	bin := requireChromium(t)
 	began := time.Now()
 	_, hs := newTestServer(t, Config{Version: "test"})
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.NoFirstRun, chromedp.WindowSize(1000, 800))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
-	defer cancelT()
-
-	do := func(steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		require.NoError(t, chromedp.Do(ctx, steps...))
-	}
-	// Every console error or warning and every uncaught exception of the page.
-	do(chromedp.Navigate("about:blank"))
-	var mu sync.Mutex
-	var consoleErrs []string
-	cctx, stopConsole := context.WithCancel(ctx)
-	msgs := chromedp.Console(cctx)
-	consoleDone := make(chan struct{})
-	go func() {
-		defer close(consoleDone)
-		for m, err := range msgs {
-			if err != nil {
-				return
-			}
-			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning || m.IsException() {
-				mu.Lock()
-				consoleErrs = append(consoleErrs, m.String())
-				mu.Unlock()
-			}
-		}
-	}()
+	ctx, do, consoleErrors := openBrowser(t, bin, 3*time.Minute)
 
 	do(
 		chromedp.Navigate(hs.URL+"/"),
@@ -256,11 +280,7 @@ func TestBrowserGames(t *testing.T) {
 	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`window.damka.state.played.length === 1 && window.damka.state.fen.startsWith("W:Wa3,c3:B")`))
 	require.NoError(t, err)
 
-	stopConsole()
-	<-consoleDone
-	mu.Lock()
-	defer mu.Unlock()
-	require.Empty(t, consoleErrs, "console errors and exceptions")
+	require.Empty(t, consoleErrors(), "console errors and exceptions")
 	t.Logf("browser test: %.1fs", time.Since(began).Seconds())
 }
 
@@ -428,51 +448,13 @@ func wasmFolder(t *testing.T) string {
 // clicks against damka, an analysis stopped, no external engines offered
 // and no console error.
 func TestBrowserWasm(t *testing.T) {
-	bin := chromiumPath()
-	if bin == "" {
-		if os.Getenv("DAMKA_GUI_REQUIRE") != "" {
-			t.Fatal("no chromium binary (install Debian's chromium, or set DAMKA_CHROMIUM): make test-gui needs one")
-		}
-		t.Skip("no chromium binary: the browser test is skipped (make test-gui requires it; Debian: apt-get install chromium)")
-	}
+	bin := requireChromium(t)
 	began := time.Now()
 	dir := wasmFolder(t)
 	built := time.Since(began)
 	hs := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	defer hs.Close()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.NoFirstRun, chromedp.WindowSize(1000, 800))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancelT()
-	do := func(steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		require.NoError(t, chromedp.Do(ctx, steps...))
-	}
-	do(chromedp.Navigate("about:blank"))
-	var mu sync.Mutex
-	var consoleErrs []string
-	cctx, stopConsole := context.WithCancel(ctx)
-	msgs := chromedp.Console(cctx)
-	consoleDone := make(chan struct{})
-	go func() {
-		defer close(consoleDone)
-		for m, err := range msgs {
-			if err != nil {
-				return
-			}
-			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning || m.IsException() {
-				mu.Lock()
-				consoleErrs = append(consoleErrs, m.String())
-				mu.Unlock()
-			}
-		}
-	}()
+	ctx, do, consoleErrors := openBrowser(t, bin, 2*time.Minute)
 
 	do(
 		chromedp.Navigate(hs.URL+"/"),
@@ -535,11 +517,7 @@ func TestBrowserWasm(t *testing.T) {
 	require.True(t, analysed)
 	require.GreaterOrEqual(t, st.Ply, 12)
 
-	stopConsole()
-	<-consoleDone
-	mu.Lock()
-	defer mu.Unlock()
-	require.Empty(t, consoleErrs, "console errors and exceptions")
+	require.Empty(t, consoleErrors(), "console errors and exceptions")
 	t.Logf("wasm browser test: %.1fs (damka.wasm built in %.1fs, page ready at %.1fs)",
 		time.Since(began).Seconds(), built.Seconds(), loaded.Seconds())
 }
