@@ -57,24 +57,11 @@ func newGuiCmd() *cobra.Command {
 		Use:   "gui [--listen ADDR] [--no-browser] [--engine name=X cmd=... ...] [setting flags]",
 		Short: "play and analyse in a browser: a local web server and its page",
 		Long:  guiLong,
-		// --engine takes several words (see extractEngines).
+		// --engine takes several words (see parseWithEngines).
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rest, specs, err := extractEngines(args)
-			if err != nil {
-				return err
-			}
-			_ = cmd.InheritedFlags()
-			if err := cmd.Flags().Parse(rest); err != nil {
-				return flagError(err)
-			}
-			if help, _ := cmd.Flags().GetBool("help"); help {
-				return cmd.Help()
-			}
-			if extra := cmd.Flags().Args(); len(extra) > 0 {
-				return badInput("unexpected arguments %q", extra)
-			}
-			if err := setupLogging(); err != nil {
+			specs, help, err := parseWithEngines(cmd, args)
+			if err != nil || help {
 				return err
 			}
 			engines, err := guiEngines(specs)

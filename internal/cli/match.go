@@ -107,6 +107,32 @@ the statistics from the shards' PDN files.
 The last line of standard output is
   games=N wins=W draws=D losses=L elo=E err=X los=P [llr=L]`
 
+// parseWithEngines parses the arguments of a command that takes repeated
+// --engine descriptions of several words each, which pflag cannot (the
+// command sets DisableFlagParsing): the descriptions (see extractEngines),
+// then the other flags, then logging is set up. help reports that --help
+// was given and the help shown. Bad flags and stray arguments are bad
+// input.
+func parseWithEngines(cmd *cobra.Command, args []string) (specs [][]string, help bool, err error) {
+	rest, specs, err := extractEngines(args)
+	if err != nil {
+		return nil, false, err
+	}
+	// ParseFlags does nothing with DisableFlagParsing; InheritedFlags
+	// merges the root's --log-level and --log-file into Flags first.
+	_ = cmd.InheritedFlags()
+	if err := cmd.Flags().Parse(rest); err != nil {
+		return nil, false, flagError(err)
+	}
+	if help, _ := cmd.Flags().GetBool("help"); help {
+		return nil, true, cmd.Help()
+	}
+	if extra := cmd.Flags().Args(); len(extra) > 0 {
+		return nil, false, badInput("unexpected arguments %q (engine words go right after --engine)", extra)
+	}
+	return specs, false, setupLogging()
+}
+
 // engineFlag is the name of the repeated engine flag.
 const engineFlag = "engine"
 
@@ -199,24 +225,8 @@ func newMatchCmd() *cobra.Command {
 		// parses its own arguments (see extractEngines).
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rest, specs, err := extractEngines(args)
-			if err != nil {
-				return err
-			}
-			// ParseFlags does nothing with DisableFlagParsing;
-			// InheritedFlags merges the root's --log-level and
-			// --log-file into Flags first.
-			_ = cmd.InheritedFlags()
-			if err := cmd.Flags().Parse(rest); err != nil {
-				return flagError(err)
-			}
-			if help, _ := cmd.Flags().GetBool("help"); help {
-				return cmd.Help()
-			}
-			if extra := cmd.Flags().Args(); len(extra) > 0 {
-				return badInput("unexpected arguments %q (engine words go right after --engine)", extra)
-			}
-			if err := setupLogging(); err != nil {
+			specs, help, err := parseWithEngines(cmd, args)
+			if err != nil || help {
 				return err
 			}
 			f.movetimeSet = cmd.Flags().Changed("movetime")
