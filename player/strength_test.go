@@ -194,6 +194,21 @@ func TestStrengthKeepsMenSafe(t *testing.T) {
 	if testing.Short() {
 		tries = 8
 	}
+	// The control: level 2's search with a margin of ten men does play
+	// g3-f4 (it is among the lines the level sees), so the margins are what
+	// keeps the levels below from playing it.
+	saved := levels[1]
+	levels[1].margin = 1000
+	hung := false
+	for i := 0; i < 60 && !hung; i++ {
+		p := levelPlayer(t, 2, uint64(i+1))
+		require.NoError(t, p.Set(SetEGDBPieces, "0"))
+		p.SetGame(engine.NewGame(pos))
+		hung = p.Go(context.Background(), Think, search.Limits{}, nil).Wait().Move == hang
+	}
+	levels[1] = saved
+	require.True(t, hung, "with a margin of ten men level 2 never plays g3-f4: the position does not test the margins")
+
 	for s := 2; s < MaxStrength; s++ {
 		p := levelPlayer(t, s, 7)
 		require.NoError(t, p.Set(SetEGDBPieces, "0"))
