@@ -58,7 +58,7 @@ func (s *session) level(l Line) {
 		var err error
 		switch a.Name {
 		case "depth":
-			lim.Depth, err = parseInt(a.Value, 1, search.MaxDepth)
+			lim.Depth, err = player.ParseInt(a.Value, 1, search.MaxDepth)
 		case "nodes":
 			var n uint64
 			n, err = strconv.ParseUint(a.Value, 10, 63)
@@ -69,7 +69,7 @@ func (s *session) level(l Line) {
 		case "move-time":
 			lim.MoveTime, err = parseSeconds(a.Value, positive)
 		case "moves":
-			lim.MovesToGo, err = parseInt(a.Value, 0, 1000000)
+			lim.MovesToGo, err = player.ParseInt(a.Value, 0, 1000000)
 		case "time":
 			// Some clients subtract the increment first and can send a
 			// negative clock: it counts as an empty one.

@@ -13,9 +13,6 @@ import (
 	"damka/player"
 )
 
-// parseInt reads an integer argument in [lo, hi].
-func parseInt(v string, lo, hi int) (int, error) { return player.ParseInt(v, lo, hi) }
-
 // paramLine is the param line announcing st with its current value.
 func paramLine(st player.Setting, value string) Line {
 	l := NewLine("param").With("name", st.Name).With("value", value).With("type", st.Kind.String())
