@@ -39,6 +39,12 @@ type Config struct {
 	DXPGames  int    // DXP games per variant (two damka dxp processes)
 	TextGames int    // text-mode games per variant (scripted damka play)
 	MemGames  int    // games of the memory run (one process per engine throughout)
+	CBGames   int    // English games of damka.dll through cbhub.exe under wine
+	// Shard and Shards (1 <= Shard <= Shards; 0 and 0: 1 of 1) make this run
+	// one of several that together play more games: shard i starts the
+	// Hub, CheckerBoard and DXP games (i-1) * games further into the
+	// variant's deck, and names its PDN files with -iofN.
+	Shard, Shards int
 	// TimeMargin is the match runner's time margin (scheduling latency
 	// forgiven on a loaded machine); 0: match.DefaultTimeMargin.
 	TimeMargin time.Duration
@@ -219,6 +225,40 @@ func (c *Config) deck(v engine.VariantID) ([]match.Opening, error) {
 	return openings.Load(filepath.Join(c.Decks, v.String()+"-3ply.pdn"), v)
 }
 
+// shardOf returns c's shard and shard count, 1 and 1 when unset.
+func (c *Config) shardOf() (int, int) {
+	if c.Shards < 1 {
+		return 1, 1
+	}
+	return min(max(c.Shard, 1), c.Shards), c.Shards
+}
+
+// file returns the path in c.Dir of the PDN file name (name.pdn, or
+// name-iofN.pdn in a shard of several).
+func (c *Config) file(name string) string {
+	if i, n := c.shardOf(); n > 1 {
+		name += fmt.Sprintf("-%dof%d", i, n)
+	}
+	return filepath.Join(c.Dir, name+".pdn")
+}
+
+// pick returns n openings of ops for shard i: spread over the deck when
+// one shard's n fit in it, else the deck in turn from shard i's start.
+func pick(ops []match.Opening, n, shard int) []match.Opening {
+	if len(ops) == 0 {
+		return nil
+	}
+	chosen := make([]match.Opening, 0, n)
+	for k := range n {
+		if n <= len(ops) {
+			chosen = append(chosen, ops[(k*len(ops)/n+shard-1)%len(ops)])
+		} else {
+			chosen = append(chosen, ops[((shard-1)*n+k)%len(ops)])
+		}
+	}
+	return chosen
+}
+
 func (c *Config) say(format string, a ...any) {
 	if c.Out != nil {
 		fmt.Fprintf(c.Out, format+"\n", a...)
@@ -254,13 +294,16 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		}
 	}
 	switch {
-	case cfg.Games == 0:
+	case cfg.CBGames == 0:
 	case cfg.Wine == "" || cfg.CBHub == "" || cfg.CBDLL == "":
-		rep.Skipped = append(rep.Skipped, "cb: CheckerBoard needs wine, bin/cbhub.exe and bin/damka.dll (make cbhub cbdll; see docs/checkerboard.md)")
+		rep.Skipped = append(rep.Skipped, "cb: CheckerBoard needs wine, bin/cbhub.exe, bin/damka.dll and the wine prefix bin/wine (make test-cb makes them; see docs/checkerboard.md)")
 	default:
 		l, err := cfg.cbGames(ctx)
 		if err != nil {
-			return rep, err
+			// The DLL's engine did not run at all: a crash of this
+			// front end, and the rest of the soak goes on.
+			l.Crashes++
+			l.Note = strings.TrimSpace(l.Note + "; " + err.Error())
 		}
 		rep.Lines = append(rep.Lines, l)
 		cfg.say("%s", l)
@@ -298,16 +341,8 @@ func (c *Config) runMatch(ctx context.Context, l *Line, v engine.VariantID, engi
 	}
 	defer f.Close()
 	var stderr lockedBuffer
-	// pairs openings spread over the deck (the deck again and again when
-	// it is shorter).
-	var chosen []match.Opening
-	for i := range pairs {
-		if pairs <= len(ops) {
-			chosen = append(chosen, ops[i*len(ops)/pairs])
-		} else {
-			chosen = append(chosen, ops[i%len(ops)])
-		}
-	}
+	shard, _ := c.shardOf()
+	chosen := pick(ops, pairs, shard)
 	sum, err := match.Run(ctx, match.Config{
 		Variant: v, Engines: engines, Openings: chosen, Limits: limits, TimeMargin: c.TimeMargin,
 		PDN: f, Progress: progress, EngineStderr: &stderr, Event: "damka soak",
@@ -345,7 +380,7 @@ func (c *Config) hubGames(ctx context.Context, v engine.VariantID) (Line, error)
 			{Name: "damkaB", Command: []string{c.Damka, "hub"}, Options: s.options},
 		}
 		before := l.Games
-		err := c.runMatch(ctx, &l, v, engines, s.limits, pairs, filepath.Join(c.Dir, fmt.Sprintf("hub-%s-%d.pdn", v, i)), nil)
+		err := c.runMatch(ctx, &l, v, engines, s.limits, pairs, c.file(fmt.Sprintf("hub-%s-%d", v, i)), nil)
 		if err != nil {
 			return l, err
 		}
@@ -355,7 +390,7 @@ func (c *Config) hubGames(ctx context.Context, v engine.VariantID) (Line, error)
 	return l, nil
 }
 
-// cbGames plays Games English games of damka.dll (cbhub.exe under wine)
+// cbGames plays CBGames English games of damka.dll (cbhub.exe under wine)
 // against the native damka through the match runner.
 func (c *Config) cbGames(ctx context.Context) (Line, error) {
 	l := Line{FrontEnd: "cb", Variant: engine.English.String(), Note: "damka.dll via cbhub.exe under wine vs damka, movetime 50ms"}
@@ -364,8 +399,23 @@ func (c *Config) cbGames(ctx context.Context) (Line, error) {
 		{Name: "damka", Command: []string{c.Damka, "hub"}, Options: []hub.Setting{{Name: "threads", Value: "1"}}},
 	}
 	err := c.runMatch(ctx, &l, engine.English, engines, match.Limits{MoveTime: 50 * time.Millisecond},
-		(c.Games+1)/2, filepath.Join(c.Dir, "cb-english.pdn"), nil)
+		(c.CBGames+1)/2, c.file("cb-english"), nil)
 	return l, err
+}
+
+// writeDeck writes to file, as a PDN deck, the n openings of v that
+// this shard plays.
+func (c *Config) writeDeck(v engine.VariantID, n int, file string) error {
+	ops, err := c.deck(v)
+	if err != nil {
+		return err
+	}
+	shard, _ := c.shardOf()
+	var b bytes.Buffer
+	if err := openings.WritePDN(&b, v, "damka soak", pick(ops, n, shard)); err != nil {
+		return err
+	}
+	return os.WriteFile(file, b.Bytes(), 0o644)
 }
 
 // badPDN returns how many of the want games of file are missing or do
@@ -423,9 +473,16 @@ func (c *Config) dxpGames(ctx context.Context, v engine.VariantID) Line {
 	l := Line{FrontEnd: "dxp", Variant: v.String(), Note: "follower movetime 20ms, initiator movetime 40ms, 1-minute GAMEREQ clock"}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(c.DXPGames)*time.Minute+time.Minute)
 	defer cancel()
-	fpdn, ipdn := filepath.Join(c.Dir, "dxp-"+v.String()+"-follower.pdn"), filepath.Join(c.Dir, "dxp-"+v.String()+"-initiator.pdn")
+	fpdn, ipdn := c.file("dxp-"+v.String()+"-follower"), c.file("dxp-"+v.String()+"-initiator")
 	for _, f := range []string{fpdn, ipdn} {
 		_ = os.Remove(f)
+	}
+	// The initiator's deck: this shard's openings, one per game pair.
+	deck := c.file("dxp-" + v.String() + "-deck")
+	if err := c.writeDeck(v, (c.DXPGames+1)/2, deck); err != nil {
+		l.Crashes++
+		l.Note = "writing the deck: " + err.Error()
+		return l
 	}
 	follower := exec.CommandContext(ctx, c.Damka, "dxp", "--listen", "127.0.0.1:0", "--sessions", "1",
 		"--variant", v.String(), "--movetime", "0.02", "--hash", "16", "--pdn", fpdn, "--log-level", "info")
@@ -464,7 +521,7 @@ func (c *Config) dxpGames(ctx context.Context, v engine.VariantID) Line {
 	}
 	initiator := exec.CommandContext(ctx, c.Damka, "dxp", "--connect", addr, "--initiator", "--games", strconv.Itoa(c.DXPGames),
 		"--time", "1", "--moves", "0", "--variant", v.String(), "--movetime", "0.04", "--hash", "16",
-		"--openings", filepath.Join(c.Decks, v.String()+"-3ply.pdn"), "--pdn", ipdn)
+		"--openings", deck, "--pdn", ipdn)
 	var iout, ierr bytes.Buffer
 	initiator.Stdout, initiator.Stderr = &iout, &ierr
 	ierrRun := initiator.Run()
@@ -560,7 +617,7 @@ func (c *Config) textGames(ctx context.Context, v engine.VariantID) Line {
 		games = append(games, game)
 		text = text[end:]
 	}
-	file := filepath.Join(c.Dir, "text-"+v.String()+".pdn")
+	file := c.file("text-" + v.String())
 	_ = os.WriteFile(file, []byte(strings.Join(games, "\n")), 0o644)
 	for _, g := range games {
 		if strings.Contains(g, `[Result "*"]`) {
@@ -623,7 +680,7 @@ func (c *Config) memory(ctx context.Context) (Line, Memory) {
 		m.LateGames, m.Late, m.LateAnon = p.Played, rss, anon
 	}
 	err := c.runMatch(ctx, &l, engine.Russian, engines, match.Limits{MoveTime: 10 * time.Millisecond},
-		m.Games/2, filepath.Join(c.Dir, "memory-russian.pdn"), progress)
+		m.Games/2, c.file("memory-russian"), progress)
 	switch {
 	case err != nil:
 		m.Err = err.Error()
