@@ -71,13 +71,30 @@ type Data struct {
 	Set uint8
 }
 
-// set returns the feature set of d's samples: the one place Data.Set is
-// checked.
-func (d *Data) set() uint8 {
-	if eval.Trainable(d.Set) {
-		return d.Set
+// set returns the feature set of d's samples.
+func (d *Data) set() uint8 { return trainableSet(d.Set) }
+
+// trainableSet returns set when damka train can fit it, else
+// eval.FeatureSet: the one place Data.Set and TestSet.Set are checked.
+func trainableSet(set uint8) uint8 {
+	if eval.Trainable(set) {
+		return set
 	}
 	return eval.FeatureSet
+}
+
+// sampleOf returns the sample of p in feature set set (f is scratch) and
+// whether p is a position the model scores: the side to move has no
+// capture and men are left. Result, Score and Game are unset.
+func sampleOf(p *engine.Position, f *eval.Features, set uint8) (Sample, bool) {
+	if p.HasCapture() {
+		return Sample{}, false
+	}
+	eval.ExtractFeaturesSet(p, f, set)
+	if f.Scale == 0 {
+		return Sample{}, false
+	}
+	return newSample(f), true
 }
 
 // ReadGames reads every game of the game file r (named name in errors) into
@@ -118,10 +135,8 @@ func (d *Data) ReadGames(r io.Reader, name string) error {
 		p := rec.Start
 		var ds engine.DrawState
 		for i, m := range rec.Moves {
-			if sc := rec.Scores[i]; sc != pdn.NoScore && !p.HasCapture() {
-				eval.ExtractFeaturesSet(&p, &f, set)
-				if f.Scale != 0 {
-					s := newSample(&f)
+			if sc := rec.Scores[i]; sc != pdn.NoScore {
+				if s, ok := sampleOf(&p, &f, set); ok {
 					s.Result, s.Game = res, uint32(d.Games)
 					if p.Side == engine.Black {
 						sc = -sc
