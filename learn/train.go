@@ -2,7 +2,9 @@
 // (pdn/gamerec.go, written by `damka selfplay`): a logistic regression
 // of the game result, blended with the search score, on
 // sigmoid(eval / scale), with L2 regularisation and Adam over mini-batches,
-// and a held-out validation set. It is deterministic for a seed.
+// and a held-out validation set. It is deterministic for a seed. A test
+// set of PDN games (TestSet: matches against other engines) measures the
+// evaluation on games it is not fitted to.
 package learn
 
 import (
@@ -197,7 +199,7 @@ func (d *Data) readFile(path string) error {
 
 // Options configure Train.
 type Options struct {
-	Epochs   int     // passes over the training set
+	Epochs   int     // passes over the training set (0: none; the losses of Init alone)
 	Batch    int     // positions per Adam step (0: 16384)
 	Rate     float64 // Adam step size in centi-men (0: 1)
 	Decay    float64 // the step size is multiplied by this after every epoch (0: 0.85)
@@ -213,14 +215,22 @@ type Options struct {
 	// at their initial values: a term the data would push to extremes
 	// (king mobility in middlegames where a king is rare and decisive).
 	Fixed []int
+	// Test, if not nil, holds positions of other games (TestSet.ReadPDN),
+	// of the data's variant and feature set, whose cross-entropy against
+	// their game results every epoch reports (EpochReport.Test). It is a
+	// measure only: the best epoch is chosen by the validation loss.
+	Test *TestSet
 }
 
 // EpochReport is one epoch's losses (cross-entropy against the target),
-// and the validation positions' cross-entropy against their game results
-// alone (comparable between runs with different Lambda).
+// the validation positions' cross-entropy against their game results
+// alone (comparable between runs with different Lambda), and the mean
+// cross-entropy of Options.Test's positions against their game results
+// (0 without Options.Test).
 type EpochReport struct {
 	Epoch                   int
 	Train, Validate, Result float64
+	Test                    float64
 	Time                    time.Duration
 }
 
@@ -312,6 +322,31 @@ func (m *model) addGrad(s *Sample, g, fm, fe float64, grad []float64) {
 	}
 }
 
+// resultLoss returns the mean cross-entropy of sigmoid(score / scale) of
+// samples against their results, summed in a fixed order on up to threads
+// goroutines.
+func (m *model) resultLoss(samples []Sample, scale float64, threads int) float64 {
+	if len(samples) == 0 {
+		return 0
+	}
+	var sums [chunks]float64
+	parallel(threads, chunks, func(c int) {
+		lo, hi := c*len(samples)/chunks, (c+1)*len(samples)/chunks
+		sum := 0.0
+		for i := range samples[lo:hi] {
+			s := &samples[lo+i]
+			sc, _, _ := m.score(s)
+			sum += crossEntropy(sigmoid(sc/scale), float64(s.Result))
+		}
+		sums[c] = sum
+	})
+	t := 0.0
+	for _, s := range sums {
+		t += s
+	}
+	return t / float64(len(samples))
+}
+
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
 // crossEntropy of prediction p against target y, clamped away from log 0.
@@ -392,6 +427,16 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 	if init.V != d.V {
 		return nil, fmt.Errorf("train: initial weights are %v, the data %v", init.V, d.V)
 	}
+	if t := o.Test; t != nil {
+		switch {
+		case t.V != d.V:
+			return nil, fmt.Errorf("train: test positions are %v, the data %v", t.V, d.V)
+		case trainableSet(t.Set) != d.set():
+			return nil, fmt.Errorf("train: test positions are in feature set %d, the data in %d", trainableSet(t.Set), d.set())
+		case len(t.Samples) == 0:
+			return nil, errors.New("train: no test positions")
+		}
+	}
 	m := newModel(init, d.set())
 
 	var train, val []int32
@@ -441,11 +486,21 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 		return t / float64(len(idx)), r / float64(len(idx))
 	}
 
+	// testLoss returns the mean cross-entropy of the test positions'
+	// predictions against their game results (0 without o.Test).
+	testLoss := func() float64 {
+		if o.Test == nil {
+			return 0
+		}
+		return m.resultLoss(o.Test.Samples, o.Scale, o.Threads)
+	}
+
 	res := &Result{Scale: o.Scale, Train: len(train), Val: len(val)}
 	best := append([]float64(nil), m.w...)
 	res.Best = EpochReport{Epoch: 0}
 	res.Best.Train, _ = evalLoss(train)
 	res.Best.Validate, res.Best.Result = evalLoss(val)
+	res.Best.Test = testLoss()
 	if o.Progress != nil {
 		o.Progress(res.Best)
 	}
@@ -511,6 +566,7 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 		}
 		rep := EpochReport{Epoch: epoch, Train: trainLoss / float64(len(train)), Time: time.Since(start)}
 		rep.Validate, rep.Result = evalLoss(val)
+		rep.Test = testLoss()
 		if o.Progress != nil {
 			o.Progress(rep)
 		}
