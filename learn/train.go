@@ -2,7 +2,9 @@
 // (pdn/gamerec.go, written by `damka selfplay`): a logistic regression
 // of the game result, blended with the search score, on
 // sigmoid(eval / scale), with L2 regularisation and Adam over mini-batches,
-// and a held-out validation set. It is deterministic for a seed.
+// and a held-out validation set. It is deterministic for a seed. A test
+// set of PDN games (TestSet: matches against other engines) measures the
+// evaluation on games it is not fitted to.
 package learn
 
 import (
@@ -71,13 +73,30 @@ type Data struct {
 	Set uint8
 }
 
-// set returns the feature set of d's samples: the one place Data.Set is
-// checked.
-func (d *Data) set() uint8 {
-	if eval.Trainable(d.Set) {
-		return d.Set
+// set returns the feature set of d's samples.
+func (d *Data) set() uint8 { return trainableSet(d.Set) }
+
+// trainableSet returns set when damka train can fit it, else
+// eval.FeatureSet: the one place Data.Set and TestSet.Set are checked.
+func trainableSet(set uint8) uint8 {
+	if eval.Trainable(set) {
+		return set
 	}
 	return eval.FeatureSet
+}
+
+// sampleOf returns the sample of p in feature set set (f is scratch) and
+// whether p is a position the model scores: the side to move has no
+// capture and men are left. Result, Score and Game are unset.
+func sampleOf(p *engine.Position, f *eval.Features, set uint8) (Sample, bool) {
+	if p.HasCapture() {
+		return Sample{}, false
+	}
+	eval.ExtractFeaturesSet(p, f, set)
+	if f.Scale == 0 {
+		return Sample{}, false
+	}
+	return newSample(f), true
 }
 
 // ReadGames reads every game of the game file r (named name in errors) into
@@ -118,10 +137,8 @@ func (d *Data) ReadGames(r io.Reader, name string) error {
 		p := rec.Start
 		var ds engine.DrawState
 		for i, m := range rec.Moves {
-			if sc := rec.Scores[i]; sc != pdn.NoScore && !p.HasCapture() {
-				eval.ExtractFeaturesSet(&p, &f, set)
-				if f.Scale != 0 {
-					s := newSample(&f)
+			if sc := rec.Scores[i]; sc != pdn.NoScore {
+				if s, ok := sampleOf(&p, &f, set); ok {
 					s.Result, s.Game = res, uint32(d.Games)
 					if p.Side == engine.Black {
 						sc = -sc
@@ -182,7 +199,7 @@ func (d *Data) readFile(path string) error {
 
 // Options configure Train.
 type Options struct {
-	Epochs   int     // passes over the training set
+	Epochs   int     // passes over the training set (0: none; the losses of Init alone)
 	Batch    int     // positions per Adam step (0: 16384)
 	Rate     float64 // Adam step size in centi-men (0: 1)
 	Decay    float64 // the step size is multiplied by this after every epoch (0: 0.85)
@@ -198,14 +215,22 @@ type Options struct {
 	// at their initial values: a term the data would push to extremes
 	// (king mobility in middlegames where a king is rare and decisive).
 	Fixed []int
+	// Test, if not nil, holds positions of other games (TestSet.ReadPDN),
+	// of the data's variant and feature set, whose cross-entropy against
+	// their game results every epoch reports (EpochReport.Test). It is a
+	// measure only: the best epoch is chosen by the validation loss.
+	Test *TestSet
 }
 
 // EpochReport is one epoch's losses (cross-entropy against the target),
-// and the validation positions' cross-entropy against their game results
-// alone (comparable between runs with different Lambda).
+// the validation positions' cross-entropy against their game results
+// alone (comparable between runs with different Lambda), and the mean
+// cross-entropy of Options.Test's positions against their game results
+// (0 without Options.Test).
 type EpochReport struct {
 	Epoch                   int
 	Train, Validate, Result float64
+	Test                    float64
 	Time                    time.Duration
 }
 
@@ -297,6 +322,31 @@ func (m *model) addGrad(s *Sample, g, fm, fe float64, grad []float64) {
 	}
 }
 
+// resultLoss returns the mean cross-entropy of sigmoid(score / scale) of
+// samples against their results, summed in a fixed order on up to threads
+// goroutines.
+func (m *model) resultLoss(samples []Sample, scale float64, threads int) float64 {
+	if len(samples) == 0 {
+		return 0
+	}
+	var sums [chunks]float64
+	parallel(threads, chunks, func(c int) {
+		lo, hi := c*len(samples)/chunks, (c+1)*len(samples)/chunks
+		sum := 0.0
+		for i := range samples[lo:hi] {
+			s := &samples[lo+i]
+			sc, _, _ := m.score(s)
+			sum += crossEntropy(sigmoid(sc/scale), float64(s.Result))
+		}
+		sums[c] = sum
+	})
+	t := 0.0
+	for _, s := range sums {
+		t += s
+	}
+	return t / float64(len(samples))
+}
+
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
 // crossEntropy of prediction p against target y, clamped away from log 0.
@@ -377,6 +427,16 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 	if init.V != d.V {
 		return nil, fmt.Errorf("train: initial weights are %v, the data %v", init.V, d.V)
 	}
+	if t := o.Test; t != nil {
+		switch {
+		case t.V != d.V:
+			return nil, fmt.Errorf("train: test positions are %v, the data %v", t.V, d.V)
+		case trainableSet(t.Set) != d.set():
+			return nil, fmt.Errorf("train: test positions are in feature set %d, the data in %d", trainableSet(t.Set), d.set())
+		case len(t.Samples) == 0:
+			return nil, errors.New("train: no test positions")
+		}
+	}
 	m := newModel(init, d.set())
 
 	var train, val []int32
@@ -426,11 +486,21 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 		return t / float64(len(idx)), r / float64(len(idx))
 	}
 
+	// testLoss returns the mean cross-entropy of the test positions'
+	// predictions against their game results (0 without o.Test).
+	testLoss := func() float64 {
+		if o.Test == nil {
+			return 0
+		}
+		return m.resultLoss(o.Test.Samples, o.Scale, o.Threads)
+	}
+
 	res := &Result{Scale: o.Scale, Train: len(train), Val: len(val)}
 	best := append([]float64(nil), m.w...)
 	res.Best = EpochReport{Epoch: 0}
 	res.Best.Train, _ = evalLoss(train)
 	res.Best.Validate, res.Best.Result = evalLoss(val)
+	res.Best.Test = testLoss()
 	if o.Progress != nil {
 		o.Progress(res.Best)
 	}
@@ -496,6 +566,7 @@ func Train(ctx context.Context, d *Data, o Options) (*Result, error) {
 		}
 		rep := EpochReport{Epoch: epoch, Train: trainLoss / float64(len(train)), Time: time.Since(start)}
 		rep.Validate, rep.Result = evalLoss(val)
+		rep.Test = testLoss()
 		if o.Progress != nil {
 			o.Progress(rep)
 		}

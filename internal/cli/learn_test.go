@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -182,7 +183,7 @@ func TestLearnCommandsBadInput(t *testing.T) {
 			"cannot resume " + pdn + ": not a damka game file"},
 
 		{[]string{"train", "--out", out}, "--data is required"},
-		{[]string{"train", "--data", english}, "--out is required"},
+		{[]string{"train", "--data", english}, "--out is required: the weights file to write (optional only with --epochs 0)"},
 		{[]string{"train", "--variant", "english", "--data", english, "--out", out, "--feature-set", "2"}, "--feature-set 2: want 3 or 4"},
 		{[]string{"train", "--variant", "english", "--data", english, "--out", out, "--feature-set", "5"}, "--feature-set 5: want 3 or 4"},
 		{[]string{"train", "--variant", "russian", "--data", english, "--out", out}, "--data: " + english + ": english games, not russian"},
@@ -205,6 +206,11 @@ func TestLearnCommandsBadInput(t *testing.T) {
 		{[]string{"train", "--variant", "english", "--data", english, "--init", damaged, "--out", out}, "--init: eval file " + damaged + ": not a damka weights file"},
 		{[]string{"train", "--variant", "english", "--data", english, "--fix", "king-mobility,wings", "--out", out}, `--fix "wings": no such dense feature (want one of men, kings,`},
 		{[]string{"train", "--variant", "english", "--data", english, "--egdb", filepath.Join(dir, "no-tables"), "--out", out}, "--egdb " + filepath.Join(dir, "no-tables") + ": "},
+		{[]string{"train", "--variant", "english", "--data", english, "--epochs", "0", "--test-pdn", internationalPDN},
+			"--test-pdn: " + internationalPDN + ": no finished english game (skipped: 415 of another variant, 0 without a result, 0 with a fault)"},
+		{[]string{"train", "--variant", "english", "--data", english, "--test-pdn", englishPDN, "--test-pdn", filepath.Join(dir, "none.pdn"), "--out", out},
+			"--test-pdn: open " + filepath.Join(dir, "none.pdn") + ": no such file"},
+		{[]string{"train", "--variant", "english", "--epochs", "0", "--test-pdn", englishPDN}, "--data is required"},
 	}
 	for _, c := range cases {
 		stdout, stderr, code := runCLI(c.args...)
@@ -257,4 +263,79 @@ func TestSelfPlayResumesMovedFile(t *testing.T) {
 	assert.False(t, sameSelfPlaySettings("damka selfplay --openings /x/deck.pdn", "damka selfplay --openings /y/deck.pdn"))
 	assert.False(t, sameSelfPlaySettings("damka selfplay --bogus 1", "damka selfplay"), "a note that does not parse must be equal")
 	assert.True(t, sameSelfPlaySettings("damka selfplay --bogus 1", "damka selfplay --bogus 1"))
+}
+
+// Match games in the repository, gzipped PDN (the package's tests run in
+// internal/cli).
+const (
+	englishPDN       = "../../learn/sprt/english_r6_vs_set4.pdn.gz"
+	englishPDN2      = "../../learn/sprt/english_set4_vs_round4.pdn.gz"
+	internationalPDN = "../../learn/sprt/international_r4_vs_r3.pdn.gz"
+)
+
+// TestTrainTestPDN: --test-pdn adds test_loss to every epoch line and to
+// the last one, and to the weights' note; --epochs 0 prints the starting
+// weights' losses and writes nothing without --out, their file with it.
+func TestTrainTestPDN(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join(dir, "english.games")
+	_, stderr, code := runCLI("selfplay", "--variant", "english", "--games", "6", "--nodes", "200", "--threads", "2",
+		"--hash", "1", "--seed", "2", "--out", games, "--no-progress")
+	require.Equal(t, 0, code, stderr)
+	train := func(extra ...string) []string {
+		return append([]string{"train", "--variant", "english", "--data", games, "--validate", "3", "--threads", "2", "--batch", "64"}, extra...)
+	}
+
+	out, stderr, code := runCLI(train("--epochs", "0", "--test-pdn", englishPDN)...)
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `\ntest: [1-9]\d+ positions of 1163 games \(skipped: 0 of another variant, 0 without a result, 0 with a fault\)\n`, "\n"+stderr)
+	m := regexp.MustCompile(`^epoch=0 train_loss=0\.\d+ val_loss=(0\.\d+) val_result_loss=0\.\d+ test_loss=(0\.\d+) time=\S+\n` +
+		`scale=\S+ best_epoch=0 val_loss=(0\.\d+) test_loss=(0\.\d+)\n$`).FindStringSubmatch(out)
+	require.NotNil(t, m, out)
+	assert.Equal(t, m[1], m[3])
+	assert.Equal(t, m[2], m[4])
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "--epochs 0 without --out wrote a file")
+
+	// Without --test-pdn the lines have no test_loss.
+	out, stderr, code = runCLI(train("--epochs", "0")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `^epoch=0 train_loss=0\.\d+ val_loss=0\.\d+ val_result_loss=0\.\d+ time=\S+\nscale=\S+ best_epoch=0 val_loss=0\.\d+\n$`, out)
+	assert.NotContains(t, stderr, "test:")
+
+	// --epochs 0 --out: the starting weights (the embedded ones).
+	start := filepath.Join(dir, "start.dkw")
+	out, stderr, code = runCLI(train("--epochs", "0", "--out", start)...)
+	require.Equal(t, 0, code, stderr)
+	assert.Regexp(t, `\nscale=\S+ best_epoch=0 val_loss=0\.\d+ out=`+regexp.QuoteMeta(start)+"\n$", out)
+	w, err := eval.LoadWeights(start, engine.English)
+	require.NoError(t, err)
+	def := eval.Default(engine.English)
+	assert.Equal(t, def.Set, w.Set)
+	assert.Equal(t, def.Dense, w.Dense)
+	assert.Equal(t, def.Pattern, w.Pattern)
+
+	// Training with two test files: test_loss on every line, the last
+	// one the best epoch's, and in the note.
+	trained := filepath.Join(dir, "trained.dkw")
+	out, stderr, code = runCLI(train("--epochs", "2", "--test-pdn", englishPDN, "--test-pdn", englishPDN2, "--out", trained)...)
+	require.Equal(t, 0, code, stderr)
+	m = regexp.MustCompile(`\ntest: (\d+) positions of (\d+) games `).FindStringSubmatch("\n" + stderr)
+	require.NotNil(t, m, stderr)
+	lines := regexp.MustCompile(`(?m)^epoch=(\d) train_loss=0\.\d+ val_loss=(0\.\d+) val_result_loss=0\.\d+ test_loss=(0\.\d+) time=\S+$`).FindAllStringSubmatch(out, -1)
+	require.Len(t, lines, 3, out)
+	last := regexp.MustCompile(`\nscale=\S+ best_epoch=(\d) val_loss=(0\.\d+) test_loss=(0\.\d+) out=` + regexp.QuoteMeta(trained) + "\n$").FindStringSubmatch(out)
+	require.NotNil(t, last, out)
+	best := lines[0]
+	for _, l := range lines[1:] {
+		if l[2] < best[2] { // same format: compares as numbers
+			best = l
+		}
+	}
+	assert.Equal(t, best[1:], last[1:], "the last line is the best epoch's (by val_loss)")
+	w, err = eval.LoadWeights(trained, engine.English)
+	require.NoError(t, err)
+	assert.Contains(t, w.Note, fmt.Sprintf("\ntest: %s %s (%s games, %s positions) test_loss=%s", englishPDN, englishPDN2, m[2], m[1], last[3]))
+	assert.Contains(t, w.Note, " --test-pdn "+englishPDN+" --test-pdn "+englishPDN2+" ")
 }

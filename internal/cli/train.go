@@ -24,7 +24,7 @@ func newTrainCmd() *cobra.Command {
 	var (
 		variant, out, initFile string
 		egdbDir                string
-		data                   []string
+		data, testPDN          []string
 		o                      learn.Options
 		fromPrior              bool
 		fixed                  []string
@@ -61,7 +61,30 @@ regions carry over, the others start at 0.
 them on that value alone (the search score is not blended in), wherever the
 draw rules cannot change the value from that point of the game: "" is the
 embedded set, DIR a directory of tables over it; the default "off" uses
-none.`,
+none.
+
+--test-pdn FILE (repeatable) measures the evaluation on real games, such as
+damka's matches against other engines ("damka match --pdn"; FILE may be
+gzipped): every position before a move of a finished game of --variant
+where the side to move has no capture and men are left, in the feature set
+fitted, labelled with the game's result (White's score 1, 1/2, 0; games
+with result "*" are skipped). test_loss, the mean cross-entropy of
+sigmoid(eval / scale) against those results, is printed for the starting
+weights (epoch 0), after every epoch and on the last line. It is a measure
+only: the best epoch is chosen by val_loss, never by test_loss. A file
+without a finished game of the variant is refused.
+
+--epochs 0 fits nothing: it prints the losses of the starting weights, and
+writes them to --out when given (in the layout of --feature-set); --out is
+optional then. To compare weights files on peer games, run for each
+
+  damka train --variant international --init eval/weights/international.dkw \
+    --epochs 0 --data learn/games/r4_international.dkg.gz --test-pdn peers.pdn
+
+with the same --data (the scale is fitted to it) or the same --scale. The
+losses are those of the model in --feature-set, which reads kings into the
+patterns: for weights of set 1 or 2 (the Russian and Brazilian files) they
+are not quite those of the engine's evaluation.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
@@ -79,8 +102,8 @@ none.`,
 			switch {
 			case len(data) == 0:
 				return badInput("--data is required: one or more game files from damka selfplay")
-			case out == "":
-				return badInput("--out is required: the weights file to write")
+			case out == "" && o.Epochs != 0:
+				return badInput("--out is required: the weights file to write (optional only with --epochs 0)")
 			case o.Epochs < 0 || o.Epochs > 10000:
 				return badInput("--epochs %d out of range 0..10000", o.Epochs)
 			case o.Batch < 1:
@@ -98,8 +121,10 @@ none.`,
 			case !eval.Trainable(featureSet):
 				return badInput("--feature-set %d: want 3 or %d", featureSet, eval.FeatureSet)
 			}
-			if err := checkOutputPath(out); err != nil {
-				return err
+			if out != "" {
+				if err := checkOutputPath(out); err != nil {
+					return err
+				}
 			}
 			for _, name := range fixed {
 				f := -1
@@ -141,6 +166,23 @@ none.`,
 				}
 				d.EGDB = db
 			}
+			// The test games first: a bad file is refused before the data are read.
+			if len(testPDN) > 0 {
+				ts := &learn.TestSet{V: v, Set: featureSet}
+				for _, f := range testPDN {
+					games, positions := ts.Games, len(ts.Samples)
+					if err := ts.ReadPDNFiles(f); err != nil {
+						return badInput("--test-pdn: %v", err)
+					}
+					logger.Info().Str("file", f).Int("games", ts.Games-games).Int("positions", len(ts.Samples)-positions).Msg("train test games")
+				}
+				if len(ts.Samples) == 0 {
+					return badInput("--test-pdn %s: no position without a capture in %d games", strings.Join(testPDN, " "), ts.Games)
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "test: %d positions of %d games (skipped: %d of another variant, %d without a result, %d with a fault)\n",
+					len(ts.Samples), ts.Games, ts.OtherVariant, ts.Unfinished, ts.Bad)
+				o.Test = ts
+			}
 			start := time.Now()
 			for _, f := range data {
 				before := len(d.Samples)
@@ -154,9 +196,16 @@ none.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "endgame tables (%d pieces): %d positions take their exact values, %d of them differ from their game's result\n",
 					d.EGDB.Pieces(v), d.Exact, d.Corrected)
 			}
+			// testLoss is the test_loss field of r, or "" without --test-pdn.
+			testLoss := func(r learn.EpochReport) string {
+				if o.Test == nil {
+					return ""
+				}
+				return fmt.Sprintf(" test_loss=%.6f", r.Test)
+			}
 			o.Progress = func(r learn.EpochReport) {
-				fmt.Fprintf(cmd.OutOrStdout(), "epoch=%d train_loss=%.6f val_loss=%.6f val_result_loss=%.6f time=%.1f\n",
-					r.Epoch, r.Train, r.Validate, r.Result, r.Time.Seconds())
+				fmt.Fprintf(cmd.OutOrStdout(), "epoch=%d train_loss=%.6f val_loss=%.6f val_result_loss=%.6f%s time=%.1f\n",
+					r.Epoch, r.Train, r.Validate, r.Result, testLoss(r), r.Time.Seconds())
 			}
 			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -164,25 +213,35 @@ none.`,
 			if err != nil { // the data or --init do not fit: too few positions, another variant
 				return badInput("--data %s: %v", strings.Join(data, " "), err)
 			}
+			summary := fmt.Sprintf("scale=%.1f best_epoch=%d val_loss=%.6f%s", res.Scale, res.Best.Epoch, res.Best.Validate, testLoss(res.Best))
+			if out == "" {
+				fmt.Fprintln(cmd.OutOrStdout(), summary)
+				return nil
+			}
 			w := res.Weights
 			w.Note = fmt.Sprintf("%s\ndata: %s (%d games, %d training and %d validation positions)\nscale=%.1f best epoch %d val_loss=%.6f",
 				canonicalCommand(cmd, "threads"), strings.Join(data, " "), d.Games, res.Train, res.Val, res.Scale, res.Best.Epoch, res.Best.Validate)
+			if o.Test != nil {
+				w.Note += fmt.Sprintf("\ntest: %s (%d games, %d positions) test_loss=%.6f",
+					strings.Join(testPDN, " "), o.Test.Games, len(o.Test.Samples), res.Best.Test)
+			}
 			if err := w.Save(out); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "scale=%.1f best_epoch=%d val_loss=%.6f out=%s\n", res.Scale, res.Best.Epoch, res.Best.Validate, out)
+			fmt.Fprintf(cmd.OutOrStdout(), "%s out=%s\n", summary, out)
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	f.StringArrayVar(&data, "data", nil, "game file from damka selfplay (repeatable)")
-	f.StringVar(&out, "out", "", "weights file to write (required)")
+	f.StringVar(&out, "out", "", "weights file to write (required unless --epochs 0)")
+	f.StringArrayVar(&testPDN, "test-pdn", nil, "PDN file of games (possibly gzipped) whose positions measure the weights: test_loss, never used to choose the epoch (repeatable)")
 	f.StringVar(&initFile, "init", "", "start from this weights file instead of the embedded weights")
 	f.BoolVar(&fromPrior, "from-prior", false, "start from a material-only prior instead of the embedded weights")
 	f.Uint8Var(&featureSet, "feature-set", eval.FeatureSet, "feature set to fit: 4 (4x4 regions and row bands) or 3 (4x4 regions alone)")
 	f.StringSliceVar(&fixed, "fix", nil, "dense features whose weights keep their initial values (comma separated: king-mobility, ...)")
-	f.IntVar(&o.Epochs, "epochs", 16, "passes over the training positions")
+	f.IntVar(&o.Epochs, "epochs", 16, "passes over the training positions (0: only the starting weights' losses)")
 	f.IntVar(&o.Batch, "batch", 16384, "positions per Adam step")
 	f.Float64Var(&o.Rate, "rate", 3, "Adam step size in centi-men")
 	f.Float64Var(&o.Decay, "decay", 0.85, "step size factor after every epoch")
