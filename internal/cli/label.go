@@ -92,9 +92,12 @@ another score.`,
 			} else if same {
 				return badInput("--out %s is --data: write the labelled games to another file", out)
 			}
-			ew, err := loadEvalFile(evalFile, v)
+			ew, err := readEvalFile(evalFile)
 			if err != nil {
 				return err
+			}
+			if ew != nil && ew.V != v {
+				return badInput("--eval-file %s holds %v weights, --data %v games", evalFile, ew.V, v)
 			}
 			o := bench.LabelOptions{
 				Data: data, Nodes: nodes, Depth: depth, Threads: threads, HashMiB: hashMiB,

@@ -80,6 +80,7 @@ func TestLabelBadInput(t *testing.T) {
 	pdnFile := filepath.Join(dir, "games.pdn")
 	require.NoError(t, os.WriteFile(pdnFile, []byte("[Event \"x\"]\n1. 11-15 *\n"), 0o644))
 
+	_, russian, _, _, _ := evalFiles(t)
 	out := filepath.Join(dir, "out.dkg")
 	cases := []struct {
 		args []string
@@ -98,7 +99,9 @@ func TestLabelBadInput(t *testing.T) {
 		{[]string{"label", "--data", pdnFile, "--nodes", "100", "--out", out}, "--data: " + pdnFile + ": not a damka game file"},
 		{[]string{"label", "--data", in, "--nodes", "100", "--out", in}, "--out " + in + " is --data"},
 		{[]string{"label", "--data", in, "--nodes", "100", "--out", filepath.Join(dir, "none", "x.dkg")}, "--out " + filepath.Join(dir, "none", "x.dkg") + ": folder"},
-		{[]string{"label", "--data", in, "--nodes", "100", "--eval-file", pdnFile, "--out", out}, "--eval-file"},
+		{[]string{"label", "--data", in, "--nodes", "100", "--eval-file", pdnFile, "--out", out}, "--eval-file: eval file " + pdnFile + ": "},
+		{[]string{"label", "--data", in, "--nodes", "100", "--eval-file", russian, "--out", out},
+			"--eval-file " + russian + " holds russian weights, --data english games"},
 	}
 	for _, c := range cases {
 		stdout, stderr, code := runCLI(c.args...)
