@@ -115,7 +115,7 @@ func (gf gameFile) open() (*os.File, *pdn.RecordWriter, int, error) {
 // no more, or an error: the jobs sent before it are still done and
 // written, and runOrdered returns it. runOrdered returns nil when every
 // job is written or ctx is done (what was written is kept), or the first
-// error of write or feed.
+// error of write or feed, after the feeder and the workers have ended.
 func runOrdered[J, R any](ctx context.Context, threads int, feed func(send func(J) bool) error,
 	newWorker func() func(context.Context, J) (R, bool), write func(R) error) error {
 	type job struct {
@@ -128,11 +128,18 @@ func runOrdered[J, R any](ctx context.Context, threads int, feed func(send func(
 		ok  bool
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	jobs := make(chan job)
 	out := make(chan result, threads)
 	feedErr := make(chan error, 1)
+	fed := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() { // stop and wait for the feeder and the workers
+		cancel()
+		wg.Wait()
+		<-fed
+	}()
 	go func() {
+		defer close(fed)
 		defer close(jobs)
 		seq := 0
 		feedErr <- feed(func(j J) bool {
@@ -145,7 +152,6 @@ func runOrdered[J, R any](ctx context.Context, threads int, feed func(send func(
 			}
 		})
 	}()
-	var wg sync.WaitGroup
 	for range threads {
 		wg.Add(1)
 		go func() {
