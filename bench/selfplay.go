@@ -9,9 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
 	"runtime"
 
 	"damka/engine"
@@ -29,7 +27,7 @@ const SelfPlayMaxPlies = 600
 // SelfPlayOptions configure SelfPlay.
 type SelfPlayOptions struct {
 	Variant engine.VariantID
-	Games   int    // games in the file when the run is done (resumed games count)
+	Games   int    // games of the whole run, all shards together (resumed games count)
 	Nodes   uint64 // nodes per move; with Depth 0 required
 	Depth   int    // nominal depth per move (used when Nodes is 0)
 	Threads int    // games played at once, one search thread each (0: all CPUs)
@@ -43,6 +41,12 @@ type SelfPlayOptions struct {
 	// RandomPlies, of random legal moves after its opening.
 	RandomPlies int
 
+	// Shard and Shards: play only the games i (0 <= i < Games) with
+	// i mod Shards = Shard-1, in increasing order, into Out (1 <= Shard
+	// <= Shards; 0 and 0: all the games). The shards' files together hold
+	// the games of the whole run, record for record.
+	Shard, Shards int
+
 	// Out is the game file; an existing one is resumed: its variant and
 	// its header's note must be o's (games of other settings would mix).
 	Out  string
@@ -53,7 +57,8 @@ type SelfPlayOptions struct {
 	SameNote func(fileNote string) bool
 
 	// Progress, if not nil, is called after each game written with the
-	// number of games in the file and Games.
+	// number of games in the file and the number the shard holds when
+	// done (Games without shards).
 	Progress func(done, total int)
 
 	// Eval, if not nil, are the evaluation weights of the games
@@ -71,21 +76,21 @@ type SelfPlayResult struct {
 	Reasons map[string]int // why the played games ended
 }
 
-// ErrResume is wrapped by SelfPlay's error when the existing Out cannot be
-// resumed: it is not a game file, holds another variant's games or games
-// of other settings (another note), has a damaged record before its end,
-// or its games are out of order.
-var ErrResume = errors.New("cannot resume")
-
 // SelfPlay plays the games of o into o.Out, appending to the games already
 // there (a truncated last record, from a run that was stopped, is cut off
 // first). Game i depends only on the options and i, so a run stopped and
-// resumed writes the same file as one run. It returns when the file holds
-// o.Games games or ctx is done (the games finished so far are kept).
+// resumed writes the same file as one run, and the files of the shards of
+// a run hold together the games of the whole run. It returns when the
+// file holds the shard's games of o.Games or ctx is done (the games
+// finished so far are kept).
 func SelfPlay(ctx context.Context, o SelfPlayOptions) (SelfPlayResult, error) {
 	res := SelfPlayResult{Reasons: map[string]int{}}
 	if o.Nodes == 0 && o.Depth <= 0 {
 		return res, errors.New("selfplay: set nodes or depth per move")
+	}
+	shard, shards, err := checkShard("selfplay", o.Shard, o.Shards)
+	if err != nil {
+		return res, err
 	}
 	if o.Threads <= 0 {
 		o.Threads = runtime.NumCPU()
@@ -93,151 +98,62 @@ func SelfPlay(ctx context.Context, o SelfPlayOptions) (SelfPlayResult, error) {
 	if o.HashMiB <= 0 {
 		o.HashMiB = 8
 	}
-	f, gw, done, err := openGameFile(o.Out, o.Variant, o.Note, o.SameNote)
+	// The k-th game of the shard is game number (shard-1) + k*shards.
+	number := func(k int) int { return shard - 1 + k*shards }
+	f, gw, done, err := gameFile{cmd: "selfplay", path: o.Out, variant: o.Variant, note: o.Note, same: o.SameNote,
+		check: func(k int, rec *pdn.Record) error {
+			if int(rec.Index) != number(k) {
+				return fmt.Errorf("game %d has index %d, not %d", k, rec.Index, number(k))
+			}
+			return nil
+		}}.open()
 	if err != nil {
 		return res, err
 	}
 	defer f.Close()
 	res.Resumed = done
-	if done >= o.Games {
+	total := shardLen(o.Games, shard, shards)
+	if done >= total {
 		return res, nil
 	}
 
-	type finished struct {
-		i   int
+	type played struct {
 		rec *pdn.Record
 		n   uint64
 	}
-	jobs := make(chan int)
-	out := make(chan finished, o.Threads)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for range o.Threads {
-		go func() {
-			e := search.New(search.Options{Threads: 1, HashMiB: o.HashMiB, Eval: o.Eval})
-			for i := range jobs {
-				rec, n := playSelfGame(ctx, e, &o, i)
-				select {
-				case out <- finished{i, rec, n}:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i := done; i < o.Games; i++ {
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
+	feed := func(send func(int) bool) error {
+		for k := done; k < total; k++ {
+			if !send(number(k)) {
+				break
 			}
 		}
-	}()
-
-	// Write in game order: hold the games that finish early.
-	pending := map[int]*finished{}
-	next := done
-	for next < o.Games {
-		var g finished
-		select {
-		case g = <-out:
-		case <-ctx.Done():
-			return res, gw.Flush()
-		}
-		if g.rec == nil { // stopped mid-game
-			continue
-		}
-		pending[g.i] = &g
-		for pending[next] != nil {
-			p := pending[next]
-			delete(pending, next)
-			if err := gw.Write(p.rec); err != nil {
-				return res, fmt.Errorf("selfplay %s: %w", o.Out, err)
-			}
-			if err := gw.Flush(); err != nil {
-				return res, fmt.Errorf("selfplay %s: %w", o.Out, err)
-			}
-			res.Played++
-			res.Plies += len(p.rec.Moves)
-			res.Results[p.rec.Result]++
-			res.Reasons[p.rec.Reason.String()]++
-			res.Nodes += p.n
-			next++
-			if o.Progress != nil {
-				o.Progress(next, o.Games)
-			}
+		return nil
+	}
+	newWorker := func() func(context.Context, int) (played, bool) {
+		e := search.New(search.Options{Threads: 1, HashMiB: o.HashMiB, Eval: o.Eval})
+		return func(ctx context.Context, i int) (played, bool) {
+			rec, n := playSelfGame(ctx, e, &o, i)
+			return played{rec, n}, rec != nil
 		}
 	}
-	return res, nil
-}
-
-// openGameFile opens path for appending: a new file gets a header; an
-// existing one is read to its last whole record (a torn tail is cut off)
-// and its games counted.
-func openGameFile(path string, v engine.VariantID, note string, same func(string) bool) (*os.File, *pdn.RecordWriter, int, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("selfplay: %w", err)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, 0, fmt.Errorf("selfplay: %w", err)
-	}
-	if st.Size() == 0 {
-		gw, err := pdn.NewRecordWriter(f, v, note)
-		if err == nil {
-			err = gw.Flush()
+	write := func(p played) error {
+		if err := gw.Write(p.rec); err != nil {
+			return fmt.Errorf("selfplay %s: %w", o.Out, err)
 		}
-		if err != nil {
-			f.Close()
-			return nil, nil, 0, fmt.Errorf("selfplay %s: %w", path, err)
+		if err := gw.Flush(); err != nil {
+			return fmt.Errorf("selfplay %s: %w", o.Out, err)
 		}
-		return f, gw, 0, nil
-	}
-	gr, err := pdn.NewRecordReader(f)
-	if err != nil {
-		f.Close()
-		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: %w", ErrResume, path, err)
-	}
-	if gr.Variant() != v {
-		f.Close()
-		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: the file holds %v games, not %v", ErrResume, path, gr.Variant(), v)
-	}
-	if same == nil {
-		same = func(n string) bool { return n == note }
-	}
-	if !same(gr.Note()) {
-		f.Close()
-		return nil, nil, 0, fmt.Errorf("selfplay: %w %s: its games were played by %q, not %q (other settings)", ErrResume, path, gr.Note(), note)
-	}
-	n := 0
-	for {
-		rec, err := gr.Next()
-		if err == io.EOF || errors.Is(err, pdn.ErrTruncatedRecord) {
-			break
+		res.Played++
+		res.Plies += len(p.rec.Moves)
+		res.Results[p.rec.Result]++
+		res.Reasons[p.rec.Reason.String()]++
+		res.Nodes += p.n
+		if o.Progress != nil {
+			o.Progress(done+res.Played, total)
 		}
-		if err != nil {
-			f.Close()
-			return nil, nil, 0, fmt.Errorf("selfplay: %w %s: %w", ErrResume, path, err)
-		}
-		if int(rec.Index) != n {
-			f.Close()
-			return nil, nil, 0, fmt.Errorf("selfplay: %w %s: game %d has index %d", ErrResume, path, n, rec.Index)
-		}
-		n++
+		return nil
 	}
-	if err := f.Truncate(gr.Offset()); err != nil {
-		f.Close()
-		return nil, nil, 0, fmt.Errorf("selfplay: resume %s: %w", path, err)
-	}
-	if _, err := f.Seek(gr.Offset(), io.SeekStart); err != nil {
-		f.Close()
-		return nil, nil, 0, fmt.Errorf("selfplay: resume %s: %w", path, err)
-	}
-	return f, pdn.AppendRecordWriter(f, v), n, nil
+	return res, runOrdered(ctx, o.Threads, feed, newWorker, write)
 }
 
 // playSelfGame plays game i of o with e. It returns nil when ctx ends the

@@ -3,9 +3,11 @@ package bench
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -283,4 +285,107 @@ func TestSelfPlayErrors(t *testing.T) {
 	o.Out = filepath.Join(dir, "no-such-folder", "x.games")
 	_, err = SelfPlay(context.Background(), o)
 	assert.ErrorContains(t, err, "no-such-folder")
+}
+
+// readRecords returns the records of the game file at path.
+func readRecords(t *testing.T, path string) []*pdn.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	gr, err := pdn.NewRecordReader(f)
+	require.NoError(t, err)
+	var recs []*pdn.Record
+	for {
+		rec, err := gr.Next()
+		if err == io.EOF {
+			return recs
+		}
+		require.NoError(t, err)
+		recs = append(recs, rec)
+	}
+}
+
+// TestSelfPlayShards: the shards 1/3, 2/3 and 3/3 of a run hold its games,
+// each once, with their global numbers, in increasing order; a shard
+// stopped and resumed writes the file of one run; a shard's file does not
+// resume as another shard.
+func TestSelfPlayShards(t *testing.T) {
+	dir := t.TempDir()
+	o := selfPlayOptions(t, engine.Russian, filepath.Join(dir, "all.games"))
+	o.Games, o.Threads = 7, 2
+	playToFile(t, o)
+	all := readRecords(t, o.Out)
+	require.Len(t, all, 7)
+
+	var union []*pdn.Record
+	shardFiles := map[int][]byte{}
+	for i := 1; i <= 3; i++ {
+		p := o
+		p.Shard, p.Shards = i, 3
+		p.Out = filepath.Join(dir, fmt.Sprintf("shard%d.games", i))
+		var last, want int
+		p.Progress = func(done, total int) { last, want = done, total }
+		data, res := playToFile(t, p)
+		shardFiles[i] = data
+		recs := readRecords(t, p.Out)
+		assert.Len(t, recs, []int{3, 2, 2}[i-1], "shard %d/3 of 7 games", i)
+		assert.Equal(t, len(recs), res.Played)
+		assert.Equal(t, len(recs), last)
+		assert.Equal(t, len(recs), want)
+		for k, rec := range recs {
+			assert.Equal(t, uint32(i-1+3*k), rec.Index, "shard %d/3 game %d", i, k)
+		}
+		union = append(union, recs...)
+	}
+	sort.Slice(union, func(a, b int) bool { return union[a].Index < union[b].Index })
+	assert.Equal(t, all, union, "the shards' games are not the run's")
+
+	t.Run("resumed", func(t *testing.T) {
+		p := o
+		p.Shard, p.Shards, p.Threads = 1, 2, 1
+		p.Out = filepath.Join(dir, "straight.games")
+		straight, _ := playToFile(t, p)
+		p.Out = filepath.Join(dir, "stopped.games")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		p.Progress = func(done, total int) {
+			if done == 1 {
+				cancel()
+			}
+		}
+		res, err := SelfPlay(ctx, p)
+		require.NoError(t, err)
+		require.Less(t, res.Played, 4, "the run was not stopped")
+		p.Progress = nil
+		got, res2 := playToFile(t, p)
+		assert.Equal(t, res.Played, res2.Resumed)
+		assert.Equal(t, straight, got, "stopped and resumed: not the shard's file of one run")
+	})
+
+	t.Run("another shard", func(t *testing.T) {
+		p := o
+		p.Shard, p.Shards = 2, 3
+		p.Out = filepath.Join(dir, "other.games")
+		require.NoError(t, os.WriteFile(p.Out, shardFiles[1], 0o644))
+		_, err := SelfPlay(context.Background(), p)
+		require.ErrorIs(t, err, ErrResume)
+		assert.Contains(t, err.Error(), "game 0 has index 0, not 1")
+		after, rerr := os.ReadFile(p.Out)
+		require.NoError(t, rerr)
+		assert.Equal(t, shardFiles[1], after, "a refused resume changed the file")
+
+		p.Shard, p.Shards = 4, 3
+		_, err = SelfPlay(context.Background(), p)
+		assert.ErrorContains(t, err, "shard 4 of 3")
+	})
+
+	t.Run("empty shard", func(t *testing.T) {
+		p := o
+		p.Games, p.Shard, p.Shards = 2, 3, 3
+		p.Out = filepath.Join(dir, "empty.games")
+		_, res := playToFile(t, p)
+		assert.Zero(t, res.Played)
+		assert.Empty(t, readRecords(t, p.Out))
+	})
 }

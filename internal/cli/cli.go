@@ -1,6 +1,6 @@
 // Package cli is the damka command: the tree of subcommands (the front
 // ends hub, dxp and play with the player's settings as flags; analyse,
-// solve, bench, perft, moves, pdn, openings, book, egdb, selfplay, train,
+// solve, bench, perft, moves, pdn, openings, book, egdb, selfplay, label, train,
 // match and review) and their flags, exit statuses and logging. cmd/damka only calls
 // Main. Logs go to stderr or --log-file, never stdout; bad input exits
 // with status 2.
@@ -201,7 +201,7 @@ commands below are the tools.`,
 	})
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(err) })
 	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newBookCmd(), newMatchCmd(), newGuiCmd(),
-		newPlayCmd(), newAnalyseCmd(), newBenchCmd(), newSolveCmd(), newSelfPlayCmd(), newTrainCmd(), newEGDBCmd(), newOpeningsCmd(), newReviewCmd())
+		newPlayCmd(), newAnalyseCmd(), newBenchCmd(), newSolveCmd(), newSelfPlayCmd(), newLabelCmd(), newTrainCmd(), newEGDBCmd(), newOpeningsCmd(), newReviewCmd())
 	return root
 }
 

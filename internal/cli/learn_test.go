@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -170,6 +171,9 @@ func TestLearnCommandsBadInput(t *testing.T) {
 		{[]string{"selfplay", "--games", "0", "--out", out}, "--games 0 out of range"},
 		{[]string{"selfplay", "--threads", "0", "--out", out}, "--threads 0 out of range"},
 		{[]string{"selfplay", "--random-plies", "101", "--out", out}, "--random-plies 101 out of range"},
+		{[]string{"selfplay", "--shard", "0/3", "--out", out}, `--shard: shard "0/3": want I/N with 1 <= I <= N`},
+		{[]string{"selfplay", "--shard", "4/3", "--out", out}, `--shard: shard "4/3": want I/N`},
+		{[]string{"selfplay", "--shard", "x", "--out", out}, `--shard: shard "x": want I/N`},
 		{[]string{"selfplay", "--variant", "checkers9", "--out", out}, "checkers9"},
 		{[]string{"selfplay", "--out", filepath.Join(dir, "none", "x.games")}, "--out " + filepath.Join(dir, "none", "x.games") + ": folder"},
 		{[]string{"selfplay", "--variant", "russian", "--openings", "../../bench/testdata/openings_international.pdn", "--out", out}, "--openings: "},
@@ -263,6 +267,50 @@ func TestSelfPlayResumesMovedFile(t *testing.T) {
 	assert.False(t, sameSelfPlaySettings("damka selfplay --openings /x/deck.pdn", "damka selfplay --openings /y/deck.pdn"))
 	assert.False(t, sameSelfPlaySettings("damka selfplay --bogus 1", "damka selfplay"), "a note that does not parse must be equal")
 	assert.True(t, sameSelfPlaySettings("damka selfplay --bogus 1", "damka selfplay --bogus 1"))
+	// A shard is a setting: 1/1 is the whole run.
+	assert.True(t, sameSelfPlaySettings("damka selfplay --shard 1/1 --out a.games", "damka selfplay --out a.games"))
+	assert.True(t, sameSelfPlaySettings("damka selfplay --shard 02/4", "damka selfplay --shard 2/4"))
+	assert.False(t, sameSelfPlaySettings("damka selfplay --shard 1/4", "damka selfplay --shard 2/4"))
+	assert.False(t, sameSelfPlaySettings("damka selfplay --shard 1/4", "damka selfplay"))
+}
+
+// TestSelfPlayShardCommand: `damka selfplay --shard I/N` writes the
+// shard's games with their numbers, its note records the shard, and its
+// file resumes as that shard only.
+func TestSelfPlayShardCommand(t *testing.T) {
+	dir := t.TempDir()
+	selfplay := func(out string, extra ...string) []string {
+		return append([]string{"selfplay", "--variant", "english", "--games", "3", "--nodes", "200", "--threads", "1",
+			"--hash", "1", "--out", out, "--no-progress"}, extra...)
+	}
+	for i, want := range [][]uint32{{0, 2}, {1}} {
+		out := filepath.Join(dir, fmt.Sprintf("part-%d.dkg", i))
+		stdout, stderr, code := runCLI(selfplay(out, "--shard", fmt.Sprintf("%d/2", i+1))...)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, fmt.Sprintf("games=%d resumed=0 played=%d ", len(want), len(want)))
+		f, err := os.Open(out)
+		require.NoError(t, err)
+		gr, err := pdn.NewRecordReader(f)
+		require.NoError(t, err)
+		assert.Contains(t, gr.Note(), fmt.Sprintf(" --shard %d/2", i+1))
+		var got []uint32
+		for {
+			rec, err := gr.Next()
+			if err == io.EOF {
+				break
+			}
+			require.NoError(t, err)
+			got = append(got, rec.Index)
+		}
+		f.Close()
+		assert.Equal(t, want, got, "shard %d/2", i+1)
+	}
+	stdout, stderr, code := runCLI(selfplay(filepath.Join(dir, "part-0.dkg"), "--shard", "1/2")...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "games=2 resumed=2 played=0 ")
+	_, stderr, code = runCLI(selfplay(filepath.Join(dir, "part-0.dkg"), "--shard", "2/2")...)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "other settings")
 }
 
 // Match games in the repository, gzipped PDN (the package's tests run in

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"damka/bench"
+	"damka/match"
 	decks "damka/openings"
 	"damka/search"
 )
@@ -26,6 +28,7 @@ import (
 func newSelfPlayCmd() *cobra.Command {
 	var (
 		variant, out, openings string
+		shard                  string
 		evalFile               string
 		games, depth, threads  int
 		hashMiB, randomPlies   int
@@ -50,7 +53,14 @@ Each game depends only on the flags and its number, and the file is written
 in game order, so a run is deterministic for a --seed whatever --threads
 is. An existing --out is resumed: its games are kept (a torn last record is
 cut off) and the run plays on to --games. Ctrl-C stops after the games
-finished so far.`,
+finished so far.
+
+--shard I/N plays only the games i of 0 to --games-1 with i mod N = I-1,
+in order, each with its number: the N files of the shards 1/N to N/N
+(the same flags but --shard and --out) hold together the games of the
+whole run, record for record, so the same command runs as a cluster job
+array. "damka train" takes them as repeated --data. Each shard's file
+resumes on its own; a file of another shard is refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
@@ -76,6 +86,10 @@ finished so far.`,
 			case out == "":
 				return badInput("--out is required: the game file to write (or resume)")
 			}
+			si, sn, err := match.ParseShard(shard)
+			if err != nil {
+				return badInput("--shard: %v", err)
+			}
 			if fl.Changed("depth") {
 				nodes = 0
 			} else {
@@ -90,7 +104,7 @@ finished so far.`,
 			}
 			o := bench.SelfPlayOptions{
 				Variant: v, Games: games, Nodes: nodes, Depth: depth, Threads: threads,
-				HashMiB: hashMiB, Seed: seed, RandomPlies: randomPlies, Out: out,
+				HashMiB: hashMiB, Seed: seed, RandomPlies: randomPlies, Shard: si, Shards: sn, Out: out,
 				Note: canonicalCommand(cmd, "threads", "no-progress", "games"),
 				Eval: ew,
 			}
@@ -143,7 +157,7 @@ finished so far.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
-	f.IntVar(&games, "games", 1000, "games in the file when done (resumed games count)")
+	f.IntVar(&games, "games", 1000, "games of the whole run, all shards together (resumed games count)")
 	f.Uint64Var(&nodes, "nodes", 10000, "nodes per searched move")
 	f.IntVar(&depth, "depth", 0, "search depth per move in plies instead of --nodes")
 	f.IntVar(&threads, "threads", search.DefaultThreads, "games played at the same time (one search thread each)")
@@ -151,6 +165,7 @@ finished so far.`,
 	f.Uint64Var(&seed, "seed", 1, "random seed: the same flags and seed write the same file")
 	f.IntVar(&randomPlies, "random-plies", 4, "up to this many random moves after the opening")
 	f.StringVar(&openings, "openings", "", "opening deck (as for damka match: .tsv, .json, .pdn or FEN lines)")
+	f.StringVar(&shard, "shard", "1/1", "play only shard I of N: the games i with i mod N = I-1 (their numbers kept)")
 	f.StringVar(&out, "out", "", "game file to write or resume (required)")
 	f.BoolVar(&noProgress, "no-progress", false, noProgressUsage)
 	registerEvalFile(cmd, &evalFile)
@@ -160,39 +175,56 @@ finished so far.`,
 // sameSelfPlaySettings reports whether two selfplay notes (canonical
 // command lines) name the same settings: every flag's value, defaults
 // filled in, but for --out (where the games go, not what they are: a file
-// moved, or unpacked from learn/games/), the flags the note leaves out, and
+// moved, or unpacked from learn/games/) and the flags the note leaves out,
 // with the --openings and --eval-file paths made absolute (a deck named
-// from another folder is the same deck). Notes that do not parse must be
-// equal.
+// from another folder is the same deck) and --shard as I/N (1/1 without
+// the flag). Notes that do not parse must be equal.
 func sameSelfPlaySettings(a, b string) bool {
-	sa, okA := selfPlaySettings(a)
-	sb, okB := selfPlaySettings(b)
+	return sameSettings(a, b, newSelfPlayCmd, "out", "threads", "no-progress", "games")
+}
+
+// sameSettings reports whether two notes of the command newCmd makes
+// (canonical command lines) name the same settings: every flag's value,
+// defaults filled in, but for the flags skip names, with the --openings,
+// --eval-file and --data paths made absolute and --shard as I/N. Notes
+// that do not parse as the command must be equal.
+func sameSettings(a, b string, newCmd func() *cobra.Command, skip ...string) bool {
+	sa, okA := commandSettings(a, newCmd, skip)
+	sb, okB := commandSettings(b, newCmd, skip)
 	if !okA || !okB {
 		return a == b
 	}
 	return maps.Equal(sa, sb)
 }
 
-// selfPlaySettings reads a selfplay note into flag name -> value.
-func selfPlaySettings(note string) (map[string]string, bool) {
+// commandSettings reads a note of the command newCmd makes into flag name
+// -> value (see sameSettings).
+func commandSettings(note string, newCmd func() *cobra.Command, skip []string) (map[string]string, bool) {
+	cmd := newCmd()
 	words, err := shlex.Split(note)
-	if err != nil || len(words) < 2 || words[1] != "selfplay" {
+	if err != nil || len(words) < 2 || words[1] != cmd.Name() {
 		return nil, false
 	}
-	fs := newSelfPlayCmd().Flags()
+	fs := cmd.Flags()
 	if err := fs.Parse(words[2:]); err != nil || fs.NArg() > 0 {
 		return nil, false
 	}
 	out := map[string]string{}
 	fs.VisitAll(func(f *pflag.Flag) {
-		switch f.Name {
-		case "out", "threads", "no-progress", "games", "help":
+		if f.Name == "help" || slices.Contains(skip, f.Name) {
 			return
 		}
 		v := f.Value.String()
-		if (f.Name == "openings" || f.Name == "eval-file") && v != "" {
-			if abs, err := filepath.Abs(v); err == nil {
-				v = abs
+		switch f.Name {
+		case "openings", "eval-file", "data":
+			if v != "" {
+				if abs, err := filepath.Abs(v); err == nil {
+					v = abs
+				}
+			}
+		case "shard":
+			if i, n, err := match.ParseShard(v); err == nil {
+				v = fmt.Sprintf("%d/%d", i, n)
 			}
 		}
 		out[f.Name] = v
