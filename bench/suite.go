@@ -8,8 +8,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"damka/engine"
 	"damka/search"
@@ -98,11 +100,73 @@ func parseSuiteLine(line string, v engine.VariantID) (SuiteEntry, error) {
 // position is a fresh one) and reports whether the move found is one of
 // e.Best, with the search result.
 func Solve(ctx context.Context, eng *search.Engine, e *SuiteEntry, limits search.Limits) (bool, search.Result) {
-	r := eng.Search(ctx, e.Position, nil, limits, nil)
-	for _, m := range e.Best {
-		if r.HasMove && r.Move == m {
-			return true, r
+	r := SolveTimed(ctx, eng, e, limits)
+	return r.OK, r.Result
+}
+
+// SolveResult is the outcome of SolveTimed: the search result, whether its
+// move is one of the position's best moves, and when the search found it.
+type SolveResult struct {
+	search.Result
+	OK bool // Move is one of SuiteEntry.Best
+	// SolvedAt is the time since the search started from which the best
+	// move stayed one of SuiteEntry.Best to the end (see SolvedAt); valid
+	// when OK.
+	SolvedAt time.Duration
+	// Iterations are the completed iterations the search reported, in
+	// order.
+	Iterations []Iteration
+}
+
+// SolveTimed is Solve that also records the search's iterations and when
+// the position was solved (SolveResult.SolvedAt). The search is the same
+// as Solve's: the same move and node count.
+func SolveTimed(ctx context.Context, eng *search.Engine, e *SuiteEntry, limits search.Limits) SolveResult {
+	var iters []Iteration
+	report := func(in search.Info) {
+		if in.MultiPV > 1 {
+			return // only the best line's move counts
+		}
+		it := Iteration{Time: in.Time, Depth: in.Depth}
+		if len(in.PV) > 0 {
+			it.Move, it.HasMove = in.PV[0], true
+		}
+		iters = append(iters, it)
+	}
+	r := eng.Search(ctx, e.Position, nil, limits, report)
+	at, ok := SolvedAt(iters, r.Move, r.HasMove, r.Time, e.Best)
+	return SolveResult{Result: r, OK: ok, SolvedAt: at, Iterations: iters}
+}
+
+// Iteration is one progress report of a search of a suite position: when
+// it came and the first move of its principal variation.
+type Iteration struct {
+	Time    time.Duration // since the search started
+	Depth   int           // nominal depth in plies; 0 when not known
+	Move    engine.Move   // the principal variation's first move, when HasMove
+	HasMove bool          // false when the report had no (readable) move
+}
+
+// SolvedAt returns when a search found one of best for good, and whether
+// its final move (final, when hasFinal) is one of best at all. The time is
+// that of the first iteration of the last unbroken run of iterations whose
+// move is one of best and which lasts to the end of iters; end (the
+// search's duration) when the last iteration's move was not one of best
+// (the final move came after it, e.g. from an unfinished iteration) or
+// there was no iteration. When the final move is not one of best, it
+// returns 0 and false.
+func SolvedAt(iters []Iteration, final engine.Move, hasFinal bool, end time.Duration, best []engine.Move) (time.Duration, bool) {
+	if !hasFinal || !slices.Contains(best, final) {
+		return 0, false
+	}
+	at, run := end, false
+	for _, it := range iters {
+		switch in := it.HasMove && slices.Contains(best, it.Move); {
+		case in && !run:
+			at, run = it.Time, true
+		case !in:
+			at, run = end, false
 		}
 	}
-	return false, r
+	return at, true
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -104,4 +105,49 @@ func TestReadSuiteErrors(t *testing.T) {
 	assert.Equal(t, "x", es[0].ID)
 	assert.Equal(t, 9, es[0].Depth)
 	assert.Equal(t, "hi", es[0].Comment)
+}
+
+// TestSolvedAt: the time of the first iteration of the last run of best
+// moves, the search's end when the move came after the last iteration, and
+// not solved when the final move is not a best one.
+func TestSolvedAt(t *testing.T) {
+	p, err := engine.ParseFEN(engine.English, "B:WK3,K13,19,27,32:B7,11,K25,26")
+	require.NoError(t, err)
+	mv := func(s string) engine.Move {
+		m, err := p.ParseMove(s)
+		require.NoError(t, err)
+		return m
+	}
+	a, b, c := mv("26-31"), mv("7-10"), mv("25-21")
+	best := []engine.Move{a, b}
+	it := func(ms int, m engine.Move) Iteration {
+		return Iteration{Time: time.Duration(ms) * time.Millisecond, Move: m, HasMove: true}
+	}
+	end := time.Second
+	at, ok := SolvedAt([]Iteration{it(1, a), it(2, b), it(3, a)}, a, true, end, best)
+	assert.True(t, ok)
+	assert.Equal(t, time.Millisecond, at, "any best move keeps the run")
+	at, ok = SolvedAt([]Iteration{it(1, a), it(2, c), it(3, a), it(4, a)}, a, true, end, best)
+	assert.True(t, ok)
+	assert.Equal(t, 3*time.Millisecond, at, "a worse move breaks the run")
+	at, ok = SolvedAt([]Iteration{it(1, c), it(2, c)}, a, true, end, best)
+	assert.True(t, ok)
+	assert.Equal(t, end, at, "found after the last iteration")
+	at, ok = SolvedAt([]Iteration{it(1, a), {Time: 2 * time.Millisecond}}, a, true, end, best)
+	assert.True(t, ok)
+	assert.Equal(t, end, at, "an iteration without a move breaks the run")
+	_, ok = SolvedAt([]Iteration{it(1, a)}, c, true, end, best)
+	assert.False(t, ok)
+	_, ok = SolvedAt(nil, engine.Move{}, false, end, best)
+	assert.False(t, ok)
+
+	// SolveTimed: a forced capture is found at depth 1 and stays.
+	entries, err := ReadSuite(strings.NewReader("B:W26,27:B22 ; bm 22x31 ; id forced\n"), engine.English)
+	require.NoError(t, err)
+	e := search.New(search.Options{Threads: 1, HashMiB: 1})
+	r := SolveTimed(context.Background(), e, &entries[0], search.Limits{Depth: 3})
+	require.True(t, r.OK)
+	require.NotEmpty(t, r.Iterations)
+	assert.Equal(t, 1, r.Iterations[0].Depth)
+	assert.Equal(t, r.Iterations[0].Time, r.SolvedAt)
 }

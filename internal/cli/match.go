@@ -114,23 +114,54 @@ The last line of standard output is
 // was given and the help shown. Bad flags and stray arguments are bad
 // input.
 func parseWithEngines(cmd *cobra.Command, args []string) (specs [][]string, help bool, err error) {
+	specs, extra, help, err := parseEngineArgs(cmd, args, false)
+	if err == nil && !help && len(extra) > 0 {
+		return nil, false, badInput("unexpected arguments %q (engine words go right after --engine)", extra)
+	}
+	return specs, help, err
+}
+
+// parseWithEnginesArgs is parseWithEngines for a command that also takes
+// positional arguments, which it returns in order: those among the flags,
+// and the words that end an engine description without being key=value
+// words (the FILE of "--engine name=A cmd=a FILE").
+func parseWithEnginesArgs(cmd *cobra.Command, args []string) (specs [][]string, positional []string, help bool, err error) {
+	return parseEngineArgs(cmd, args, true)
+}
+
+// parseEngineArgs is parseWithEngines and parseWithEnginesArgs: with
+// trailing, words that end a description and are not key=value are
+// positional arguments.
+func parseEngineArgs(cmd *cobra.Command, args []string, trailing bool) (specs [][]string, positional []string, help bool, err error) {
 	rest, specs, err := extractEngines(args)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
+	}
+	var tail []string
+	if trailing {
+		for i, words := range specs {
+			n := len(words)
+			for n > 0 && !keyValueRE.MatchString(words[n-1]) {
+				n--
+			}
+			if n == 0 {
+				return nil, nil, false, badInput("--engine needs key=value words: name=NAME cmd=COMMAND [option.P=V ...]")
+			}
+			tail = append(tail, words[n:]...)
+			specs[i] = words[:n]
+		}
 	}
 	// ParseFlags does nothing with DisableFlagParsing; InheritedFlags
 	// merges the root's --log-level and --log-file into Flags first.
 	_ = cmd.InheritedFlags()
 	if err := cmd.Flags().Parse(rest); err != nil {
-		return nil, false, flagError(err)
+		return nil, nil, false, flagError(err)
 	}
 	if help, _ := cmd.Flags().GetBool("help"); help {
-		return nil, true, cmd.Help()
+		return nil, nil, true, cmd.Help()
 	}
-	if extra := cmd.Flags().Args(); len(extra) > 0 {
-		return nil, false, badInput("unexpected arguments %q (engine words go right after --engine)", extra)
-	}
-	return specs, false, setupLogging()
+	positional = append(cmd.Flags().Args(), tail...)
+	return specs, positional, false, setupLogging()
 }
 
 // engineFlag is the name of the repeated engine flag.

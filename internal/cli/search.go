@@ -1,16 +1,14 @@
-// search.go: the `damka analyse`, `damka bench` and `damka solve` subcommands.
+// search.go: the `damka analyse` and `damka bench` subcommands, and the
+// limit flags analyse shares with `damka solve` and `damka review`.
 
 package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
@@ -236,112 +234,4 @@ change search behaviour end with "Bench: N".`,
 	cmd.Flags().StringVar(&evalFile, "eval-file", "",
 		"weights file of the evaluation for the positions of its variant (the signature then differs)")
 	return cmd
-}
-
-func newSolveCmd() *cobra.Command {
-	var sf searchFlags
-	cmd := &cobra.Command{
-		Use:   "solve FILE",
-		Short: "solve a test suite of positions with their best moves",
-		Long: `solve reads a suite of positions with their best moves, one per line:
-  FEN ; bm MOVE [MOVE...] ; id NAME
-(moves in any notation damka reads), searches each within the limit and
-prints one line per position and a last line solved=K total=N:
-  N id=ID ok=true|false move=PLAYED bm=BEST score=S depth=D nodes=NODES
-with S in men from the side to move (1.00 = one man, a win in n plies
-100 - n/100) and D in plies.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			lim, p, err := sf.setup(cmd)
-			if err != nil {
-				return err
-			}
-			v := p.Variant()
-			suite, err := readSuiteFile(args[0], v)
-			var in inputError
-			if errors.As(err, &in) {
-				return err // the file cannot be opened
-			}
-			if err != nil {
-				if !sf.settings.changed(cmd, player.SetVariant) {
-					return badInput("%s: %v%s", args[0], err, suiteVariantHint(args[0], v))
-				}
-				return badInput("%s: %v", args[0], err)
-			}
-			if len(suite) == 0 {
-				return badInput("%s: no positions (want lines FEN ; bm MOVE ; id NAME)", args[0])
-			}
-			e := search.New(p.Options())
-			ctx, cancel := signalContext(cmd.Context())
-			defer cancel()
-			return solveSuite(ctx, cmd.OutOrStdout(), e, suite, lim)
-		},
-	}
-	sf.register(cmd)
-	return cmd
-}
-
-// readSuiteFile reads the suite file name as variant v.
-func readSuiteFile(name string, v engine.VariantID) ([]bench.SuiteEntry, error) {
-	f, err := openRegular(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return bench.ReadSuite(f, v)
-}
-
-// suiteVariantHint is added to the error of a suite that the default
-// variant v cannot read: which other variants read the whole file. It
-// names a variant to use only when exactly one does.
-func suiteVariantHint(name string, v engine.VariantID) string {
-	var fits []string
-	for _, o := range engine.AllVariants() {
-		if o == v {
-			continue
-		}
-		if s, err := readSuiteFile(name, o); err == nil && len(s) > 0 {
-			fits = append(fits, o.String())
-		}
-	}
-	head := fmt.Sprintf(" (read as %s, the default variant: no --variant given)", v)
-	switch len(fits) {
-	case 0:
-		return head + "; no other variant reads it either"
-	case 1:
-		return fmt.Sprintf("%s; it reads as %s: use --variant %s", head, fits[0], fits[0])
-	}
-	return fmt.Sprintf("%s; it reads as any of %s: choose one with --variant", head, strings.Join(fits, ", "))
-}
-
-// solveSuite searches every entry and prints the per-position lines and
-// the summary.
-func solveSuite(ctx context.Context, out io.Writer, e *search.Engine, suite []bench.SuiteEntry, lim search.Limits) error {
-	solved := 0
-	for i, s := range suite {
-		e.Clear()
-		ok, r := bench.Solve(ctx, e, &s, lim)
-		if ok {
-			solved++
-		}
-		best := make([]string, len(s.Best))
-		for j, b := range s.Best {
-			best[j] = s.Position.FormatMove(b, engine.FormatFull)
-		}
-		id := s.ID
-		if id == "" {
-			id = fmt.Sprintf("line%d", s.Line)
-		}
-		played := "none"
-		if r.HasMove {
-			played = s.Position.FormatMove(r.Move, engine.FormatFull)
-		}
-		fmt.Fprintf(out, "%d id=%s ok=%t move=%s bm=%s score=%s depth=%d nodes=%d\n",
-			i+1, id, ok, played, strings.Join(best, ","), search.FormatScore(r.Score), r.Depth, r.Nodes)
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	fmt.Fprintf(out, "solved=%d total=%d\n", solved, len(suite))
-	return nil
 }
