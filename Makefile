@@ -77,14 +77,15 @@ fuzz-ci:
 # and the wine prefix bin/wine exist (make test-cb makes them), and one engine process per side over SOAK_MEM games for its memory growth. One line
 # per front end and variant; it fails on any illegal move, crash, hang, time loss, unreadable
 # PDN or memory growth over 10%. SOAK_DXP, SOAK_TEXT, SOAK_CB set those counts (SOAK_GAMES=0:
-# only those), SOAK_DIR keeps the PDN files, SOAK_SHARD=i/N plays shard i of N (other
+# only those), SOAK_CB_MARGIN the CheckerBoard games' time margin in ms (1000: wine's delays),
+# SOAK_DIR keeps the PDN files, SOAK_SHARD=i/N plays shard i of N (other
 # openings, its own PDN file names). See docs/development.md.
 SOAK_GAMES ?= 20
 SOAK_MEM ?= $(SOAK_GAMES)
 SOAK_MARGIN ?= 200
 soak:
 	DAMKA_SOAK=$(SOAK_GAMES) DAMKA_SOAK_MEM=$(SOAK_MEM) DAMKA_SOAK_MARGIN=$(SOAK_MARGIN) DAMKA_SOAK_DIR=$(SOAK_DIR) DAMKA_SOAK_SHARD=$(SOAK_SHARD) \
-		DAMKA_SOAK_DXP=$(SOAK_DXP) DAMKA_SOAK_TEXT=$(SOAK_TEXT) DAMKA_SOAK_CB=$(SOAK_CB) \
+		DAMKA_SOAK_DXP=$(SOAK_DXP) DAMKA_SOAK_TEXT=$(SOAK_TEXT) DAMKA_SOAK_CB=$(SOAK_CB) DAMKA_SOAK_CB_MARGIN=$(SOAK_CB_MARGIN) \
 		$(GO) test -count=1 -timeout 0 -run '^TestSoak$$' -v ./internal/soak/
 
 vet:

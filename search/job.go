@@ -151,7 +151,7 @@ func Start(ctx context.Context, s Searcher, req Request) *Job {
 	limits := req.Limits
 	limits.Draw = g.DrawState()
 	j := newJob(ctx, g.Position(), append([]uint64(nil), keys[:len(keys)-1]...), limits, req.Book, req.Report)
-	j.start = time.Now()
+	j.start = now()
 	go j.run(s)
 	return j
 }
@@ -188,7 +188,7 @@ func (j *Job) PonderHit() {
 	if j.hit {
 		return
 	}
-	j.hit, j.hitAt = true, time.Now()
+	j.hit, j.hitAt = true, now()
 	if j.onHit != nil {
 		j.onHit(j.hitAt)
 	}

@@ -337,7 +337,7 @@ func (e *Engine) run(ctx context.Context, pos *engine.Position, history []uint64
 	e.finishClear()
 	e.ttUsed = true
 	if start.IsZero() {
-		start = time.Now()
+		start = now()
 	}
 	e.startNano.Store(start.UnixNano())
 	e.stop.Store(false)
@@ -389,7 +389,7 @@ func (e *Engine) run(ctx context.Context, pos *engine.Position, history []uint64
 	r := Result{
 		Score: main.rootScore,
 		Depth: main.completed,
-		Time:  time.Since(start),
+		Time:  since(start),
 	}
 	for _, w := range e.workers {
 		r.Nodes += w.nodes
@@ -456,7 +456,7 @@ func (e *Engine) partialScore(main *worker, m engine.Move) (int, bool) {
 
 // elapsed returns the time since the limits' reference point.
 func (e *Engine) elapsed() time.Duration {
-	return time.Duration(time.Now().UnixNano() - e.startNano.Load())
+	return time.Duration(now().UnixNano() - e.startNano.Load())
 }
 
 // totalNodes sums the published node counts of all workers.

@@ -384,7 +384,7 @@ func (w *worker) searchLines(depth int) int {
 // report sends the main worker's progress: line (1-based) of a completed
 // iteration at depth with its score and PV.
 func (w *worker) report(fn func(Info), line, depth, score int, pv []engine.Move) {
-	el := time.Since(w.start)
+	el := since(w.start)
 	n := w.e.totalNodes()
 	nps := uint64(0)
 	if el > 0 {

@@ -36,4 +36,14 @@ int damka_read_playnow(int *playnow)
 
 const char *damka_module_path(void) { return module_path; }
 
+long long damka_qpc_ns(void)
+{
+	static LARGE_INTEGER freq;
+	LARGE_INTEGER c;
+	if (freq.QuadPart == 0)
+		QueryPerformanceFrequency(&freq);
+	QueryPerformanceCounter(&c);
+	return (c.QuadPart / freq.QuadPart) * 1000000000LL + (c.QuadPart % freq.QuadPart) * 1000000000LL / freq.QuadPart;
+}
+
 int damka_pinned(void) { return pinned; }

@@ -29,4 +29,8 @@ int damka_read_playnow(int *playnow);
 const char *damka_module_path(void);
 int damka_pinned(void);
 
+/* damka_qpc_ns returns QueryPerformanceCounter in nanoseconds: the search's
+   clock (Go's own clock is coarse under wine). */
+long long damka_qpc_ns(void);
+
 #endif

@@ -14,11 +14,13 @@ import "C"
 
 import (
 	"os"
+	"time"
 	"unsafe"
 
 	"github.com/rs/zerolog"
 
 	"damka/protocol/cb"
+	"damka/search"
 	buildversion "damka/version"
 )
 
@@ -27,6 +29,9 @@ import (
 var eng *cb.Engine
 
 func init() {
+	// The search times its moves with QueryPerformanceCounter: under wine
+	// Go's clock on Windows lags and jumps by tens of milliseconds.
+	search.SetClock(func() time.Duration { return time.Duration(C.damka_qpc_ns()) })
 	path := C.GoString(C.damka_module_path())
 	v, _ := cb.VariantFromFileName(path)
 	log := zerolog.Nop()

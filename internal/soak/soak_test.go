@@ -38,7 +38,8 @@ func envInt(t *testing.T, name string, def int) int {
 // memory figures, and fails on any fault. DAMKA_SOAK_DXP, DAMKA_SOAK_TEXT
 // and DAMKA_SOAK_CB set the other counts (with DAMKA_SOAK unset or 0, only
 // those set are played), DAMKA_SOAK_MARGIN the runner's time margin in
-// milliseconds (default 200), DAMKA_SOAK_DIR keeps the PDN files there,
+// milliseconds (default 200; DAMKA_SOAK_CB_MARGIN that of the CheckerBoard
+// games, default 1000), DAMKA_SOAK_DIR keeps the PDN files there,
 // DAMKA_SOAK_SHARD=i/N makes the run shard i of N (other openings, PDN
 // files named -iofN). With no count set it is skipped.
 func TestSoak(t *testing.T) {
@@ -50,6 +51,7 @@ func TestSoak(t *testing.T) {
 		MemGames:   envInt(t, "DAMKA_SOAK_MEM", n),
 		CBGames:    envInt(t, "DAMKA_SOAK_CB", n),
 		TimeMargin: time.Duration(envInt(t, "DAMKA_SOAK_MARGIN", 200)) * time.Millisecond,
+		CBMargin:   time.Duration(envInt(t, "DAMKA_SOAK_CB_MARGIN", int(DefaultCBMargin/time.Millisecond))) * time.Millisecond,
 		Out:        os.Stdout,
 	}
 	if n == 0 {
