@@ -94,6 +94,11 @@ type Config struct {
 	// TermEGDBRule; see adjudicateEGDB), for every kind of engine.
 	EGDB EGDB
 
+	// Ponder has each Hub engine whose EngineSpec.Ponder is not set think
+	// on its opponent's time (see EnginePonder and pondering in
+	// player.go); DXP engines never ponder.
+	Ponder bool
+
 	MaxPlies    int           // 0: DefaultMaxPlies
 	TimeMargin  time.Duration // 0: DefaultTimeMargin
 	HangTimeout time.Duration // 0: DefaultHangTimeout
@@ -434,6 +439,19 @@ func (cfg *Config) EngineLimits(e int) Limits {
 		return l
 	}
 	return cfg.Limits
+}
+
+// EnginePonder reports whether engine e (0 = A, 1 = B) ponders: its own
+// ponder= or the match's Ponder, and never a DXP engine.
+func (cfg *Config) EnginePonder(e int) bool {
+	spec := cfg.Engines[e]
+	if spec.Proto == ProtoDXP {
+		return false
+	}
+	if spec.Ponder != nil {
+		return *spec.Ponder
+	}
+	return cfg.Ponder
 }
 
 // worker plays games one after another with its own pair of engines.
