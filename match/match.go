@@ -283,7 +283,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	var noPonder [2]*sync.Once // one log line per engine without a ponder parameter
 	for e, spec := range cfg.Engines {
 		noPonder[e] = new(sync.Once)
-		if spec.Proto == ProtoDXP && cfg.Ponder {
+		if spec.Proto == ProtoDXP && cfg.Ponder && spec.Ponder == nil {
 			cfg.Log.Warn().Str("engine", spec.Name).Msg("match: DXP has no pondering: --ponder is ignored for this engine")
 		}
 	}
