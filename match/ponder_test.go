@@ -198,3 +198,29 @@ func TestMatchPonderDamka(t *testing.T) {
 		assert.Empty(t, g.Tag("Ponder"), "the PDN records no ponder setting")
 	}
 }
+
+// TestMatchPonderDXP: with --ponder the Hub engine ponders while a DXP
+// engine thinks, and the DXP engine, which cannot, plays as usual (one
+// warning).
+func TestMatchPonderDXP(t *testing.T) {
+	dir := t.TempDir()
+	hubFake := goBuild(t, dir, "fakeengine", "./testdata/fakeengine")
+	dxpFake := goBuild(t, dir, "fakedxp", "./testdata/fakedxp")
+	ops, err := openings.Load("testdata/openings_international.pdn", engine.International)
+	require.NoError(t, err)
+	var log bytes.Buffer
+	sum, err := Run(context.Background(), Config{
+		Variant: engine.International, Openings: ops[:1], Limits: Limits{MoveTime: 100 * time.Millisecond},
+		Engines: [2]EngineSpec{fakeEngine(hubFake, "hub", "-seed", "3", "-ponder", "-predict", "5"),
+			{Name: "dxp", Proto: ProtoDXP, Command: []string{dxpFake, "-port", "{port}", "-seed", "5"}}},
+		Ponder: true, MaxPlies: 10, TimeMargin: time.Second, HandshakeTimeout: 10 * time.Second,
+		Log: zerolog.New(&log).Level(zerolog.WarnLevel),
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 2, sum.Played)
+	assert.Empty(t, sum.Faults[0], "%v", sum.Results)
+	assert.Empty(t, sum.Faults[1], "%v", sum.Results)
+	assert.Positive(t, sum.Ponders[0])
+	assert.Zero(t, sum.Ponders[1])
+	assert.Equal(t, 1, strings.Count(log.String(), "DXP has no pondering"), log.String())
+}
