@@ -364,3 +364,7 @@ func (p *dxpPlayer) kill() {
 }
 
 func (p *dxpPlayer) close() { p.Close() }
+
+func (p *dxpPlayer) ponder(context.Context, *matchGame, hub.Level, string) (bool, error) {
+	return false, nil
+}

@@ -155,6 +155,9 @@ type EngineSpec struct {
 	// Limits, when set, replace the match's limits for this engine (e.g.
 	// 0.1 s a move against 0.05 s a move).
 	Limits Limits
+	// Ponder, when set, replaces the match's Config.Ponder for this
+	// engine (Hub only: DXP has no pondering).
+	Ponder *bool
 }
 
 // ParseEngineSpec reads an engine description from its key=value words:
@@ -164,7 +167,8 @@ type EngineSpec struct {
 // engines port=N, host=ADDR (an engine already listening, instead of cmd=)
 // and stdin=TEXT (see EngineSpec; any of them implies proto=dxp), and
 // limits of its own that replace the match's: tc=[moves/]base[+inc],
-// movetime=S, depth=N or nodes=N. A missing name is taken from the
+// movetime=S, depth=N or nodes=N, and ponder=true|false, which replaces
+// the match's --ponder (Hub only). A missing name is taken from the
 // program's base name (or the host). Each key may be given once, and one
 // limit at most.
 func ParseEngineSpec(words []string, split func(string) ([]string, error)) (EngineSpec, error) {
@@ -173,7 +177,7 @@ func ParseEngineSpec(words []string, split func(string) ([]string, error)) (Engi
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
-			return e, fmt.Errorf("engine: %q is not key=value (keys name, proto, cmd, dir, host, port, stdin, option.NAME, tc, movetime, depth, nodes)", w)
+			return e, fmt.Errorf("engine: %q is not key=value (keys name, proto, cmd, dir, host, port, stdin, option.NAME, tc, movetime, depth, nodes, ponder)", w)
 		}
 		slot := k
 		switch k {
@@ -216,6 +220,12 @@ func ParseEngineSpec(words []string, split func(string) ([]string, error)) (Engi
 			e.Port = n
 		case k == "stdin":
 			e.Stdin = v
+		case k == "ponder":
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return e, fmt.Errorf("engine: ponder=%q: want true or false", v)
+			}
+			e.Ponder = &b
 		case k == "tc":
 			l, err := ParseTC(v)
 			if err != nil {
@@ -241,7 +251,7 @@ func ParseEngineSpec(words []string, split func(string) ([]string, error)) (Engi
 		case strings.HasPrefix(k, "option.") && len(k) > len("option."):
 			e.Options = append(e.Options, hub.Setting{Name: k[len("option."):], Value: v})
 		default:
-			return e, fmt.Errorf("engine: unknown key %q in %q (keys name, proto, cmd, dir, host, port, stdin, option.NAME, tc, movetime, depth, nodes)", k, w)
+			return e, fmt.Errorf("engine: unknown key %q in %q (keys name, proto, cmd, dir, host, port, stdin, option.NAME, tc, movetime, depth, nodes, ponder)", k, w)
 		}
 	}
 	if e.Host != "" || e.Port != 0 || e.Stdin != "" {
@@ -253,6 +263,8 @@ func ParseEngineSpec(words []string, split func(string) ([]string, error)) (Engi
 	switch {
 	case e.Proto == ProtoDXP && len(e.Options) > 0:
 		return e, fmt.Errorf("engine: option.%s: DXP has no parameters (set them in the engine's own files or stdin=)", e.Options[0].Name)
+	case e.Proto == ProtoDXP && e.Ponder != nil && *e.Ponder:
+		return e, errors.New("engine: ponder=true: DXP has no pondering (a Hub engine only)")
 	case e.Host != "" && len(e.Command) > 0:
 		return e, errors.New("engine: give cmd= (the runner starts the engine) or host= (it is listening), not both")
 	case e.Host != "":

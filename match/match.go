@@ -94,6 +94,11 @@ type Config struct {
 	// TermEGDBRule; see adjudicateEGDB), for every kind of engine.
 	EGDB EGDB
 
+	// Ponder has each Hub engine whose EngineSpec.Ponder is not set think
+	// on its opponent's time (see EnginePonder and pondering in
+	// player.go); DXP engines never ponder.
+	Ponder bool
+
 	MaxPlies    int           // 0: DefaultMaxPlies
 	TimeMargin  time.Duration // 0: DefaultTimeMargin
 	HangTimeout time.Duration // 0: DefaultHangTimeout
@@ -156,6 +161,11 @@ type GameResult struct {
 	ClockLeft [2]time.Duration
 	PDN       *pdn.Game
 	aborted   bool // the match was cancelled during the game: not recorded
+
+	// Ponders are the ponder searches each engine began in the game,
+	// PonderHits those whose expected reply the opponent played (the
+	// search's answer was then the engine's move).
+	Ponders, PonderHits [2]int
 }
 
 // AScore returns engine A's score in the game: 1, 0.5 or 0.
@@ -214,6 +224,10 @@ type Summary struct {
 	Longest [2]time.Duration
 	Wall    time.Duration
 	Results []GameResult // in the order the games ended (not those of Config.Played)
+
+	// Ponders and PonderHits add up GameResult's over Results (the games
+	// of Config.Played are not counted).
+	Ponders, PonderHits [2]int
 }
 
 // Run plays the match of cfg and returns its summary. It fails before any
@@ -266,11 +280,18 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return sum, ctx.Err()
 	}
 
+	var noPonder [2]*sync.Once // one log line per engine without a ponder parameter
+	for e, spec := range cfg.Engines {
+		noPonder[e] = new(sync.Once)
+		if spec.Proto == ProtoDXP && cfg.Ponder && spec.Ponder == nil {
+			cfg.Log.Warn().Str("engine", spec.Name).Msg("match: DXP has no pondering: --ponder is ignored for this engine")
+		}
+	}
 	workers := make([]*worker, min(cfg.Concurrency, max(len(jobs), 1)))
 	for i := range workers {
 		w := &worker{cfg: &cfg, id: i}
 		for e := range w.players {
-			w.players[e] = newPlayer(&cfg, cfg.Engines[e], i)
+			w.players[e] = newPlayer(&cfg, e, i, noPonder[e])
 			if err := w.players[e].ensure(ctx); err != nil {
 				for _, ww := range workers[:i+1] {
 					if ww != nil {
@@ -332,6 +353,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		sum.Terminations[r.Termination]++
 		for e := range sum.Longest {
 			sum.Longest[e] = max(sum.Longest[e], r.Longest[e])
+			sum.Ponders[e] += r.Ponders[e]
+			sum.PonderHits[e] += r.PonderHits[e]
 		}
 		if r.Loser >= 0 {
 			sum.Faults[r.Loser][r.Termination]++
@@ -436,6 +459,19 @@ func (cfg *Config) EngineLimits(e int) Limits {
 	return cfg.Limits
 }
 
+// EnginePonder reports whether engine e (0 = A, 1 = B) ponders: its own
+// ponder= or the match's Ponder, and never a DXP engine.
+func (cfg *Config) EnginePonder(e int) bool {
+	spec := cfg.Engines[e]
+	if spec.Proto == ProtoDXP {
+		return false
+	}
+	if spec.Ponder != nil {
+		return *spec.Ponder
+	}
+	return cfg.Ponder
+}
+
 // worker plays games one after another with its own pair of engines.
 type worker struct {
 	cfg     *Config
@@ -463,8 +499,8 @@ type fault struct {
 }
 
 // play plays one game of the schedule: it sets the game up, (re)starts both
-// engines, has them move until the game ends, then scores it and completes
-// its PDN record. A game cancelled by ctx comes back with aborted set.
+// engines, has them move until the game ends (each engine that ponders
+// pondering after its moves), then scores it and completes its PDN record. A game cancelled by ctx comes back with aborted set.
 func (w *worker) play(ctx context.Context, j GameJob) GameResult {
 	gm := w.newGame(j)
 	flt := gm.startEngines(ctx)
@@ -495,6 +531,12 @@ func (w *worker) play(ctx context.Context, j GameJob) GameResult {
 			e := gm.engOf[side]
 			sc := gm.scores[e][len(gm.scores[e])-1]
 			res, gm.adjudged, gm.adjDetail = adj.after(side, sc, gm.g.Ply())
+		}
+		if r, _ := gm.g.Result(); flt == nil && gm.adjudged == "" && r == engine.Ongoing && gm.r.Plies < w.cfg.MaxPlies {
+			flt = gm.ponder(ctx, gm.engOf[side])
+			if gm.r.aborted {
+				return gm.r
+			}
 		}
 	}
 	for e := range gm.clock {
@@ -536,6 +578,10 @@ type matchGame struct {
 	// TermResignRule, TermEGDBRule), adjDetail its detail; "" while not adjudicated.
 	adjudged, adjDetail string
 	r                   GameResult
+
+	// reply is each engine's expected reply to its last move (the
+	// ponder= of its done), "" when it gave none.
+	reply [2]string
 }
 
 // newGame sets up the game of j: the colours, the opening's moves played
@@ -623,6 +669,10 @@ func (gm *matchGame) move(ctx context.Context) *fault {
 	p := gm.w.players[e]
 	level, deadline := gm.level(e)
 	a, err := p.move(ctx, gm, level, deadline)
+	gm.reply[e] = a.reply
+	if a.ponderHit {
+		gm.r.PonderHits[e]++
+	}
 	if a.used > 0 {
 		gm.r.Longest[e] = max(gm.r.Longest[e], a.used)
 		gm.r.Answers[e] = append(gm.r.Answers[e], a.used)
@@ -656,6 +706,30 @@ func (gm *matchGame) move(ctx context.Context) *fault {
 			}
 			return gm.w.clientFault(1-e, err, "receiving the opponent's move")
 		}
+	}
+	return nil
+}
+
+// ponder has engine e, which has just moved, think on its opponent's time
+// on the reply it expects (gm.reply[e]), under the level of its next move,
+// when it ponders at all. It returns the engine's fault, or nil; when ctx
+// is cancelled it sets r.aborted instead.
+func (gm *matchGame) ponder(ctx context.Context, e int) *fault {
+	if gm.reply[e] == "" {
+		return nil
+	}
+	level, _ := gm.level(e)
+	started, err := gm.w.players[e].ponder(ctx, gm, level, gm.reply[e])
+	if started {
+		gm.r.Ponders[e]++
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			gm.w.players[e].kill()
+			gm.r.aborted = true
+			return nil
+		}
+		return gm.w.clientFault(e, err, "starting to ponder")
 	}
 	return nil
 }

@@ -1,5 +1,6 @@
 // player.go: an engine as the match runner drives it (enginePlayer),
-// and its Hub form (hubPlayer); dxp.go has the DXP form.
+// and its Hub form (hubPlayer, with its ponder searches); dxp.go has the
+// DXP form.
 
 package match
 
@@ -9,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 	"time"
 
 	"damka/engine"
@@ -41,6 +44,12 @@ type enginePlayer interface {
 	// used (DXP engines are sent it; Hub engines get the whole game
 	// before their next move).
 	moved(ctx context.Context, pos *engine.Position, m engine.Move, used time.Duration) error
+	// ponder has the engine, which has just moved in gm, think on its
+	// opponent's time on reply, the opponent's move it expects, under
+	// level (that of its own next move); it reports whether a ponder
+	// search began. The next move, newGame, endGame, kill and close end
+	// that search first (DXP engines never ponder).
+	ponder(ctx context.Context, gm *matchGame, level hub.Level, reply string) (bool, error)
 	// endGame ends game gm for the engine (engine e) with result res.
 	endGame(ctx context.Context, gm *matchGame, e int, res engine.Result) error
 	// kill ends the engine at once; ensure starts it again.
@@ -58,15 +67,22 @@ type answer struct {
 	used   time.Duration // from asking to the answer, as the runner measured it
 	score  float64       // the engine's last reported score (men, its own view); NaN: none
 	stage  string        // what the runner was doing when an error came: "searching", ...
+	reply  string        // the opponent's move the engine expects (Hub done's ponder=); "" when none
+	// ponderHit: the move is the answer of a ponder search whose
+	// expected reply was played (used counts from the ponder-hit).
+	ponderHit bool
 }
 
-// newPlayer returns the player of spec for worker w (0-based; DXP engines
-// started by the runner listen on a port of their own per worker).
-func newPlayer(cfg *Config, spec EngineSpec, w int) enginePlayer {
+// newPlayer returns the player of engine e of cfg for worker w (0-based;
+// DXP engines started by the runner listen on a port of their own per
+// worker). noPonder logs, once for all the workers, that a Hub engine that
+// should ponder has no ponder parameter.
+func newPlayer(cfg *Config, e, w int, noPonder *sync.Once) enginePlayer {
+	spec := cfg.Engines[e]
 	if spec.Proto == ProtoDXP {
 		return newDXPPlayer(cfg, spec, w)
 	}
-	return &hubPlayer{spec: spec, cfg: cfg}
+	return &hubPlayer{spec: spec, cfg: cfg, wantPonder: cfg.EnginePonder(e), noPonder: noPonder}
 }
 
 // hubPlayer is a Hub engine process, restarted when it has died.
@@ -74,6 +90,11 @@ type hubPlayer struct {
 	spec EngineSpec
 	cfg  *Config
 	c    *hub.Client
+
+	wantPonder bool       // the match has the engine ponder
+	canPonder  bool       // ... and the engine declared a ponder parameter
+	noPonder   *sync.Once // logs that it has none
+	pond       *pondering // the ponder search running, or nil
 }
 
 func (p *hubPlayer) name() string { return p.spec.Name }
@@ -115,10 +136,14 @@ func (p *hubPlayer) ensure(ctx context.Context) error {
 		}
 	}
 	settings = append(settings, p.spec.Options...)
+	if p.wantPonder {
+		settings = append(settings, hub.Setting{Name: "ponder", Value: "true", IfDeclared: true})
+	}
 	timeout := cmp.Or(cfg.HandshakeTimeout, DefaultStartTimeout)
 	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if _, _, err := c.Handshake(hctx, settings...); err != nil {
+	_, params, err := c.Handshake(hctx, settings...)
+	if err != nil {
 		c.Kill()
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			return startError{fmt.Errorf("no `wait` from the engine within %s (--handshake-timeout): is it a Hub engine?", timeout)}
@@ -126,15 +151,36 @@ func (p *hubPlayer) ensure(ctx context.Context) error {
 		return startError{err}
 	}
 	p.c = c
+	p.canPonder = false
+	if p.wantPonder {
+		p.canPonder = slices.ContainsFunc(params, func(q hub.Param) bool { return q.Name == "ponder" })
+		if !p.canPonder {
+			p.noPonder.Do(func() {
+				cfg.Log.Warn().Str("engine", p.spec.Name).Msg("match: the engine has no ponder parameter: it plays without pondering")
+			})
+		}
+	}
 	return nil
 }
 
 func (p *hubPlayer) newGame(ctx context.Context, gm *matchGame, e int) error {
+	if err := p.endPonder(); err != nil {
+		return err
+	}
 	return p.c.NewGame()
 }
 
 func (p *hubPlayer) move(ctx context.Context, gm *matchGame, level hub.Level, deadline time.Duration) (answer, error) {
 	a := answer{score: math.NaN()}
+	if pd := p.pond; pd != nil {
+		if n := pd.ply; gm.g.Ply() == n+1 && gm.g.Moves()[n] == pd.reply {
+			return p.ponderHit(gm, deadline)
+		}
+		if err := p.endPonder(); err != nil {
+			a.stage = "stopping its ponder search"
+			return a, err
+		}
+	}
 	sctx, cancel := context.WithTimeout(ctx, DefaultStartTimeout)
 	err := p.c.SetGame(sctx, gm.g)
 	cancel()
@@ -157,33 +203,187 @@ func (p *hubPlayer) move(ctx context.Context, gm *matchGame, level hub.Level, de
 		a.stage = "searching"
 		return a, err
 	}
-	a.text, a.errors = d.Move, d.Errors
+	a.setDone(gm, d)
+	return a, nil
+}
+
+// setDone fills in a from the engine's done d in gm's current position.
+func (a *answer) setDone(gm *matchGame, d hub.Done) {
+	a.text, a.errors, a.reply = d.Move, d.Errors, d.Ponder
 	if a.text != "" {
 		pos := gm.g.Position()
 		a.move, a.err = pos.ParseMove(a.text)
 	}
-	return a, nil
 }
 
 func (p *hubPlayer) moved(context.Context, *engine.Position, engine.Move, time.Duration) error {
 	return nil
 }
 
-func (p *hubPlayer) endGame(context.Context, *matchGame, int, engine.Result) error { return nil }
+func (p *hubPlayer) endGame(context.Context, *matchGame, int, engine.Result) error {
+	return p.endPonder()
+}
 
 func (p *hubPlayer) kill() {
 	if p.c != nil {
 		p.c.Kill()
 		<-p.c.Exited()
+		if pd := p.pond; pd != nil {
+			<-pd.res // the search ends with the engine's output
+			pd.cancel()
+			p.pond = nil
+		}
 		p.c = nil
 	}
 }
 
 func (p *hubPlayer) close() {
+	if p.c != nil && p.endPonder() != nil {
+		p.kill()
+	}
 	if p.c != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*p.cfg.StopGrace)
 		_ = p.c.Close(ctx)
 		cancel()
 		p.c = nil
 	}
+}
+
+// pondering is a Hub engine's ponder search: go ponder on the game after
+// its move and the reply it expects, answered (done) to res.
+type pondering struct {
+	s      *hub.Search
+	ply    int         // the game's plies when it began: the reply is move ply
+	reply  engine.Move // the expected reply
+	res    chan ponderResult
+	cancel context.CancelFunc // ends the Wait (stop, the stop grace, then kill)
+}
+
+// ponderResult is the end of a ponder search: its done (or the error of
+// the wait) and the engine's last reported score (NaN: none).
+type ponderResult struct {
+	d     hub.Done
+	err   error
+	score float64
+}
+
+// ponder starts a ponder search: pos with the game's moves and reply, the
+// level of the engine's next move (its clock as it will be after reply),
+// go ponder. It starts none when the engine does not ponder or reply is
+// not a legal move after the engine's. A goroutine waits for the done,
+// since the engine answers only after ponder-hit or stop, while the
+// opponent thinks; the client's searching state refuses every other
+// command until that wait has ended (move, endPonder and kill join it).
+func (p *hubPlayer) ponder(ctx context.Context, gm *matchGame, level hub.Level, reply string) (bool, error) {
+	if !p.canPonder || p.pond != nil {
+		return false, nil
+	}
+	pos := gm.g.Position()
+	m, err := pos.ParseMove(reply)
+	if err != nil {
+		p.cfg.Log.Debug().Str("engine", p.spec.Name).Str("ponder", reply).Err(err).Msg("match: expected reply not legal, no pondering")
+		return false, nil
+	}
+	g := engine.NewGame(gm.g.Start())
+	for _, mv := range gm.g.Moves() {
+		g.Play(mv)
+	}
+	g.Play(m)
+	sctx, cancel := context.WithTimeout(ctx, DefaultStartTimeout)
+	err = p.c.SetGame(sctx, g)
+	cancel()
+	if err != nil {
+		return false, err
+	}
+	if err := p.c.SetLevel(level); err != nil {
+		return false, err
+	}
+	s, err := p.c.Go(hub.Ponder)
+	if err != nil {
+		return false, err
+	}
+	wctx, wcancel := context.WithCancel(ctx)
+	pd := &pondering{s: s, ply: gm.g.Ply(), reply: m, res: make(chan ponderResult, 1), cancel: wcancel}
+	go func() {
+		r := ponderResult{score: math.NaN()}
+		r.d, r.err = s.Wait(wctx, func(in hub.Info) {
+			if in.Has["score"] {
+				r.score = in.Score
+			}
+		})
+		pd.res <- r
+	}()
+	p.pond = pd
+	return true, nil
+}
+
+// ponderHit ends the ponder search whose expected reply was played: it
+// sends ponder-hit and waits for the done, the engine's move, within
+// deadline from now, as move does for go think; the engine's time counts
+// from the ponder-hit. A search that has answered already (the engine may
+// answer early, e.g. from its book) gets no ponder-hit.
+func (p *hubPlayer) ponderHit(gm *matchGame, deadline time.Duration) (answer, error) {
+	pd := p.pond
+	p.pond = nil
+	defer pd.cancel()
+	a := answer{score: math.NaN(), ponderHit: true}
+	began := time.Now()
+	var r ponderResult
+	select {
+	case r = <-pd.res:
+	default:
+		if err := pd.s.PonderHit(); err != nil {
+			p.c.Kill()
+			<-pd.res
+			a.stage = "sending ponder-hit"
+			return a, err
+		}
+		timer := time.AfterFunc(deadline, pd.cancel)
+		r = <-pd.res
+		timer.Stop()
+	}
+	a.used = time.Since(began)
+	a.score = r.score
+	if r.err != nil {
+		a.stage = "searching"
+		return a, r.err
+	}
+	a.setDone(gm, r.d)
+	return a, nil
+}
+
+// endPonder ends the ponder search, if any, whose reply was not played (or
+// whose game ended): it sends stop and waits for the done, which is
+// discarded, up to the stop grace; an engine that does not answer is
+// killed (ErrEngineHung).
+func (p *hubPlayer) endPonder() error {
+	pd := p.pond
+	if pd == nil {
+		return nil
+	}
+	p.pond = nil
+	defer pd.cancel()
+	var r ponderResult
+	select {
+	case r = <-pd.res:
+	default:
+		err := pd.s.Stop()
+		timer := time.NewTimer(p.cfg.StopGrace)
+		defer timer.Stop()
+		select {
+		case r = <-pd.res:
+		case <-timer.C:
+			p.c.Kill()
+			<-pd.res
+			return hub.ErrEngineHung
+		}
+		if err != nil && r.err == nil {
+			r.err = err
+		}
+	}
+	if r.err != nil {
+		return r.err
+	}
+	p.cfg.Log.Debug().Str("engine", p.spec.Name).Str("move", r.d.Move).Msg("match: ponder search stopped, its move discarded")
+	return nil
 }

@@ -129,7 +129,7 @@ func TestParseEngineSpec(t *testing.T) {
 	assert.Equal(t, ProtoDXP, e.Proto, "port= implies proto=dxp")
 	for _, bad := range [][]string{{"name=A"}, {"cmd="}, {"cmd=x", "color=red"}, {"cmd=x", "noequals"}, {"cmd=x", "depth=0"}, {"cmd=x", "tc=?"}, {`cmd="x`},
 		{"cmd=x", "proto=uci"}, {"cmd=x", "port=0"}, {"cmd=x", "port=70000"}, {"cmd=x", "host=h:1"}, {"host="}, {"proto=hub", "cmd=x", "port=5"},
-		{"proto=dxp", "cmd=x", "option.threads=1"}} {
+		{"proto=dxp", "cmd=x", "option.threads=1"}, {"cmd=x", "ponder=maybe"}, {"proto=dxp", "cmd=x", "ponder=true"}} {
 		_, err := ParseEngineSpec(bad, shlex.Split)
 		assert.Error(t, err, "%q", bad)
 	}
@@ -145,4 +145,28 @@ func TestParseEngineSpec(t *testing.T) {
 	cfg := Config{Limits: Limits{Depth: 3}, Engines: [2]EngineSpec{{Limits: Limits{Nodes: 9}}, {}}}
 	assert.Equal(t, Limits{Nodes: 9}, cfg.EngineLimits(0))
 	assert.Equal(t, Limits{Depth: 3}, cfg.EngineLimits(1))
+
+	// ponder= replaces the match's --ponder for that engine; a DXP engine
+	// never ponders.
+	off, err := ParseEngineSpec([]string{"cmd=x", "ponder=false"}, shlex.Split)
+	require.NoError(t, err)
+	require.NotNil(t, off.Ponder)
+	assert.False(t, *off.Ponder)
+	on, err := ParseEngineSpec([]string{"cmd=y", "ponder=true"}, shlex.Split)
+	require.NoError(t, err)
+	dxp, err := ParseEngineSpec([]string{"proto=dxp", "cmd=z", "ponder=false"}, shlex.Split)
+	require.NoError(t, err)
+	_, err = ParseEngineSpec([]string{"cmd=x", "ponder=true", "ponder=false"}, shlex.Split)
+	assert.ErrorContains(t, err, "give each key once")
+	_, err = ParseEngineSpec([]string{"cmd=x", "ponder=1x"}, shlex.Split)
+	assert.ErrorContains(t, err, `ponder="1x": want true or false`)
+	cfg = Config{Ponder: true, Engines: [2]EngineSpec{off, {}}}
+	assert.False(t, cfg.EnginePonder(0))
+	assert.True(t, cfg.EnginePonder(1))
+	cfg = Config{Engines: [2]EngineSpec{on, {Proto: ProtoDXP}}}
+	assert.True(t, cfg.EnginePonder(0))
+	cfg.Ponder = true
+	assert.False(t, cfg.EnginePonder(1))
+	cfg.Engines[1] = dxp
+	assert.False(t, cfg.EnginePonder(1))
 }

@@ -98,6 +98,9 @@ func guiEngines(specs [][]string) ([]match.EngineSpec, error) {
 		if err := checkEngineCommand(e); err != nil {
 			return nil, badInput("--engine %d (%s): %v", i+1, e.Name, err)
 		}
+		if e.Ponder != nil {
+			return nil, badInput("--engine %d (%s): ponder= is for damka match (the gui's engines do not ponder)", i+1, e.Name)
+		}
 		if e.Name == web.Human || e.Name == web.Damka {
 			return nil, badInput("--engine %d: the name %q is taken: give another name=", i+1, e.Name)
 		}

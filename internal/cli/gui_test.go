@@ -31,6 +31,7 @@ func TestGuiBadInput(t *testing.T) {
 		{[]string{"gui", "--no-browser", "--engine", "name=damka", "cmd=/bin/sh"}, `the name "damka" is taken`},
 		{[]string{"gui", "--no-browser", "--engine", "name=A", "cmd=/bin/sh", "--engine", "name=A", "cmd=/bin/sh"}, `two engines are named "A"`},
 		{[]string{"gui", "--no-browser", "--engine", "name=A", "proto=dxp"}, "no cmd="},
+		{[]string{"gui", "--no-browser", "--engine", "name=A", "cmd=/bin/sh", "ponder=true"}, "ponder= is for damka match"},
 		{[]string{"gui", "--no-browser", "--listen", "nonsense"}, "--listen nonsense"},
 		{[]string{"gui", "--no-browser", "--threads", "0"}, "--threads"},
 		{[]string{"gui", "extra"}, "unexpected arguments"},

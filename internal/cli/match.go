@@ -47,6 +47,7 @@ Each --engine is followed by key=value words (up to the next flag):
                        option.hash=64); the variant parameter is set for you
   tc=, movetime=,      this engine's own limit, replacing the match's (e.g.
   depth=, nodes=       movetime=0.1 against movetime=0.05)
+  ponder=true|false    whether this engine ponders, replacing --ponder (Hub)
   proto=hub|dxp        the protocol (default hub; port=, host=, stdin= imply dxp)
   port=N               DXP: the port the started engine listens on (worker i
                        of --concurrency uses N+i); "{port}" in cmd= is replaced
@@ -76,6 +77,17 @@ or --nodes a search longer than --hang-timeout is stopped; an engine that
 does not answer stop is killed. Illegal moves, crashes, hangs and time losses
 lose the game with that Termination; crashed engines are restarted. A game
 still going after --max-plies plies is adjudicated a draw.
+
+--ponder has the Hub engines think on their opponent's time, as
+cutechess-cli's -pondering: the runner sets each engine's ponder parameter
+(an engine without one plays without pondering, with a warning), and after
+an engine's done move=M ponder=P it sends it pos with the game, M and P,
+the level of its next move and go ponder. When the opponent plays P it
+sends ponder-hit and the engine's clock runs from then; after another move
+it sends stop, discards the answer and has the engine think as usual. Time
+spent pondering before ponder-hit is not charged. The summary gives each
+engine's ponder hits (hits/ponder searches). DXP has no pondering: --ponder
+is ignored for DXP engines.
 
 Adjudication as cutechess-cli has it, from the scores the engines report
 (Hub info score=, in men; DXP engines report none, so their games are not
@@ -243,7 +255,7 @@ type matchFlags struct {
 	handshakeTimeout                        float64
 	movetimeSet                             bool // --movetime given (0 is out of range, not missing)
 	noProgress, progress                    bool
-	resume                                  bool
+	resume, ponder                          bool
 }
 
 func newMatchCmd() *cobra.Command {
@@ -274,6 +286,7 @@ func newMatchCmd() *cobra.Command {
 	fl.IntVar(&f.depth, "depth", 0, "search depth per move (plies)")
 	fl.Uint64Var(&f.nodes, "nodes", 0, "nodes per move")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "games played at once (each with its own two engine processes)")
+	fl.BoolVar(&f.ponder, "ponder", false, "Hub engines think on the opponent's time (go ponder, ponder-hit); an engine's ponder=true|false overrides it")
 	fl.StringVar(&f.pdn, "pdn", "", "append every game to this PDN file as it ends")
 	fl.BoolVar(&f.resume, "resume", false, "continue the interrupted match whose games are in --pdn FILE (same engines, variant, openings, limits, seed, shard): play only the games missing")
 	fl.StringVar(&f.sprt, "sprt", "", "SPRT: elo0=0,elo1=5,alpha=0.05,beta=0.05 on logistic Elo, or add model=normalized for fishtest's normalized Elo (elo0=0,elo1=2,model=normalized)")
@@ -364,6 +377,7 @@ func matchConfig(f matchFlags, specs [][]string) (match.Config, error) {
 		}
 	}
 	cfg.Concurrency = f.concurrency
+	cfg.Ponder = f.ponder
 	if f.sprt != "" {
 		t, err := match.ParseSPRT(f.sprt)
 		if err != nil {
@@ -571,6 +585,7 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 	fmt.Fprintf(out, "longest answer to go: %s %.3f s (%s), %s %.3f s (%s)\n",
 		cfg.Engines[0].Name, sum.Longest[0].Seconds(), cfg.EngineLimits(0), cfg.Engines[1].Name, sum.Longest[1].Seconds(), cfg.EngineLimits(1))
 	writeTimeUse(out, cfg, &sum)
+	writePonderHits(out, cfg, &sum)
 	fmt.Fprintf(out, "wall time %s for %d of %d games\n", sum.Wall.Round(time.Millisecond), sum.Played, sum.Scheduled)
 	fmt.Fprintln(out, sum.Stats.Line(cfg.SPRT))
 	if err != nil {
@@ -712,6 +727,22 @@ func readMergeFile(name string, v engine.VariantID) ([]*pdn.Game, error) {
 		return nil, badInput("%s: %v", where, err)
 	}
 	return gs, nil
+}
+
+// writePonderHits prints each engine's ponder hits over its ponder
+// searches ("off" for an engine that does not ponder), when one ponders.
+func writePonderHits(out io.Writer, cfg match.Config, sum *match.Summary) {
+	if !cfg.EnginePonder(0) && !cfg.EnginePonder(1) {
+		return
+	}
+	var parts [2]string
+	for e := range parts {
+		parts[e] = fmt.Sprintf("%s %d/%d", cfg.Engines[e].Name, sum.PonderHits[e], sum.Ponders[e])
+		if !cfg.EnginePonder(e) {
+			parts[e] = cfg.Engines[e].Name + " off"
+		}
+	}
+	fmt.Fprintf(out, "ponder hits: %s, %s\n", parts[0], parts[1])
 }
 
 // writeTimeUse prints each engine's median answer to go and, under a

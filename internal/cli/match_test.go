@@ -357,6 +357,35 @@ func TestMatchEngineUnknownKeyQuoted(t *testing.T) {
 	assert.Equal(t, [][]string{{"cmd=env FOO=1", "name=x"}}, engines)
 }
 
+// TestMatchPonderCommand: --ponder with one engine's ponder=false prints
+// the pondering engine's hits over its ponder searches and "off" for the
+// other; a bad ponder= value is bad input naming it.
+func TestMatchPonderCommand(t *testing.T) {
+	data := testfiles.Must(t)
+	dir := t.TempDir()
+	bin := buildDamka(t, dir)
+	tsv := filepath.Join(data, "acf_3move_ballots.tsv")
+	base := []string{"match", "--variant", "english", "--openings", tsv, "--shard", "1/156", "--movetime", "0.05",
+		"--max-plies", "10", "--time-margin", "1", "--no-progress", "--log-level", "error", "--ponder"}
+	out, errs, code := runCLI(append(base,
+		"--engine", "name=A", "cmd="+bin, "option.threads=1", "option.book=false",
+		"--engine", "name=B", "cmd="+bin, "option.threads=1", "ponder=false")...)
+	require.Equal(t, 0, code, "%s\n%s", out, errs)
+	assert.Regexp(t, `(?m)^ponder hits: A \d+/[1-9]\d*, B off$`, out)
+	assert.Contains(t, out, "faults of A: illegal=0 crash=0 hang=0 time=0")
+
+	_, errs, code = runCLI(append(base, "--engine", "name=A", "cmd="+bin, "ponder=yes please", "--engine", "name=B", "cmd="+bin)...)
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, `ponder="yes please": want true or false`)
+
+	// damka solve has no opponent to ponder on.
+	suite := filepath.Join(dir, "suite.epd")
+	require.NoError(t, os.WriteFile(suite, []byte("B:W21:B1 bm 1-5;\n"), 0o644))
+	out, errs, code = runCLI("solve", suite, "--variant", "english", "--depth", "2", "--engine", "name=A", "cmd="+bin, "ponder=false")
+	assert.Equal(t, exitBadInput, code, "%s\n%s", out, errs)
+	assert.Contains(t, errs, "ponder= is for damka match")
+}
+
 // TestMatchSummaryNotEstimable: the summary says n/a and why where an Elo
 // or its interval cannot be estimated.
 func TestMatchSummaryNotEstimable(t *testing.T) {

@@ -343,6 +343,9 @@ func solveEngines(cmd *cobra.Command, file string, sf *searchFlags, sol solveFla
 			return badInput("--engine %d: the name %q is taken: give each engine a different name=", i+1, e.Name)
 		}
 		names = append(names, e.Name)
+		if e.Ponder != nil {
+			return badInput("--engine %d (%s): ponder= is for damka match (a suite has no opponent to ponder on)", i+1, e.Name)
+		}
 		if err := checkEngineCommand(e); err != nil {
 			return badInput("--engine %d (%s): %v", i+1, e.Name, err)
 		}

@@ -80,8 +80,13 @@ type Param struct {
 	Values            []string // enum
 }
 
-// Setting is a parameter value for Handshake.
-type Setting struct{ Name, Value string }
+// Setting is a parameter value for Handshake. With IfDeclared it is sent
+// only to an engine that declared the parameter (a feature the engine may
+// lack, such as ponder) and left out for the others.
+type Setting struct {
+	Name, Value string
+	IfDeclared  bool
+}
 
 // Level holds the limits of one level line; zero fields are left out.
 type Level struct {
@@ -490,6 +495,9 @@ func (c *Client) Handshake(ctx context.Context, settings ...Setting) (Identity, 
 	}
 	var send []Setting
 	for _, s := range settings {
+		if _, ok := declared(params, s.Name); s.IfDeclared && !ok {
+			continue
+		}
 		if s.Name != "variant" {
 			send = append(send, s)
 			continue

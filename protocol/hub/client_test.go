@@ -50,7 +50,7 @@ func ctxT(t *testing.T) context.Context {
 func TestClientHandshake(t *testing.T) {
 	c, errc := pipeClient(t)
 	ctx := ctxT(t)
-	id, params, err := c.Handshake(ctx, Setting{"variant", "english"}, Setting{"hash", "8"})
+	id, params, err := c.Handshake(ctx, Setting{Name: "variant", Value: "english"}, Setting{Name: "hash", Value: "8"})
 	require.NoError(t, err)
 	assert.Equal(t, Identity{Name: "damka", Version: "test", Author: "the damka authors"}, id)
 	require.Len(t, params, len(player.Settings()))
@@ -67,8 +67,19 @@ func TestClientHandshake(t *testing.T) {
 	assert.Equal(t, "english", params[0].Value)
 	assert.Equal(t, "8", params[2].Value)
 
+	// An IfDeclared setting goes to an engine that declared its
+	// parameter and is left out for one that did not.
+	_, params, err = c.Handshake(ctx, Setting{Name: "ponder", Value: "true", IfDeclared: true},
+		Setting{Name: "no-such-param", Value: "1", IfDeclared: true})
+	require.NoError(t, err, "the undeclared parameter is not sent")
+	_, params, err = c.Hello(ctx)
+	require.NoError(t, err)
+	p, ok := declared(params, "ponder")
+	require.True(t, ok)
+	assert.Equal(t, "true", p.Value)
+
 	// A refused setting fails the handshake, naming the engine's reason.
-	_, _, err = c.Handshake(ctx, Setting{"hash", "0"}, Setting{"tt-size", "20"})
+	_, _, err = c.Handshake(ctx, Setting{Name: "hash", Value: "0"}, Setting{Name: "tt-size", Value: "20"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "set-param hash: value 0 out of range")
 	assert.Contains(t, err.Error(), "unknown parameter 'tt-size'")
@@ -380,7 +391,7 @@ func scan20(line string) []string {
 func TestClientRefusesLegacyHub(t *testing.T) {
 	ctx := ctxT(t)
 	c := scriptedEngine(t, scan20)
-	_, _, err := c.Handshake(ctx, Setting{"variant", "international"})
+	_, _, err := c.Handshake(ctx, Setting{Name: "variant", Value: "international"})
 	require.ErrorIs(t, err, ErrNotHub2)
 	assert.Contains(t, err.Error(), "no `id` line before `wait`")
 	assert.Contains(t, err.Error(), `"name Scan 2.0"`)
@@ -412,14 +423,14 @@ func TestClientVariantNotDeclared(t *testing.T) {
 		return nil
 	}
 	c := scriptedEngine(t, tenByTen)
-	_, _, err := c.Handshake(ctx, Setting{"variant", "russian"})
+	_, _, err := c.Handshake(ctx, Setting{Name: "variant", Value: "russian"})
 	require.ErrorIs(t, err, ErrNotHub2)
 	assert.Contains(t, err.Error(), "declared no `variant` parameter")
 	assert.Contains(t, err.Error(), "russian")
 
 	c = scriptedEngine(t, tenByTen)
 	sent = nil
-	id, _, err := c.Handshake(ctx, Setting{"variant", "international"}, Setting{"threads", "1"})
+	id, _, err := c.Handshake(ctx, Setting{Name: "variant", Value: "international"}, Setting{Name: "threads", Value: "1"})
 	require.NoError(t, err)
 	assert.Equal(t, "tenbyten", id.Name)
 	assert.Equal(t, []string{"hub", "set-param name=threads value=1", "init"}, sent)
@@ -434,7 +445,7 @@ func TestClientVariantNotDeclared(t *testing.T) {
 		}
 		return nil
 	})
-	_, _, err = c.Handshake(ctx, Setting{"variant", "english"})
+	_, _, err = c.Handshake(ctx, Setting{Name: "variant", Value: "english"})
 	require.ErrorIs(t, err, ErrNotHub2)
 	assert.Contains(t, err.Error(), "has no value english")
 }

@@ -1,6 +1,7 @@
 // Command fakeengine is a tiny Hub engine for the match runner's tests. It
 // plays a legal move chosen from the position's Zobrist key and -seed, and
-// misbehaves as -mode says at its -at-th move of every game:
+// misbehaves as -mode says at its -at-th answer of every game (a stopped
+// ponder search's answer counts):
 //
 //	good     never misbehaves
 //	illegal  answers a move that is not legal (a man moving backwards)
@@ -17,6 +18,13 @@
 //
 // With -scores it reports a score (men, its own view) in an info line
 // before each done: the n-th value at its n-th move of the game.
+//
+// With -ponder it declares a ponder parameter and gives a ponder= reply
+// in each done: the move a fakeengine with -seed -predict plays after its
+// own (with -mispredict another legal move, when there is one). Its go
+// ponder answers only at ponder-hit or stop (or any other command), at
+// once. -delay makes each go think take that long; -record DIR writes
+// every line it reads to DIR/PID.log (one file per process).
 package main
 
 import (
@@ -24,6 +32,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -39,7 +48,22 @@ func main() {
 	seed := flag.Uint64("seed", 0, "varies the move choice")
 	over := flag.Duration("over", 500*time.Millisecond, "slow: how far past its time to answer")
 	scores := flag.String("scores", "", "scores (men) to report in an info line before done, one per move of the game, comma-separated; the last one repeats")
+	ponder := flag.Bool("ponder", false, "declare a ponder parameter and give ponder= replies")
+	predict := flag.Uint64("predict", 0, "ponder: expect the reply of a fakeengine with this -seed")
+	mispredict := flag.Bool("mispredict", false, "ponder: expect another reply than -predict's, when there is one")
+	delay := flag.Duration("delay", 0, "how long each go think takes")
+	record := flag.String("record", "", "write every line read to DIR/PID.log in this directory")
 	flag.Parse()
+	var rec *os.File
+	if *record != "" {
+		name := filepath.Join(*record, strconv.Itoa(os.Getpid())+".log")
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		rec = f
+	}
 
 	out := bufio.NewWriter(os.Stdout)
 	say := func(l hub.Line) { fmt.Fprintln(out, l.String()); out.Flush() }
@@ -47,11 +71,60 @@ func main() {
 	game := engine.NewGame(engine.StartPosition(v))
 	var budget time.Duration
 	moveNo := 0
+	pondering := false
+	// answer writes the done of a search of the game's position: its move
+	// (misbehaving as -mode says at the -at-th) and, with -ponder, the
+	// reply it expects.
+	answer := func() {
+		moveNo++
+		p := game.Position()
+		m := choose(&p, *seed)
+		text := p.FormatMove(m, engine.FormatHub)
+		if moveNo == *at {
+			switch *mode {
+			case "illegal":
+				text = illegal(&p)
+			case "crash":
+				os.Exit(3)
+			case "kill":
+				say(hub.NewLine("info").With("depth", "1"))
+				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+				select {}
+			case "hang":
+				return
+			case "slow":
+				time.Sleep(budget + *over)
+			}
+		}
+		if *scores != "" {
+			list := strings.Split(*scores, ",")
+			say(hub.NewLine("info").With("depth", "1").With("score", list[min(moveNo, len(list))-1]))
+		}
+		done := hub.NewLine("done").With("move", text)
+		if *ponder {
+			if r, ok := expect(p.Play(m), *predict, *mispredict); ok {
+				done = done.With("ponder", r)
+			}
+		}
+		say(done)
+	}
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
+		if rec != nil {
+			fmt.Fprintln(rec, in.Text())
+		}
 		l, err := hub.ParseLine(in.Text())
 		if err != nil {
 			continue
+		}
+		if pondering && l.Command != "ping" {
+			// ponder-hit, stop or any other command ends the ponder
+			// search: answer at once.
+			pondering = false
+			answer()
+			if l.Command == "ponder-hit" || l.Command == "stop" {
+				continue
+			}
 		}
 		switch l.Command {
 		case "hub":
@@ -63,6 +136,9 @@ func main() {
 			say(hub.NewLine("id").With("name", "fake-"+*mode).With("version", "1"))
 			if *mode != "novariant" {
 				say(hub.NewLine("param").With("name", "variant").With("value", v.String()).With("type", "enum").With("values", strings.Join(engine.VariantNames(), " ")))
+			}
+			if *ponder {
+				say(hub.NewLine("param").With("name", "ponder").With("value", "false").With("type", "bool"))
 			}
 			say(hub.NewLine("wait"))
 		case "set-param":
@@ -111,38 +187,46 @@ func main() {
 			}
 			budget = max(secs("time")+secs("inc"), secs("move-time"))
 		case "go":
-			moveNo++
-			p := game.Position()
-			var list engine.MoveList
-			p.Generate(&list)
-			ms := list.Slice()
-			m := ms[(p.Key^*seed*0x9e3779b97f4a7c15)%uint64(len(ms))]
-			text := p.FormatMove(m, engine.FormatHub)
-			if moveNo == *at {
-				switch *mode {
-				case "illegal":
-					text = illegal(&p)
-				case "crash":
-					os.Exit(3)
-				case "kill":
-					say(hub.NewLine("info").With("depth", "1"))
-					_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-					select {}
-				case "hang":
-					continue
-				case "slow":
-					time.Sleep(budget + *over)
-				}
+			if l.Has("ponder") {
+				pondering = true
+				continue
 			}
-			if *scores != "" {
-				list := strings.Split(*scores, ",")
-				say(hub.NewLine("info").With("depth", "1").With("score", list[min(moveNo, len(list))-1]))
-			}
-			say(hub.NewLine("done").With("move", text))
+			time.Sleep(*delay)
+			answer()
 		case "quit":
 			return
 		}
 	}
+}
+
+// choose returns the move a fakeengine with seed plays in p.
+func choose(p *engine.Position, seed uint64) engine.Move {
+	var list engine.MoveList
+	p.Generate(&list)
+	ms := list.Slice()
+	return ms[(p.Key^seed*0x9e3779b97f4a7c15)%uint64(len(ms))]
+}
+
+// expect returns the reply expected in p (after the engine's move): the
+// move of a fakeengine with seed predict, or with mispredict another one;
+// false when p has no move (or, with mispredict, only one).
+func expect(p engine.Position, predict uint64, mispredict bool) (string, bool) {
+	var list engine.MoveList
+	p.Generate(&list)
+	ms := list.Slice()
+	if len(ms) == 0 || (mispredict && len(ms) == 1) {
+		return "", false
+	}
+	m := choose(&p, predict)
+	if mispredict {
+		for _, o := range ms {
+			if o != m {
+				m = o
+				break
+			}
+		}
+	}
+	return p.FormatMove(m, engine.FormatHub), true
 }
 
 // illegal returns a well-formed move that is not legal in p: a step onto
