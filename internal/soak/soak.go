@@ -68,7 +68,10 @@ type Line struct {
 	TimeLosses        int // games lost on time
 	BadPDN            int // games missing from the PDN or not reading back
 	Unfinished        int // games ended without a result (protocol errors)
-	Note              string
+	// Ponders and PonderHits are the ponder searches of the games played
+	// with pondering and those whose expected reply came.
+	Ponders, PonderHits int
+	Note                string
 }
 
 // Faults returns the number of faults on l.
@@ -80,6 +83,9 @@ func (l Line) Faults() int {
 func (l Line) String() string {
 	s := fmt.Sprintf("soak %-5s %-13s games=%d illegal=%d crashes=%d hangs=%d time=%d badpdn=%d unfinished=%d",
 		l.FrontEnd, l.Variant, l.Games, l.Illegal, l.Crashes, l.Hangs, l.TimeLosses, l.BadPDN, l.Unfinished)
+	if l.Ponders > 0 {
+		s += fmt.Sprintf(" ponder_hits=%d/%d", l.PonderHits, l.Ponders)
+	}
 	if l.Note != "" {
 		s += "  (" + l.Note + ")"
 	}
@@ -219,18 +225,19 @@ type hubSetup struct {
 	name    string
 	limits  match.Limits
 	options []hub.Setting
+	ponder  bool // the runner has the engines ponder (match.Config.Ponder)
 }
 
 // hubSetups are the Hub games' time controls: a move time, a clock with an
-// increment (two threads, pondering declared on), and a clock so short
+// increment (two threads, pondering), and a clock so short
 // that the engine must move in milliseconds.
 var hubSetups = []hubSetup{
 	{"movetime 20ms, 1 thread", match.Limits{MoveTime: 20 * time.Millisecond},
-		[]hub.Setting{{Name: "threads", Value: "1"}, {Name: "hash", Value: "16"}}},
-	{"clock 2s+30ms, 2 threads, ponder on", match.Limits{Base: 2 * time.Second, Inc: 30 * time.Millisecond},
-		[]hub.Setting{{Name: "threads", Value: "2"}, {Name: "hash", Value: "16"}, {Name: "ponder", Value: "true"}}},
+		[]hub.Setting{{Name: "threads", Value: "1"}, {Name: "hash", Value: "16"}}, false},
+	{"clock 2s+30ms, 2 threads, pondering", match.Limits{Base: 2 * time.Second, Inc: 30 * time.Millisecond},
+		[]hub.Setting{{Name: "threads", Value: "2"}, {Name: "hash", Value: "16"}}, true},
 	{"clock 0.4s+5ms, 1 thread", match.Limits{Base: 400 * time.Millisecond, Inc: 5 * time.Millisecond},
-		[]hub.Setting{{Name: "threads", Value: "1"}, {Name: "hash", Value: "8"}}},
+		[]hub.Setting{{Name: "threads", Value: "1"}, {Name: "hash", Value: "8"}}, false},
 }
 
 // deck returns the opening deck of v.
@@ -344,11 +351,12 @@ func pairsOf(games, n int) []int {
 // runMatch plays a damka-against-damka match of pairs opening pairs and
 // adds its tally to l; pdnFile receives the games.
 func (c *Config) runMatch(ctx context.Context, l *Line, v engine.VariantID, engines [2]match.EngineSpec, limits match.Limits, pairs int, pdnFile string, progress func(match.Progress)) error {
-	return c.runMatchMargin(ctx, l, v, engines, limits, c.TimeMargin, pairs, pdnFile, progress)
+	return c.runMatchWith(ctx, l, v, engines, limits, c.TimeMargin, false, pairs, pdnFile, progress)
 }
 
-// runMatchMargin is runMatch with the time margin margin.
-func (c *Config) runMatchMargin(ctx context.Context, l *Line, v engine.VariantID, engines [2]match.EngineSpec, limits match.Limits, margin time.Duration, pairs int, pdnFile string, progress func(match.Progress)) error {
+// runMatchWith is runMatch with the time margin margin and, with ponder,
+// the engines pondering.
+func (c *Config) runMatchWith(ctx context.Context, l *Line, v engine.VariantID, engines [2]match.EngineSpec, limits match.Limits, margin time.Duration, ponder bool, pairs int, pdnFile string, progress func(match.Progress)) error {
 	ops, err := c.deck(v)
 	if err != nil {
 		return err
@@ -362,13 +370,17 @@ func (c *Config) runMatchMargin(ctx context.Context, l *Line, v engine.VariantID
 	shard, _ := c.shardOf()
 	chosen := pick(ops, pairs, shard)
 	sum, err := match.Run(ctx, match.Config{
-		Variant: v, Engines: engines, Openings: chosen, Limits: limits, TimeMargin: margin,
+		Variant: v, Engines: engines, Openings: chosen, Limits: limits, TimeMargin: margin, Ponder: ponder,
 		PDN: f, Progress: progress, EngineStderr: &stderr, Event: "damka soak",
 	})
 	if err != nil {
 		return fmt.Errorf("%s match: %w", v, err)
 	}
 	l.Games += sum.Played
+	if ponder {
+		l.Ponders += sum.Ponders[0] + sum.Ponders[1]
+		l.PonderHits += sum.PonderHits[0] + sum.PonderHits[1]
+	}
 	for _, fl := range sum.Faults {
 		l.Illegal += fl[match.TermIllegal]
 		l.Crashes += fl[match.TermCrash]
@@ -398,7 +410,7 @@ func (c *Config) hubGames(ctx context.Context, v engine.VariantID) (Line, error)
 			{Name: "damkaB", Command: []string{c.Damka, "hub"}, Options: s.options},
 		}
 		before := l.Games
-		err := c.runMatch(ctx, &l, v, engines, s.limits, pairs, c.file(fmt.Sprintf("hub-%s-%d", v, i)), nil)
+		err := c.runMatchWith(ctx, &l, v, engines, s.limits, c.TimeMargin, s.ponder, pairs, c.file(fmt.Sprintf("hub-%s-%d", v, i)), nil)
 		if err != nil {
 			return l, err
 		}
@@ -421,7 +433,7 @@ func (c *Config) cbGames(ctx context.Context) (Line, error) {
 		{Name: "damka.dll", Command: []string{c.Wine, c.CBHub, c.CBDLL}},
 		{Name: "damka", Command: []string{c.Damka, "hub"}, Options: []hub.Setting{{Name: "threads", Value: "1"}}},
 	}
-	err := c.runMatchMargin(ctx, &l, engine.English, engines, match.Limits{MoveTime: 50 * time.Millisecond}, margin,
+	err := c.runMatchWith(ctx, &l, engine.English, engines, match.Limits{MoveTime: 50 * time.Millisecond}, margin, false,
 		(c.CBGames+1)/2, c.file("cb-english"), nil)
 	return l, err
 }
