@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"damka/bench"
@@ -105,32 +104,13 @@ another score.`,
 				Note: canonicalCommand(cmd, "threads", "no-progress"),
 			}
 			o.SameNote = func(fileNote string) bool { return sameLabelSettings(fileNote, o.Note) }
-			var bar *progressbar.ProgressBar
-			if progressOn(cmd.ErrOrStderr(), noProgress) {
-				o.Progress = func(done, total int) {
-					if bar == nil {
-						bar = progressbar.NewOptions(total,
-							progressbar.OptionSetWriter(cmd.ErrOrStderr()),
-							progressbar.OptionSetDescription(v.String()+" label"),
-							progressbar.OptionShowCount(),
-							progressbar.OptionShowIts(),
-							progressbar.OptionSetItsString("games"),
-							progressbar.OptionSetPredictTime(true),
-							progressbar.OptionSetElapsedTime(true),
-							progressbar.OptionThrottle(200*time.Millisecond),
-							progressbar.OptionSetWidth(30))
-					}
-					_ = bar.Set(done)
-				}
-			}
+			var finish func()
+			o.Progress, finish = gamesBar(cmd.ErrOrStderr(), noProgress, v.String()+" label")
 			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			start := time.Now()
 			res, err := bench.Label(ctx, o)
-			if bar != nil {
-				_ = bar.Exit()
-				fmt.Fprintln(cmd.ErrOrStderr())
-			}
+			finish()
 			switch {
 			case errors.Is(err, bench.ErrData):
 				return inputError{fmt.Errorf("--data: %w", err)}

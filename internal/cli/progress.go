@@ -5,10 +5,13 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
 )
 
 // noProgressUsage is the help of every command's --no-progress flag.
@@ -29,4 +32,36 @@ func progressOn(w io.Writer, noProgress bool) bool {
 var isTerminalOut = func(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// gamesBar returns the progress callback of a command that writes a game
+// file (selfplay, label): a bar of games on w labelled desc, made on the
+// first call with the total then known, and finish, which ends the line
+// of a bar that was drawn. Without progressOn both do nothing.
+func gamesBar(w io.Writer, noProgress bool, desc string) (progress func(done, total int), finish func()) {
+	var bar *progressbar.ProgressBar
+	finish = func() {
+		if bar != nil {
+			_ = bar.Exit()
+			fmt.Fprintln(w)
+		}
+	}
+	if !progressOn(w, noProgress) {
+		return nil, finish
+	}
+	return func(done, total int) {
+		if bar == nil {
+			bar = progressbar.NewOptions(total,
+				progressbar.OptionSetWriter(w),
+				progressbar.OptionSetDescription(desc),
+				progressbar.OptionShowCount(),
+				progressbar.OptionShowIts(),
+				progressbar.OptionSetItsString("games"),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionSetElapsedTime(true),
+				progressbar.OptionThrottle(200*time.Millisecond),
+				progressbar.OptionSetWidth(30))
+		}
+		_ = bar.Set(done)
+	}, finish
 }

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/google/shlex"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -116,32 +115,13 @@ resumes on its own; a file of another shard is refused.`,
 				}
 				o.Openings = ops
 			}
-			var bar *progressbar.ProgressBar
-			if progressOn(cmd.ErrOrStderr(), noProgress) {
-				o.Progress = func(done, total int) {
-					if bar == nil {
-						bar = progressbar.NewOptions(total,
-							progressbar.OptionSetWriter(cmd.ErrOrStderr()),
-							progressbar.OptionSetDescription(v.String()+" selfplay"),
-							progressbar.OptionShowCount(),
-							progressbar.OptionShowIts(),
-							progressbar.OptionSetItsString("games"),
-							progressbar.OptionSetPredictTime(true),
-							progressbar.OptionSetElapsedTime(true),
-							progressbar.OptionThrottle(200*time.Millisecond),
-							progressbar.OptionSetWidth(30))
-					}
-					_ = bar.Set(done)
-				}
-			}
+			var finish func()
+			o.Progress, finish = gamesBar(cmd.ErrOrStderr(), noProgress, v.String()+" selfplay")
 			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			start := time.Now()
 			res, err := bench.SelfPlay(ctx, o)
-			if bar != nil {
-				_ = bar.Exit()
-				fmt.Fprintln(cmd.ErrOrStderr())
-			}
+			finish()
 			if errors.Is(err, bench.ErrResume) {
 				return inputError{fmt.Errorf("--out: %w", err)}
 			}
