@@ -348,36 +348,45 @@ func pairsOf(games, n int) []int {
 	return out
 }
 
-// runMatch plays a damka-against-damka match of pairs opening pairs and
-// adds its tally to l; pdnFile receives the games.
-func (c *Config) runMatch(ctx context.Context, l *Line, v engine.VariantID, engines [2]match.EngineSpec, limits match.Limits, pairs int, pdnFile string, progress func(match.Progress)) error {
-	return c.runMatchWith(ctx, l, v, engines, limits, c.TimeMargin, false, pairs, pdnFile, progress)
+// matchRun is one match of the soak: its limits, opening pairs and PDN
+// file, the runner's time margin (0: Config.TimeMargin), whether the
+// engines ponder, and the progress callback (nil: none).
+type matchRun struct {
+	limits   match.Limits
+	pairs    int
+	pdnFile  string
+	margin   time.Duration
+	ponder   bool
+	progress func(match.Progress)
 }
 
-// runMatchWith is runMatch with the time margin margin and, with ponder,
-// the engines pondering.
-func (c *Config) runMatchWith(ctx context.Context, l *Line, v engine.VariantID, engines [2]match.EngineSpec, limits match.Limits, margin time.Duration, ponder bool, pairs int, pdnFile string, progress func(match.Progress)) error {
+// runMatch plays the match r between engines and adds its tally to l.
+func (c *Config) runMatch(ctx context.Context, l *Line, v engine.VariantID, engines [2]match.EngineSpec, r matchRun) error {
+	margin := r.margin
+	if margin == 0 {
+		margin = c.TimeMargin
+	}
 	ops, err := c.deck(v)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(pdnFile, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(r.pdnFile, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	var stderr lockedBuffer
 	shard, _ := c.shardOf()
-	chosen := pick(ops, pairs, shard)
+	chosen := pick(ops, r.pairs, shard)
 	sum, err := match.Run(ctx, match.Config{
-		Variant: v, Engines: engines, Openings: chosen, Limits: limits, TimeMargin: margin, Ponder: ponder,
-		PDN: f, Progress: progress, EngineStderr: &stderr, Event: "damka soak",
+		Variant: v, Engines: engines, Openings: chosen, Limits: r.limits, TimeMargin: margin, Ponder: r.ponder,
+		PDN: f, Progress: r.progress, EngineStderr: &stderr, Event: "damka soak",
 	})
 	if err != nil {
 		return fmt.Errorf("%s match: %w", v, err)
 	}
 	l.Games += sum.Played
-	if ponder {
+	if r.ponder {
 		l.Ponders += sum.Ponders[0] + sum.Ponders[1]
 		l.PonderHits += sum.PonderHits[0] + sum.PonderHits[1]
 	}
@@ -391,7 +400,7 @@ func (c *Config) runMatchWith(ctx context.Context, l *Line, v engine.VariantID, 
 		l.Crashes++
 		l.Note = strings.TrimSpace(l.Note + " panic on an engine's stderr")
 	}
-	l.BadPDN += badPDN(pdnFile, v, sum.Played, false)
+	l.BadPDN += badPDN(r.pdnFile, v, sum.Played, false)
 	return nil
 }
 
@@ -410,7 +419,8 @@ func (c *Config) hubGames(ctx context.Context, v engine.VariantID) (Line, error)
 			{Name: "damkaB", Command: []string{c.Damka, "hub"}, Options: s.options},
 		}
 		before := l.Games
-		err := c.runMatchWith(ctx, &l, v, engines, s.limits, c.TimeMargin, s.ponder, pairs, c.file(fmt.Sprintf("hub-%s-%d", v, i)), nil)
+		err := c.runMatch(ctx, &l, v, engines, matchRun{limits: s.limits, pairs: pairs,
+			pdnFile: c.file(fmt.Sprintf("hub-%s-%d", v, i)), ponder: s.ponder})
 		if err != nil {
 			return l, err
 		}
@@ -433,8 +443,8 @@ func (c *Config) cbGames(ctx context.Context) (Line, error) {
 		{Name: "damka.dll", Command: []string{c.Wine, c.CBHub, c.CBDLL}},
 		{Name: "damka", Command: []string{c.Damka, "hub"}, Options: []hub.Setting{{Name: "threads", Value: "1"}}},
 	}
-	err := c.runMatchWith(ctx, &l, engine.English, engines, match.Limits{MoveTime: 50 * time.Millisecond}, margin, false,
-		(c.CBGames+1)/2, c.file("cb-english"), nil)
+	err := c.runMatch(ctx, &l, engine.English, engines, matchRun{limits: match.Limits{MoveTime: 50 * time.Millisecond},
+		pairs: (c.CBGames + 1) / 2, pdnFile: c.file("cb-english"), margin: margin})
 	return l, err
 }
 
@@ -714,8 +724,8 @@ func (c *Config) memory(ctx context.Context) (Line, Memory) {
 		}
 		m.LateGames, m.Late, m.LateAnon = p.Played, rss, anon
 	}
-	err := c.runMatch(ctx, &l, engine.Russian, engines, match.Limits{MoveTime: 10 * time.Millisecond},
-		m.Games/2, c.file("memory-russian"), progress)
+	err := c.runMatch(ctx, &l, engine.Russian, engines, matchRun{limits: match.Limits{MoveTime: 10 * time.Millisecond},
+		pairs: m.Games / 2, pdnFile: c.file("memory-russian"), progress: progress})
 	switch {
 	case err != nil:
 		m.Err = err.Error()
