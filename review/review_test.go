@@ -100,6 +100,7 @@ func checkOutput(t *testing.T, rp *Report, inputs []*pdn.Game) {
 			pos = pos.Play(g.Moves[j])
 		}
 		assert.Contains(t, g.Comment(len(g.Moves)-1), SummaryComment(rv))
+		checkMoves(t, rv)
 		for _, c := range []engine.Color{engine.White, engine.Black} {
 			assert.Equal(t, marks[c][Mistake], rv.Sides[c].Mistakes)
 			assert.Equal(t, marks[c][Blunder], rv.Sides[c].Blunders)
@@ -108,9 +109,62 @@ func checkOutput(t *testing.T, rp *Report, inputs []*pdn.Game) {
 	}
 }
 
+// checkMoves checks each reviewed move against the thresholds and its
+// neighbours: the loss is never negative, the mark is the one the loss
+// calls for (a blunder also when it loses a won or drawn position), a
+// marked move is not the best move and its comment names the best move,
+// every position is searched once (the score after a move is the best
+// score of the next move's position, both from White's view, unless the
+// next move is the best one or the score is a mate, a ply further), and
+// the sides' sums are the moves'.
+func checkMoves(t *testing.T, rv *Game) {
+	t.Helper()
+	var sides [2]Side
+	pos := rv.Input.Start
+	for j, mv := range rv.Moves {
+		played := rv.Input.Moves[j]
+		assert.Equal(t, pos.Side, mv.Mover, "move %d", j+1)
+		assert.GreaterOrEqual(t, mv.Loss, 0, "move %d", j+1)
+		switch {
+		case mv.Loss >= BlunderLoss:
+			assert.Equal(t, Blunder, mv.Mark, "move %d loses %d", j+1, mv.Loss)
+		case mv.Loss >= MistakeLoss:
+			assert.Contains(t, []Mark{Mistake, Blunder}, mv.Mark, "move %d loses %d", j+1, mv.Loss)
+		default:
+			assert.Contains(t, []Mark{None, Blunder}, mv.Mark, "move %d loses %d", j+1, mv.Loss)
+		}
+		if mv.Mark != None {
+			assert.NotEqual(t, played, mv.Best, "move %d: the best move is never marked", j+1)
+			assert.Contains(t, rv.Game.Comment(j), "better: "+pos.FormatMove(mv.Best, engine.FormatFull)+" (", "move %d", j+1)
+		}
+		if mv.Best == played {
+			assert.Zero(t, mv.Loss, "move %d is the best move", j+1)
+		}
+		if j+1 < len(rv.Moves) {
+			next := rv.Moves[j+1]
+			if next.Best != rv.Input.Moves[j+1] && max(mv.Score, -mv.Score) < search.MateBound {
+				assert.Equal(t, mv.Score, next.BestScore, "move %d: the position after it is searched once", j+1)
+			}
+		}
+		s := &sides[mv.Mover]
+		s.Moves++
+		s.Loss += mv.Loss
+		switch mv.Mark {
+		case Mistake:
+			s.Mistakes++
+		case Blunder:
+			s.Blunders++
+		}
+		pos = pos.Play(played)
+	}
+	assert.Equal(t, sides, rv.Sides)
+}
+
 // TestReviewRealGames reviews the shortest English game of the Tinsley
-// file and a Russian game of the USSR championship at depth 3.
+// file and a Russian game of the USSR championship at depth 3 and checks
+// every move's score, mark and better move (checkOutput, checkMoves).
 func TestReviewRealGames(t *testing.T) {
+	marked := 0
 	for _, fc := range []struct {
 		name string
 		v    engine.VariantID
@@ -133,8 +187,12 @@ func TestReviewRealGames(t *testing.T) {
 			assert.Equal(t, len(g.Moves), last)
 			assert.Equal(t, len(g.Moves), rp.Moves())
 			checkOutput(t, rp, []*pdn.Game{g})
+			for _, s := range rp.Games[0].Sides {
+				marked += s.Mistakes + s.Blunders
+			}
 		})
 	}
+	assert.Positive(t, marked, "the real games' reviews mark a move, so that the marks are checked")
 }
 
 // blunderGame is a Russian game whose third move, 2. e3-d4, gives away
