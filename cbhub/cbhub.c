@@ -7,7 +7,7 @@
    cbhub.exe --perft english|russian|brazilian DEPTH [FEN]
                                     count the leaves of cbhub's own move generator
 
-   Hub, damka's 8x8 conventions (README.md "8x8 variants", shared/spec/hub.md): 33-character
+   Hub, damka's 8x8 conventions (docs/hub.md "8x8 variants"): 33-character
    positions (side W/B, then squares 1..32: w b man, W B king, e empty) or PDN FENs, moves in
    Hub form (quiet 32-28, capture from x to x captured...), `set-param name=variant`,
    `level move-time= time= inc= moves= depth=`, `go think|ponder|analyze`, `stop`, `ping`.

@@ -31,7 +31,7 @@ if [ ! -e "$sys32/bcryptprimitives.dll" ] || cmp -s bin/bcryptprimitives.dll "$s
 	cp bin/bcryptprimitives.dll "$sys32/bcryptprimitives.dll"
 fi
 
-echo "== cbhub's own rules: perft of the three games (distinct moves, shared/spec/rules.md)"
+echo "== cbhub's own rules: perft of the three games (distinct moves, docs/rules.md)"
 want_english="7 49 302 1469 7361 36768 179740"
 want_russian="7 49 302 1469 7482 37986 190146"
 want_brazilian="7 49 302 1469 7473 37628 187302"

@@ -185,10 +185,11 @@ func (s *selectivity) configure(p *params, v engine.VariantID) {
 }
 
 // probCutVariant are the variants whose search uses ProbCut: those where
-// self-play accepted it (Russian and Brazilian at commits 48dc3cc and
-// 1678075, English at fed3194). International lost with it in self-play
-// (session 10: 70 games, -65 +- 54 Elo, stopped) and it delays two deep
-// king shots of its solve suite past depth 12, so it stays off there.
+// self-play accepted it (Russian, Brazilian and English). International
+// lost with it in self-play (70 games, -65 +- 54 Elo, stopped) and it delays
+// two deep king shots of its solve suite past depth 12, so it stays off there
+// (docs/strength.md, "Self-play SPRT: search and book", has the English and
+// international runs).
 var probCutVariant = [engine.NumVariants]bool{engine.Russian: true, engine.Brazilian: true, engine.English: true, engine.International: false}
 
 // ProbCut at non-PV nodes of depth probCutDepth and more:
@@ -210,8 +211,8 @@ const iirDepth = 5
 
 // iirVariant are the variants whose search uses internal iterative
 // reduction: international, where self-play measured +7.1 +- 13.0 Elo
-// over 1276 games (session 15, LLR 0.75: not yet accepted; see the
-// commit). The 8x8 variants are not yet measured with it.
+// over 1276 games (LLR 0.75: not yet accepted; docs/strength.md). The 8x8
+// variants are not yet measured with it.
 var iirVariant = [engine.NumVariants]bool{engine.International: true}
 
 // lmrFormula is the late move reduction of the i-th move tried (0-based)

@@ -40,7 +40,7 @@ func isBookMove(t *testing.T, p engine.Position, m engine.Move) bool {
 	return false
 }
 
-// TestFrontEndsUseTheBook (issue 11): a move chosen by each front end in a
+// TestFrontEndsUseTheBook: a move chosen by each front end in a
 // book position, Hub, DXP and the text mode, comes from the embedded book
 // (all three choose through search.Start).
 func TestFrontEndsUseTheBook(t *testing.T) {
@@ -112,7 +112,7 @@ func TestFrontEndsUseTheBook(t *testing.T) {
 	})
 }
 
-// TestFrontEndsShareTheLimits (issue 11.2): every front end accepts
+// TestFrontEndsShareTheLimits: every front end accepts
 // threads, hash and depth up to the search package's limits and refuses
 // one more, naming the range.
 func TestFrontEndsShareTheLimits(t *testing.T) {

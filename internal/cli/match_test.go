@@ -270,7 +270,7 @@ func TestMatchDXPCommand(t *testing.T) {
 // TestMatchSIGTERM: a match process sent SIGTERM (a batch system's time
 // limit) stops like one interrupted with Ctrl-C: the summary of the games
 // finished, each of them in the PDN, and an error line saying why (exit
-// status 1); it used to die at once without a summary.
+// status 1), not a death at once without a summary.
 func TestMatchSIGTERM(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGTERM to send")

@@ -163,7 +163,7 @@ func (m Memory) String() string {
 
 // earlySample returns the number of games after which the memory run of
 // games games takes its first sample: a tenth of them, at least MemWarmup
-// (the measure: 1,000 games against 100), or half of them when
+// (the measure of a full run: 1,000 games against 100), or half of them when
 // they are fewer than twice MemWarmup (the figures of a short run, not
 // judged).
 func earlySample(games int) int {

@@ -29,7 +29,7 @@ var (
 	infoDeep = regexp.MustCompile(`^info depth=(\d+) `)
 )
 
-// TestInfoShowsMovePlayed (issue 10.6): the last info line before done
+// TestInfoShowsMovePlayed: the last info line before done
 // shows the move played, also when the search stopped in an iteration
 // that had found a better move than the last completed one (node limits
 // with one thread stop at reproducible points; some of these do).
@@ -55,7 +55,7 @@ func TestInfoShowsMovePlayed(t *testing.T) {
 	hs.finish()
 }
 
-// TestNewGameOnBigTableAnswersAtOnce (issue 10.13): new-game right after a
+// TestNewGameOnBigTableAnswersAtOnce: new-game right after a
 // 4 GiB hash is set, and after a search on a large table, does not hold
 // the session up: ping is answered at once, and the next search (which
 // waits for the table to be empty) still answers.
@@ -101,9 +101,9 @@ func TestSearchAfterNewGameRepeats(t *testing.T) {
 	hs.finish()
 }
 
-// TestPonderHitAtOnce (issue 10.14): a ponder-hit right after go ponder,
+// TestPonderHitAtOnce: a ponder-hit right after go ponder,
 // before the search can have set up, ends the ponder search (it is never
-// lost; the session no longer repeats it).
+// lost).
 func TestPonderHitAtOnce(t *testing.T) {
 	hs := startSession(t, testConfig())
 	for i := 0; i < 20; i++ {
@@ -115,7 +115,7 @@ func TestPonderHitAtOnce(t *testing.T) {
 	hs.finish()
 }
 
-// TestParamLimitsAreTheSearchLimits (issue 11.2): the ranges a GUI is
+// TestParamLimitsAreTheSearchLimits: the ranges a GUI is
 // told are the ones the search applies.
 func TestParamLimitsAreTheSearchLimits(t *testing.T) {
 	hs := startSession(t, testConfig())
