@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// repoRoot is the repository root, seen from this package's folder.
+var repoRoot = filepath.Join("..", "..")
+
+// docFiles returns the README, the pages of docs/, the Makefile and the
+// decks' README: the files whose examples a user runs from a clone.
+func docFiles(t *testing.T) map[string]string {
+	t.Helper()
+	names := []string{"README.md", "Makefile", filepath.Join("openings", "decks", "README.txt")}
+	pages, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	require.NoError(t, err)
+	require.NotEmpty(t, pages)
+	for _, p := range pages {
+		rel, err := filepath.Rel(repoRoot, p)
+		require.NoError(t, err)
+		names = append(names, rel)
+	}
+	files := make(map[string]string, len(names))
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(repoRoot, n))
+		require.NoError(t, err)
+		files[n] = string(b)
+	}
+	return files
+}
+
+var (
+	// inputFlagRe: a flag whose value is a file a command reads.
+	inputFlagRe = regexp.MustCompile("--(?:openings|positions-file|data|test-pdn|games)[ =]+\"?([^\\s\"'`|)\\]]+)")
+	// inputArgRe: the file argument of pdn check and review.
+	inputArgRe = regexp.MustCompile("damka (?:pdn check|review)(?: --variant [a-z]+)? ([^\\s\"'`|)\\]]+)")
+	// outputRe: a file a command of the page writes.
+	outputRe = regexp.MustCompile("(?:--out|--pdn|>) +([^\\s\"'`|)\\]]+)")
+	// deckRe: a deck a page describes how to make ("`en40.tsv`: ...",
+	// "`intl40.pdn` (42 openings): ...").
+	deckRe = regexp.MustCompile("`([^`\\s]+)`(?: \\([^)]*\\))?:")
+	// placeholderRe: FILE, DIR, GAME.pdn, FILE...: a name the user fills in.
+	placeholderRe = regexp.MustCompile(`^[A-Z][A-Z_]*(\.[a-z.]+)?(\.\.\.)?$`)
+	// placeholderPartRe: a path with a part the user fills in
+	// (eval/weights/VARIANT.dkw, book/data/<variant>.book).
+	placeholderPartRe = regexp.MustCompile(`(^|/)([A-Z][A-Z_]*(\.[a-z.]+)?|<[a-z]+>[^/]*)$`)
+	// repoPathRe: a path into the repository's data folders.
+	repoPathRe = regexp.MustCompile("(?:^|[\\s`(\"=])((?:testdata/draughts|openings/decks|learn/games|eval/weights|book/data|egdb/data)/[^\\s`)\"'|,;]*)")
+)
+
+// TestDocsExamplesRunFromAClone: the examples of the README, docs/, the
+// Makefile and the decks' README read only files of the repository (or
+// files the same page makes, or that the user names: FILE, GAME.pdn), and
+// none reads ../shared except the peer engines, which are not part of the
+// repository (docs/strength.md).
+func TestDocsExamplesRunFromAClone(t *testing.T) {
+	files := docFiles(t)
+	made := map[string]bool{} // files a page makes or says how to make
+	for _, text := range files {
+		for _, re := range []*regexp.Regexp{outputRe, deckRe} {
+			for _, m := range re.FindAllStringSubmatch(text, -1) {
+				made[m[1]] = true
+			}
+		}
+	}
+	for name, text := range files {
+		for _, line := range strings.Split(text, "\n") {
+			for i := 0; ; {
+				j := strings.Index(line[i:], "../shared")
+				if j < 0 {
+					break
+				}
+				i += j + len("../shared")
+				assert.True(t, strings.HasPrefix(line[i:], "/peers"), "%s: %q reads ../shared", name, line)
+			}
+		}
+		var inputs []string
+		for _, re := range []*regexp.Regexp{inputFlagRe, inputArgRe} {
+			for _, m := range re.FindAllStringSubmatch(text, -1) {
+				inputs = append(inputs, m[1])
+			}
+		}
+		for _, in := range inputs {
+			f := strings.Replace(in, "$D/", "testdata/draughts/", 1)
+			if !strings.Contains(f, ".") || placeholderRe.MatchString(f) || made[f] ||
+				strings.ContainsAny(f, "${%") || strings.Contains(f, "...") {
+				continue // a number (--games 10), a name the user fills in, a file the docs make
+			}
+			_, err := os.Stat(filepath.Join(repoRoot, f))
+			assert.NoError(t, err, "%s: an example reads %s, which is not in the repository", name, in)
+		}
+		for _, m := range repoPathRe.FindAllStringSubmatch(text, -1) {
+			p := strings.TrimRight(m[1], ".:")
+			if strings.Contains(p, "$") || made[p] || placeholderPartRe.MatchString(p) {
+				continue
+			}
+			found, err := filepath.Glob(filepath.Join(repoRoot, p))
+			require.NoError(t, err, p)
+			assert.NotEmpty(t, found, "%s names %s, which is not in the repository", name, p)
+		}
+	}
+}
