@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -106,4 +108,66 @@ func TestDocsExamplesRunFromAClone(t *testing.T) {
 			assert.NotEmpty(t, found, "%s names %s, which is not in the repository", name, p)
 		}
 	}
+}
+
+// TestHubDocSession: the start of docs/hub.md's example session, from
+// "> hub" to "< wait", is what damka hub answers (a release build's version
+// aside): every parameter line the engine sends, egdb-path among them.
+func TestHubDocSession(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "hub.md"))
+	require.NoError(t, err)
+	text := string(doc)
+	start := strings.Index(text, "\n> hub\n< id ")
+	require.GreaterOrEqual(t, start, 0, "docs/hub.md has no session starting with > hub and its id line")
+	var want []string
+	for _, line := range strings.Split(text[start+len("\n> hub\n"):], "\n") {
+		require.True(t, strings.HasPrefix(line, "< "), "docs/hub.md: %q between > hub and < wait", line)
+		want = append(want, strings.TrimPrefix(line, "< "))
+		if line == "< wait" {
+			break
+		}
+	}
+	out, err := rootWithInput(t, "hub\nquit\n", "hub")
+	require.NoError(t, err)
+	version := regexp.MustCompile(`version=\S+`)
+	got := strings.Split(strings.TrimSpace(version.ReplaceAllString(out, "version=dev")), "\n")
+	assert.Equal(t, got, want, "docs/hub.md's session against damka hub's answer")
+	assert.Contains(t, want, `param name=egdb-path value="" type=string`)
+}
+
+// TestDocsMatchScores: in the result tables of the docs, a row's games,
+// W-D-L and score cells agree: W+D+L games, score (W + D/2) / games.
+func TestDocsMatchScores(t *testing.T) {
+	row := regexp.MustCompile(`\| (\d+) \| (\d+)-(\d+)-(\d+) \| (\d+\.\d)% \|`)
+	rows := 0
+	for name, text := range docFiles(t) {
+		for _, m := range row.FindAllStringSubmatch(text, -1) {
+			rows++
+			var n, w, d, l int
+			for i, p := range []*int{&n, &w, &d, &l} {
+				v, err := strconv.Atoi(m[i+1])
+				require.NoError(t, err)
+				*p = v
+			}
+			assert.Equal(t, n, w+d+l, "%s: %s: W+D+L is not the games", name, m[0])
+			score := fmt.Sprintf("%.1f", 100*(float64(w)+float64(d)/2)/float64(n))
+			assert.Equal(t, score, m[5], "%s: %s: the score of %d-%d-%d is %s%%", name, m[0], w, d, l, score)
+		}
+	}
+	assert.GreaterOrEqual(t, rows, 20)
+}
+
+// TestLicence: LICENSE is the MIT licence with the copyright of the damka
+// authors, and the README says so.
+func TestLicence(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repoRoot, "LICENSE"))
+	require.NoError(t, err)
+	text := string(b)
+	assert.True(t, strings.HasPrefix(text, "MIT License\n"), "LICENSE is not the MIT licence")
+	assert.Regexp(t, `Copyright \(c\) \d{4} the damka authors\n`, text)
+	assert.Contains(t, text, "Permission is hereby granted, free of charge, to any person obtaining a copy")
+	assert.Contains(t, text, `THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND`)
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	require.NoError(t, err)
+	assert.Regexp(t, `(?s)## Licence\s+MIT, © the damka authors\. See \[LICENSE\]\(LICENSE\)\.`, string(readme))
 }
