@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,4 +70,152 @@ func TestDocsStayInTheRepository(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
+}
+
+// repoRoot is the repository root, seen from this package's folder.
+var repoRoot = filepath.Join("..", "..")
+
+// docFiles returns the README, the pages of docs/, the Makefile and the
+// decks' README: the files whose examples a user runs from a clone.
+func docFiles(t *testing.T) map[string]string {
+	t.Helper()
+	names := []string{"README.md", "Makefile", filepath.Join("openings", "decks", "README.txt")}
+	pages, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	require.NoError(t, err)
+	require.NotEmpty(t, pages)
+	for _, p := range pages {
+		rel, err := filepath.Rel(repoRoot, p)
+		require.NoError(t, err)
+		names = append(names, rel)
+	}
+	files := make(map[string]string, len(names))
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(repoRoot, n))
+		require.NoError(t, err)
+		files[n] = string(b)
+	}
+	return files
+}
+
+var (
+	// inputFlagRe: a flag whose value is a file a command reads.
+	inputFlagRe = regexp.MustCompile("--(?:openings|positions-file|data|test-pdn|games)[ =]+\"?([^\\s\"'`|)\\]]+)")
+	// inputArgRe: the file argument of pdn check and review.
+	inputArgRe = regexp.MustCompile("damka (?:pdn check|review)(?: --variant [a-z]+)? ([^\\s\"'`|)\\]]+)")
+	// outputRe: a file a command of the page writes.
+	outputRe = regexp.MustCompile("(?:--out|--pdn|>) +([^\\s\"'`|)\\]]+)")
+	// deckRe: a deck a page describes how to make ("`en40.tsv`: ...",
+	// "`intl40.pdn` (42 openings): ...").
+	deckRe = regexp.MustCompile("`([^`\\s]+)`(?: \\([^)]*\\))?:")
+	// placeholderRe: FILE, DIR, GAME.pdn, FILE...: a name the user fills in.
+	placeholderRe = regexp.MustCompile(`^[A-Z][A-Z_]*(\.[a-z.]+)?(\.\.\.)?$`)
+	// placeholderPartRe: a path with a part the user fills in
+	// (eval/weights/VARIANT.dkw, book/data/<variant>.book).
+	placeholderPartRe = regexp.MustCompile(`(^|/)([A-Z][A-Z_]*(\.[a-z.]+)?|<[a-z]+>[^/]*)$`)
+	// repoPathRe: a path into the repository's data folders.
+	repoPathRe = regexp.MustCompile("(?:^|[\\s`(\"=])((?:testdata/draughts|openings/decks|learn/games|eval/weights|book/data|egdb/data)/[^\\s`)\"'|,;]*)")
+)
+
+// TestDocsExamplesRunFromAClone: the examples of the README, docs/, the
+// Makefile and the decks' README read only files of the repository (or
+// files the same page makes, or that the user names: FILE, GAME.pdn);
+// TestDocsStayInTheRepository checks that none points outside it.
+func TestDocsExamplesRunFromAClone(t *testing.T) {
+	files := docFiles(t)
+	made := map[string]bool{} // files a page makes or says how to make
+	for _, text := range files {
+		for _, re := range []*regexp.Regexp{outputRe, deckRe} {
+			for _, m := range re.FindAllStringSubmatch(text, -1) {
+				made[m[1]] = true
+			}
+		}
+	}
+	for name, text := range files {
+		var inputs []string
+		for _, re := range []*regexp.Regexp{inputFlagRe, inputArgRe} {
+			for _, m := range re.FindAllStringSubmatch(text, -1) {
+				inputs = append(inputs, m[1])
+			}
+		}
+		for _, in := range inputs {
+			f := strings.Replace(in, "$D/", "testdata/draughts/", 1)
+			if !strings.Contains(f, ".") || placeholderRe.MatchString(f) || made[f] ||
+				strings.ContainsAny(f, "${%") || strings.Contains(f, "...") {
+				continue // a number (--games 10), a name the user fills in, a file the docs make
+			}
+			_, err := os.Stat(filepath.Join(repoRoot, f))
+			assert.NoError(t, err, "%s: an example reads %s, which is not in the repository", name, in)
+		}
+		for _, m := range repoPathRe.FindAllStringSubmatch(text, -1) {
+			p := strings.TrimRight(m[1], ".:")
+			if strings.Contains(p, "$") || made[p] || placeholderPartRe.MatchString(p) {
+				continue
+			}
+			found, err := filepath.Glob(filepath.Join(repoRoot, p))
+			require.NoError(t, err, p)
+			assert.NotEmpty(t, found, "%s names %s, which is not in the repository", name, p)
+		}
+	}
+}
+
+// TestHubDocSession: the start of docs/hub.md's example session, from
+// "> hub" to "< wait", is what damka hub answers (a release build's version
+// aside): every parameter line the engine sends, egdb-path among them.
+func TestHubDocSession(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "hub.md"))
+	require.NoError(t, err)
+	text := string(doc)
+	start := strings.Index(text, "\n> hub\n< id ")
+	require.GreaterOrEqual(t, start, 0, "docs/hub.md has no session starting with > hub and its id line")
+	var want []string
+	for _, line := range strings.Split(text[start+len("\n> hub\n"):], "\n") {
+		require.True(t, strings.HasPrefix(line, "< "), "docs/hub.md: %q between > hub and < wait", line)
+		want = append(want, strings.TrimPrefix(line, "< "))
+		if line == "< wait" {
+			break
+		}
+	}
+	out, err := rootWithInput(t, "hub\nquit\n", "hub")
+	require.NoError(t, err)
+	version := regexp.MustCompile(`version=\S+`)
+	got := strings.Split(strings.TrimSpace(version.ReplaceAllString(out, "version=dev")), "\n")
+	assert.Equal(t, got, want, "docs/hub.md's session against damka hub's answer")
+	assert.Contains(t, want, `param name=egdb-path value="" type=string`)
+}
+
+// TestDocsMatchScores: in the result tables of the docs, a row's games,
+// W-D-L and score cells agree: W+D+L games, score (W + D/2) / games.
+func TestDocsMatchScores(t *testing.T) {
+	row := regexp.MustCompile(`\| (\d+) \| (\d+)-(\d+)-(\d+) \| (\d+\.\d)% \|`)
+	rows := 0
+	for name, text := range docFiles(t) {
+		for _, m := range row.FindAllStringSubmatch(text, -1) {
+			rows++
+			var n, w, d, l int
+			for i, p := range []*int{&n, &w, &d, &l} {
+				v, err := strconv.Atoi(m[i+1])
+				require.NoError(t, err)
+				*p = v
+			}
+			assert.Equal(t, n, w+d+l, "%s: %s: W+D+L is not the games", name, m[0])
+			score := fmt.Sprintf("%.1f", 100*(float64(w)+float64(d)/2)/float64(n))
+			assert.Equal(t, score, m[5], "%s: %s: the score of %d-%d-%d is %s%%", name, m[0], w, d, l, score)
+		}
+	}
+	assert.GreaterOrEqual(t, rows, 20)
+}
+
+// TestLicence: LICENSE is the MIT licence with the copyright of the damka
+// authors, and the README says so.
+func TestLicence(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repoRoot, "LICENSE"))
+	require.NoError(t, err)
+	text := string(b)
+	assert.True(t, strings.HasPrefix(text, "MIT License\n"), "LICENSE is not the MIT licence")
+	assert.Regexp(t, `Copyright \(c\) \d{4} the damka authors\n`, text)
+	assert.Contains(t, text, "Permission is hereby granted, free of charge, to any person obtaining a copy")
+	assert.Contains(t, text, `THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND`)
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	require.NoError(t, err)
+	assert.Regexp(t, `(?s)## Licence\s+MIT, © the damka authors\. See \[LICENSE\]\(LICENSE\)\.`, string(readme))
 }

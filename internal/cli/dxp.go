@@ -62,8 +62,9 @@ each (0: none; a game that reaches it is drawn), starting from the variant's
 start position or from the --openings file, a deck in any format match
 and selfplay read: .tsv (the ACF 3-move list), .json (pydraughts ballots),
 .pdn (each game's final position; damka openings writes such decks) or
-lines of FEN or Hub position; each opening is played with both colours. The other side is the follower: it plays the games proposed until
-the initiator stops.
+lines of FEN or Hub position; each opening is played with both colours.
+The other side is the follower: it plays the games proposed until the
+initiator stops.
 
 International draughts is DXP's standard. For the 8x8 variants damka uses an
 extension: squares 01..32 in the variant's numbering and a 32-character

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -279,6 +280,30 @@ func TestLogTimeMilliseconds(t *testing.T) {
 	stamp := regexp.MustCompile(`"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d)"`)
 	for _, l := range lines {
 		assert.Regexp(t, stamp, l)
+	}
+}
+
+// TestLogTimeMillisecondsConsole: the log on stderr (zerolog's console
+// format) shows the milliseconds of each line's time, not .000.
+func TestLogTimeMillisecondsConsole(t *testing.T) {
+	at := time.Date(2026, 12, 3, 14, 40, 22, 789_000_000, time.Local)
+	saved := zerolog.TimestampFunc
+	zerolog.TimestampFunc = func() time.Time { return at }
+	defer func() { zerolog.TimestampFunc = saved }()
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	require.NoError(t, err)
+	stderr := os.Stderr
+	os.Stderr = f
+	_, err = rootWithInput(t, "ping\n", "hub", "--log-level", "debug")
+	os.Stderr = stderr
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	data, err := os.ReadFile(f.Name())
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	require.NotEmpty(t, lines)
+	for _, l := range lines {
+		assert.True(t, strings.HasPrefix(l, "14:40:22.789 "), l)
 	}
 }
 

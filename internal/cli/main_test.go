@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -263,8 +264,9 @@ func TestThreadsDefaultEverywhere(t *testing.T) {
 }
 
 // TestHelpTexts: damka --help says what plain damka does, egdb --help does
-// not send a go install user to a README they lack, and dxp --help names
-// every opening format openings.Load reads.
+// not send a go install user to a README they lack, and the help of every
+// command that reads an opening deck (dxp, match, selfplay) names every
+// format openings.Load reads.
 func TestHelpTexts(t *testing.T) {
 	out, _, code := runCLI("--help")
 	require.Equal(t, 0, code)
@@ -274,9 +276,14 @@ func TestHelpTexts(t *testing.T) {
 	require.Equal(t, 0, code)
 	assert.NotContains(t, out, "README")
 	assert.Contains(t, out, "docs/egdb.md")
-	out, _, code = runCLI("dxp", "--help")
-	require.Equal(t, 0, code)
-	for _, f := range []string{".tsv", ".json", ".pdn", "FEN", "Hub position"} {
-		assert.Contains(t, out, f)
+	for _, c := range []string{"dxp", "match", "selfplay"} {
+		out, _, code = runCLI(c, "--help")
+		require.Equal(t, 0, code)
+		flag := regexp.MustCompile(`(?m)^ +--openings string +(.*)$`).FindString(out)
+		require.NotEmpty(t, flag, c)
+		for _, f := range []string{".tsv", ".json", ".pdn", "FEN", "Hub position"} {
+			assert.Contains(t, out, f, c)
+			assert.Contains(t, flag, f, "%s --openings", c)
+		}
 	}
 }

@@ -67,8 +67,9 @@ place of a move is a resignation ("I lose") or else a false claim (a loss).
 
 Openings (--openings): the ACF 3-move TSV (.tsv, the 156-opening deck), a
 pydraughts ballot file (.json, name -> FEN), a PDN file (.pdn, FEN tag and/or
-moves) or plain lines of FEN (anything else). Each opening is played twice,
-colours swapped (A has White in game 1); --rounds repeats the deck.
+moves; damka openings writes such decks) or plain lines of FEN or Hub
+position (anything else). Each opening is played twice, colours swapped (A
+has White in game 1); --rounds repeats the deck.
 
 Limits (one of): --tc [moves/]base[+inc] in seconds (40/60+0.5), --movetime S,
 --depth N, --nodes N. The runner keeps the clocks: an answer later than the
@@ -279,7 +280,7 @@ func newMatchCmd() *cobra.Command {
 	fl := cmd.Flags()
 	fl.String(engineFlag, "", "an engine: name=NAME cmd=COMMAND [dir=DIR] [option.P=V ...] (give it twice, A then B)")
 	fl.StringVar(&f.variant, "variant", "russian", "variant: russian, english, brazilian, international")
-	fl.StringVar(&f.openings, "openings", "", "openings file: .tsv (ACF 3-move), .json (ballots), .pdn, or FEN lines")
+	fl.StringVar(&f.openings, "openings", "", "openings file: .tsv (ACF 3-move), .json (ballots), .pdn, or lines of FEN or Hub position")
 	fl.IntVar(&f.rounds, "rounds", 1, "play the opening deck this many times")
 	fl.StringVar(&f.tc, "tc", "", "clock [moves/]base[+inc] in seconds, e.g. 40/60+0.5")
 	fl.Float64Var(&f.movetime, "movetime", 0, "seconds per move (more than 0)")

@@ -144,7 +144,7 @@ resumes on its own; a file of another shard is refused.`,
 	f.IntVar(&hashMiB, "hash", 8, "transposition table of each game, MiB")
 	f.Uint64Var(&seed, "seed", 1, "random seed: the same flags and seed write the same file")
 	f.IntVar(&randomPlies, "random-plies", 4, "up to this many random moves after the opening")
-	f.StringVar(&openings, "openings", "", "opening deck (as for damka match: .tsv, .json, .pdn or FEN lines)")
+	f.StringVar(&openings, "openings", "", "opening deck (as for damka match: .tsv, .json, .pdn, or lines of FEN or Hub position)")
 	f.StringVar(&shard, "shard", "1/1", "play only shard I of N: the games i with i mod N = I-1 (their numbers kept)")
 	f.StringVar(&out, "out", "", "game file to write or resume (required)")
 	f.BoolVar(&noProgress, "no-progress", false, noProgressUsage)

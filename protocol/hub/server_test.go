@@ -257,6 +257,12 @@ var transcripts = []struct{ name, script string }{
 > ping
 < pong
 `},
+	{"a bad egdb-path is answered and the session goes on (a bad --egdb-path flag exits 2)", `
+> set-param name=egdb-path value=/nonexistent/damka-egdb
+<~ error message="set-param egdb-path: endgame tables: .*/nonexistent/damka-egdb.*\(playing with the embedded endgame tables\)"
+> ping
+< pong
+`},
 	{"stop and ponder-hit outside a search are ignored", `
 > stop
 > ponder-hit

@@ -432,10 +432,20 @@ func TestTextModeFlagFallsWhileWaiting(t *testing.T) {
 
 // TestTextModeInterrupt: an interrupt (Ctrl-C) while damka thinks stops the
 // search and damka plays its best move so far; at the prompt it ends the
-// session.
+// session, its input still open.
 func TestTextModeInterrupt(t *testing.T) {
 	intr := make(chan os.Signal, 1)
-	out, send, wait := liveSession(t, Config{Player: newPlayer(t, engine.Russian), Interrupt: intr})
+	r, w := io.Pipe()
+	defer w.Close()
+	out := &syncBuffer{}
+	errc := make(chan error, 1)
+	go func() {
+		errc <- Run(context.Background(), r, out, Config{Player: newPlayer(t, engine.Russian), Interrupt: intr})
+	}()
+	send := func(s string) {
+		_, err := io.WriteString(w, s+"\n")
+		require.NoError(t, err)
+	}
 	send("fen W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6")
 	send("level time 600")
 	send("go")
@@ -447,10 +457,13 @@ func TestTextModeInterrupt(t *testing.T) {
 	send("moves") // the session goes on
 	require.Eventually(t, func() bool { return strings.Count(out.String(), "black to move> ") >= 1 },
 		5*time.Second, 10*time.Millisecond, out.String())
-	intr <- os.Interrupt // at the prompt: leave
-	errc := make(chan error, 1)
-	go func() { errc <- wait() }()
-	require.NoError(t, <-errc)
+	intr <- os.Interrupt // at the prompt: leave, the input still open
+	select {
+	case err := <-errc:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("an interrupt at the prompt did not end the text mode")
+	}
 }
 
 // thinkingScores returns the scores of damka's thinking lines in out, in
