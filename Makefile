@@ -14,9 +14,10 @@ test: vet
 	$(GO) test -short -count=1 -p 1 ./...
 
 # damka gui in a real browser (docs/gui.md): headless Chromium plays a game in
-# each variant by clicks, edits a position, analyses; it fails when no chromium
+# each variant by clicks, edits a position, analyses, on the served page and on
+# the wasm folder (docs/gui.md "Tests"); it fails when no chromium
 # binary is found (Debian: apt-get install chromium; or DAMKA_CHROMIUM=PATH),
-# where make test skips it. About 15 s.
+# where make test skips it. About 25 s.
 test-gui:
 	DAMKA_GUI_REQUIRE=1 $(GO) test -count=1 -run 'TestBrowser' -v ./protocol/web/
 

@@ -2,11 +2,16 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -255,4 +260,127 @@ func TestGuiDXPNewGame(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the engine process outlives Close")
 	}
+}
+
+// childProcesses returns the process ids whose parent is this test
+// process (Linux /proc).
+func childProcesses(t *testing.T) []int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	require.NoError(t, err)
+	var kids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue // gone meanwhile
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so after the last ')'.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(os.Getpid()) {
+			kids = append(kids, pid)
+		}
+	}
+	return kids
+}
+
+// TestGuiStopEndsEngines runs damka gui (runGui, as the command does) with
+// a real Hub engine and a real DXP engine: a page closed while its engine
+// thinks ends the engine's process, and stopping the server (Ctrl-C) with
+// pages open, their engines started, leaves no process behind.
+func TestGuiStopEndsEngines(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	bin := buildDamka(t, t.TempDir())
+	require.Empty(t, childProcesses(t), "child processes before the test")
+	specs, err := guiEngines([][]string{
+		{"name=hub", "cmd=" + bin + " hub", "option.hash=1"},
+		{"name=dxp", "proto=dxp", "cmd=" + bin + " dxp --listen 127.0.0.1:{port} --variant russian --hash 1"},
+	})
+	require.NoError(t, err)
+	cmd := &cobra.Command{}
+	pr, pw := io.Pipe()
+	cmd.SetOut(pw)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	done := make(chan error, 1)
+	go func() {
+		done <- runGui(ctx, cmd, "127.0.0.1:0", false, func() (*player.Player, error) {
+			p := player.New(player.Config{})
+			return p, p.Set(player.SetHash, "1")
+		}, specs)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err)
+	url := strings.TrimSpace(strings.TrimPrefix(line, "damka gui: "))
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+
+	// open connects a page whose engine plays White at 20 s a move from a
+	// position out of the opening book, and waits until the engine's
+	// process runs and thinks.
+	open := func(engine string) *websocket.Conn {
+		t.Helper()
+		dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		before := len(childProcesses(t))
+		c, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(url, "http")+"ws", &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {strings.TrimSuffix(url, "/")}}})
+		require.NoError(t, err)
+		c.SetReadLimit(16 << 20)
+		for _, m := range []map[string]any{
+			{"type": "level", "movetime": 20000},
+			{"type": "fen", "fen": "W:Wa1,c1,e1,b2,d2,f2,c3,e3,g3:Bb6,d6,f6,a7,c7,e7,b8,d8,h8"},
+			{"type": "sides", "white": engine, "black": "human"},
+		} {
+			b, _ := json.Marshal(m)
+			require.NoError(t, c.Write(dctx, websocket.MessageText, b))
+		}
+		for {
+			_, data, err := c.Read(dctx)
+			require.NoError(t, err)
+			var m map[string]any
+			require.NoError(t, json.Unmarshal(data, &m))
+			require.NotEqual(t, "error", m["type"], "%v", m["message"])
+			if m["type"] == "busy" && m["what"] == "think" {
+				break
+			}
+		}
+		require.Eventually(t, func() bool { return len(childProcesses(t)) == before+1 }, 20*time.Second, 20*time.Millisecond,
+			"the %s engine's process starts", engine)
+		// Still thinking a moment later: no move, no other message.
+		moved := make(chan string, 1)
+		go func() {
+			_, data, err := c.Read(ctx)
+			if err == nil {
+				moved <- string(data)
+			}
+		}()
+		select {
+		case m := <-moved:
+			t.Fatalf("the %s engine does not think: %s", engine, m)
+		case <-time.After(500 * time.Millisecond):
+		}
+		return c
+	}
+	for _, engine := range []string{"hub", "dxp"} {
+		c := open(engine)
+		c.CloseNow()
+		require.Eventually(t, func() bool { return len(childProcesses(t)) == 0 }, 20*time.Second, 20*time.Millisecond,
+			"the %s engine of a closed page ends: %v", engine, childProcesses(t))
+	}
+	open("hub")
+	open("dxp")
+	require.Len(t, childProcesses(t), 2)
+	stop() // Ctrl-C
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("damka gui did not stop")
+	}
+	assert.Empty(t, childProcesses(t), "processes left when damka gui has stopped")
 }

@@ -95,6 +95,9 @@ const handlers = {
     if (newGame) { evals = {}; }
     for (const k of Object.keys(evals)) if (Number(k) > m.played.length) delete evals[k];
     if (!state || state.fen !== m.fen) sel = [];
+    // The variant chooser follows the game's variant when it changes, and
+    // is otherwise left as the person set it for the next new game.
+    if (!state || state.variant !== m.variant) $("variant").value = m.variant;
     state = m;
     clockAt = performance.now();
     lines = {};
@@ -103,7 +106,6 @@ const handlers = {
     document.body.dataset.busy = m.busy;
     document.body.dataset.result = m.result;
     document.body.dataset.variant = m.variant;
-    $("variant").value = m.variant;
     $("side-white").value = m.white;
     $("side-black").value = m.black;
     $("fen").value = m.fen;
