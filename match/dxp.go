@@ -22,6 +22,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"damka/engine"
+	"damka/internal/childproc"
 	"damka/protocol/dxp"
 	"damka/protocol/hub"
 )
@@ -177,6 +178,7 @@ func (p *DXPEngine) start(port int) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = p.Spec.Dir
 	cmd.Stdout, cmd.Stderr = p.Stderr, p.Stderr
+	childproc.Tie(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("dxp: %w", err)
