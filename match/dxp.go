@@ -22,6 +22,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"damka/engine"
+	"damka/internal/childproc"
 	"damka/protocol/dxp"
 	"damka/protocol/hub"
 )
@@ -47,8 +48,9 @@ type DXPEngine struct {
 	// Timeout bounds connecting (0: DefaultStartTimeout); AckTimeout is
 	// the wait for GAMEACC and GAMEEND answers (0: Timeout).
 	Timeout, AckTimeout time.Duration
-	// StopGrace is how long Close waits for the process to exit after its
-	// input closes before killing it (0: hub.DefaultStopGrace).
+	// StopGrace is half of how long Close waits for the process to exit
+	// after its connection and input close before killing it (0:
+	// hub.DefaultStopGrace).
 	StopGrace time.Duration
 	// Stderr receives the process's standard output and error (nil: none).
 	Stderr io.Writer
@@ -177,6 +179,7 @@ func (p *DXPEngine) start(port int) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = p.Spec.Dir
 	cmd.Stdout, cmd.Stderr = p.Stderr, p.Stderr
+	childproc.Tie(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("dxp: %w", err)

@@ -311,8 +311,9 @@ func (p *Player) Go(ctx context.Context, mode Mode, limits search.Limits, report
 	var s search.Searcher = p.searcher
 	if lv, ok := levelOf(p.strength); ok && mode != Analyse {
 		limits = lv.limits(limits)
-		s = levelSearcher{inner: p.searcher, lv: lv, rng: p.levelRng, shown: p.multiPV}
-		report = shownReports(report, p.multiPV)
+		picked := new(atomic.Bool)
+		s = levelSearcher{inner: p.searcher, lv: lv, rng: p.levelRng, shown: p.multiPV, picked: picked}
+		report = shownReports(report, p.multiPV, picked)
 	}
 	j := search.Start(ctx, s, search.Request{
 		Game:   p.game,

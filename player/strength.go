@@ -11,6 +11,7 @@ package player
 import (
 	"context"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"damka/engine"
 	"damka/search"
@@ -109,6 +110,9 @@ type levelSearcher struct {
 	// shown is the number of lines the multipv setting asks for: Lines
 	// keeps that many (none for 1).
 	shown int
+	// picked is set once the move is drawn: the reports that follow are
+	// the search's line of the move played (shownReports).
+	picked *atomic.Bool
 }
 
 // SearchJob implements search.Searcher. A ponder search that ended on its
@@ -122,6 +126,7 @@ func (s levelSearcher) SearchJob(ctx context.Context, j *search.Job) search.Resu
 	if len(r.Lines) > 0 {
 		l := r.Lines[s.lv.pick(r.Lines, s.rng)]
 		r.Move, r.Score, r.Depth, r.Partial = l.Move, l.Score, l.Depth, false
+		s.picked.Store(true)
 		r.PV = append([]engine.Move(nil), l.PV...)
 		r.Ponder = engine.Move{}
 		if len(r.PV) > 1 {
@@ -138,12 +143,20 @@ func (s levelSearcher) SearchJob(ctx context.Context, j *search.Job) search.Resu
 }
 
 // shownReports passes on to report the progress of the lines the multipv
-// setting asks for (shown), dropping the level's other lines.
-func shownReports(report func(search.Info), shown int) func(search.Info) {
+// setting asks for (shown), dropping the level's other lines. Once the
+// level has drawn its move (picked), the search's report of the line
+// played is passed on as line 1 when one line is shown (that line is the
+// move played) and dropped when several are: the move drawn may be none of
+// the lines shown, and labelled line 1 it would stand beside the real
+// line 1 of the same depth.
+func shownReports(report func(search.Info), shown int, picked *atomic.Bool) func(search.Info) {
 	if report == nil {
 		return nil
 	}
 	return func(info search.Info) {
+		if picked.Load() && shown > 1 {
+			return
+		}
 		if info.MultiPV <= shown {
 			report(info)
 		}

@@ -280,3 +280,44 @@ func TestStrengthPonderWaitsForTheHit(t *testing.T) {
 	p.Stop()
 	assert.True(t, j.Wait().HasMove)
 }
+
+// TestStrengthMultiPVReportsKeepTheirLines: below full strength with
+// multipv 2, each line of a depth is reported once; the move the level
+// draws is not reported again as line 1 of its depth (it may be none of the
+// lines shown), and with multipv 1 the last report is the move played.
+func TestStrengthMultiPVReportsKeepTheirLines(t *testing.T) {
+	type key struct{ depth, line int }
+	drawnElsewhere := 0
+	for _, shown := range []int{1, 2} {
+		for s := 1; s <= 4; s++ {
+			p := levelPlayer(t, s, uint64(10*s+shown))
+			require.NoError(t, p.Set(SetMultiPV, strconv.Itoa(shown)))
+			for ply := 0; ply < 6; ply++ {
+				var infos []search.Info
+				c := p.Go(context.Background(), Think, search.Limits{MoveTime: time.Second}, func(info search.Info) {
+					infos = append(infos, info)
+				}).Wait()
+				require.True(t, c.HasMove)
+				require.NotEmpty(t, infos, "strength %d ply %d", s, ply)
+				last := infos[len(infos)-1]
+				if shown == 1 {
+					assert.Equal(t, c.Move, last.PV[0], "strength %d ply %d: multipv 1 ends with the move played", s, ply)
+				} else {
+					seen := map[key]engine.Move{}
+					for _, info := range infos {
+						k := key{info.Depth, info.MultiPV}
+						if mv, ok := seen[k]; ok {
+							assert.Equal(t, mv, info.PV[0], "strength %d ply %d: line %d of depth %d reported with two moves", s, ply, k.line, k.depth)
+						}
+						seen[k] = info.PV[0]
+					}
+					if seen[key{last.Depth, 1}] != c.Move {
+						drawnElsewhere++
+					}
+				}
+				p.Game().Play(c.Move)
+			}
+		}
+	}
+	assert.Positive(t, drawnElsewhere, "the levels drew some move other than line 1")
+}

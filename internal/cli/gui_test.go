@@ -368,17 +368,23 @@ func TestGuiStopEndsEngines(t *testing.T) {
 	}
 	for _, engine := range []string{"hub", "dxp"} {
 		c := open(engine)
+		closed := time.Now()
 		c.CloseNow()
 		require.Eventually(t, func() bool { return len(childProcesses(t)) == 0 }, 20*time.Second, 20*time.Millisecond,
 			"the %s engine of a closed page ends: %v", engine, childProcesses(t))
+		// A DXP engine that serves further sessions is killed after
+		// 2*dxpGuiStopGrace; a Hub engine quits at once.
+		assert.Less(t, time.Since(closed), 3*time.Second, "the %s engine of a closed page ends soon", engine)
 	}
 	open("hub")
 	open("dxp")
 	require.Len(t, childProcesses(t), 2)
 	stop() // Ctrl-C
+	stopped := time.Now()
 	select {
 	case err := <-done:
 		require.NoError(t, err)
+		assert.Less(t, time.Since(stopped), 3*time.Second, "damka gui stops soon with engines thinking")
 	case <-time.After(30 * time.Second):
 		t.Fatal("damka gui did not stop")
 	}

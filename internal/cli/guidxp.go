@@ -27,6 +27,13 @@ const dxpGuiMoves = 50
 // a number of nodes, which DXP cannot tell.
 const dxpGuiMinutes = 5
 
+// dxpGuiStopGrace is the DXPEngine StopGrace of the page's DXP engines:
+// a closed page or a stopped damka gui waits twice this for the engine's
+// process to exit once its connection and input are closed, then kills
+// it (an engine serving further sessions, as damka dxp --listen does,
+// never exits by itself).
+const dxpGuiStopGrace = 250 * time.Millisecond
+
 // dxpEngine is an external DXP engine for the page. The engine plays one
 // DXP game at a time: Think continues it when the page's game is the
 // game so far plus the opponent's move, and otherwise ends it and proposes
@@ -97,7 +104,7 @@ func (x *dxpEngine) Think(ctx context.Context, g *engine.Game, lim search.Limits
 		x.d = nil
 	}
 	if x.d == nil {
-		x.d = &match.DXPEngine{Spec: x.spec, Variant: pos.V, Name: "damka gui", Log: logger}
+		x.d = &match.DXPEngine{Spec: x.spec, Variant: pos.V, Name: "damka gui", Log: logger, StopGrace: dxpGuiStopGrace}
 	}
 	if x.continues(g) {
 		m := g.Moves()[len(x.known)]

@@ -20,6 +20,7 @@ var layer = map[string]int{
 	"damka/engine":                   0,
 	"damka/version":                  0, // build information, imports nothing of damka
 	"damka/internal/gzfile":          0, // files read plain or gzip-compressed (learn, match merge); imports nothing of damka
+	"damka/internal/childproc":       0, // engine processes killed when damka dies (Linux); imports nothing of damka
 	"damka/pdn":                      1, // PDN files and binary game records: engine only
 	"damka/eval":                     2,
 	"damka/book":                     2,

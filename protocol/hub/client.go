@@ -20,6 +20,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"damka/engine"
+	"damka/internal/childproc"
 )
 
 // Errors of the client.
@@ -202,6 +203,7 @@ func Start(ctx context.Context, opts ClientOptions) (*Client, error) {
 	cmd.Dir = opts.Dir
 	cmd.Env = opts.Env
 	cmd.Stderr = opts.Stderr
+	childproc.Tie(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("hub client: %w", err)
