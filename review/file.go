@@ -19,6 +19,10 @@ import (
 type Report struct {
 	Games []*Game
 	Bad   []*pdn.Error
+	// BadGames are the games of Bad, index for index, as far as they
+	// were read before the error (their tags and the moves before the
+	// bad one); nil where nothing of the game could be read.
+	BadGames []*pdn.Game
 }
 
 // Moves returns the number of moves reviewed.
@@ -56,6 +60,7 @@ func Run(ctx context.Context, r *Reviewer, in io.Reader, v engine.VariantID, pro
 				return nil, err
 			}
 			rp.Bad = append(rp.Bad, pe)
+			rp.BadGames = append(rp.BadGames, g)
 			continue
 		}
 		games = append(games, input{index, g})

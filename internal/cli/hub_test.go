@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -307,18 +308,65 @@ func TestLogTimeMillisecondsConsole(t *testing.T) {
 	}
 }
 
-// TestHubBadEGDBFlag: a bad --egdb on `damka hub` is bad input (exit 2,
-// naming the path), as on analyse, solve and dxp, not a logged line and a
-// session with the embedded tables.
+// TestHubBadEGDBFlag: a missing folder as --egdb or --egdb-path is bad
+// input on every command that has the flag (exit 2, naming the flag and
+// the path, nothing on standard output), not a logged line and a session
+// with the embedded tables; the commands are found by walking the tree.
 func TestHubBadEGDBFlag(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nowhere")
-	for _, args := range [][]string{{"hub"}, {"analyse", "--depth", "2"}} {
-		for _, flag := range []string{"--egdb", "--egdb-path"} {
-			out, errs, code := runCLI(append(args, flag, missing)...)
-			assert.Equal(t, exitBadInput, code, "%v: %s", args, errs)
-			assert.Empty(t, out, args)
-			assert.Contains(t, errs, flag+": ", args)
-			assert.Contains(t, errs, missing, args)
+	// The arguments each command needs besides the flag; every command of
+	// the tree with an --egdb or --egdb-path flag must be listed.
+	needs := map[string][]string{
+		"damka":            nil,
+		"damka analyse":    {"--depth", "2"},
+		"damka dxp":        {"--listen", "127.0.0.1:0", "--sessions", "1", "--variant", "russian"},
+		"damka egdb probe": {"--fen", "W:W31:B1"},
+		"damka gui":        {"--no-browser", "--listen", "127.0.0.1:0"},
+		"damka hub":        nil,
+		"damka match": {"--engine", "name=a", "cmd=true", "--engine", "name=b", "cmd=true", "--depth", "1",
+			"--adjudicate", "egdb", "--openings", filepath.Join("..", "..", "openings", "decks", "russian-3ply.pdn")},
+		"damka play":   nil,
+		"damka review": {filepath.Join("..", "..", "testdata", "draughts", "russian_ussr_championship_X.pdn"), "--depth", "1", "--out", filepath.Join(t.TempDir(), "r.pdn")},
+		"damka solve":  {filepath.Join("..", "..", "bench", "testdata", "solve_russian.epd"), "--depth", "1"},
+		"damka train":  {"--epochs", "0", "--data", filepath.Join("..", "..", "learn", "games", "r0_brazilian.dkg.gz")},
+	}
+	tried := 0
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, flag := range []string{"egdb", "egdb-path"} {
+			if c.Flags().Lookup(flag) == nil {
+				continue
+			}
+			path := c.CommandPath()
+			args, ok := needs[path]
+			if !assert.True(t, ok, "%s has --%s: add it to this test", path, flag) {
+				continue
+			}
+			args = append(append(strings.Fields(path)[1:], args...), "--"+flag, missing)
+			type result struct {
+				out, errs string
+				code      int
+			}
+			done := make(chan result, 1)
+			go func() {
+				out, errs, code := runCLI(args...)
+				done <- result{out, errs, code}
+			}()
+			select {
+			case r := <-done:
+				assert.Equal(t, exitBadInput, r.code, "%v: %s", args, r.errs)
+				assert.Empty(t, r.out, args)
+				assert.Contains(t, r.errs, "--"+flag, args)
+				assert.Contains(t, r.errs, missing, args)
+			case <-time.After(30 * time.Second):
+				t.Fatalf("%v: still running after 30 s (the missing folder was not refused)", args)
+			}
+			tried++
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
 		}
 	}
+	walk(newRootCmd())
+	assert.GreaterOrEqual(t, tried, 19, "the commands with an --egdb or --egdb-path flag")
 }

@@ -210,7 +210,7 @@ func TestProgressRule(t *testing.T) {
 	assert.False(t, progressOn(f, false), "a file is not a terminal")
 	assert.False(t, progressOn(&strings.Builder{}, false))
 	assert.False(t, progressOn(os.Stderr, true), "--no-progress")
-	for _, c := range []*cobra.Command{newMatchCmd(), newSelfPlayCmd(), newBookBuildCmd()} {
+	for _, c := range []*cobra.Command{newMatchCmd(), newSelfPlayCmd(), newBookBuildCmd(), newReviewCmd()} {
 		fl := c.Flags().Lookup("no-progress")
 		require.NotNil(t, fl, c.Name())
 		assert.Equal(t, noProgressUsage, fl.Usage, c.Name())

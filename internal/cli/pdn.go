@@ -101,7 +101,7 @@ func checkPDNFile(out io.Writer, name string, v engine.VariantID) (games, bad in
 			}
 			bad++
 			fmt.Fprintf(out, "%s: %v\n", name, err)
-			if g != nil && len(g.Moves) == 0 && pe.MoveText != "" && g.Tag("GameType") == "" {
+			if failsUntaggedAtFirstMove(g, pe) {
 				first = append(first, pe.Index)
 			}
 		}
@@ -160,6 +160,13 @@ func gamesReadBy(name string, v engine.VariantID, want []int) map[engine.Variant
 		res[o] = ok
 	}
 	return res
+}
+
+// failsUntaggedAtFirstMove reports whether the bad game g (as far as it
+// was read; nil when nothing was) has no GameType tag and failed at its
+// first move: a game that another variant may read (variantHint).
+func failsUntaggedAtFirstMove(g *pdn.Game, pe *pdn.Error) bool {
+	return g != nil && len(g.Moves) == 0 && pe.MoveText != "" && g.Tag("GameType") == ""
 }
 
 // variantHint is the line printed after the bad games of a file when

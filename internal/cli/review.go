@@ -135,9 +135,9 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 		return fmt.Errorf("%s: %v", in, err)
 	}
 	var first []int // bad games that fail at their first move
-	for _, pe := range rp.Bad {
+	for i, pe := range rp.Bad {
 		fmt.Fprintf(stderr, "%s: %v\n", in, pe)
-		if pe.MoveNumber == 1 && pe.MoveText != "" {
+		if failsUntaggedAtFirstMove(rp.BadGames[i], pe) {
 			first = append(first, pe.Index)
 		}
 	}

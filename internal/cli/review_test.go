@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +42,8 @@ func TestReviewCommand(t *testing.T) {
 	require.NoError(t, os.WriteFile(in, []byte(reviewInput), 0o644))
 	out, errs, code := runCLI("review", in, "--depth", "3", "--threads", "1", "--hash", "8")
 	assert.Equal(t, exitBadInput, code, errs)
-	assert.Contains(t, errs, "game 2 line 8: move 1 \"b6-b5\"")
+	assert.Contains(t, errs, in+": pdn: game 2 line 8: move 1 \"b6-b5\"", "the bad game named by file, game, line and move")
+	assert.NotContains(t, errs, "no GameType tag", "the bad game has its GameType tag: no variant hint")
 	assert.Contains(t, errs, "1 of 3 games bad")
 	assert.Contains(t, out, `game=1 white="Careless" black="Alert" result=* moves=3 `)
 	assert.Contains(t, out, "white_blunders=1")
@@ -107,4 +110,29 @@ func TestReviewInterrupted(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1)
 	assert.Empty(t, sb.String())
+}
+
+// TestReviewProgressBar: on a terminal the review draws a bar of the moves
+// reviewed to standard error, finished before the summary, which starts
+// its own line; --no-progress draws none.
+func TestReviewProgressBar(t *testing.T) {
+	defer func(f func(io.Writer) bool) { isTerminalOut = f }(isTerminalOut)
+	isTerminalOut = func(io.Writer) bool { return true }
+	dir := t.TempDir()
+	in := filepath.Join(dir, "games.pdn")
+	require.NoError(t, os.WriteFile(in, []byte(reviewInput), 0o644))
+	var screen bytes.Buffer
+	term := &lockedWriter{w: &screen}
+	args := []string{"review", in, "--depth", "2", "--threads", "1", "--hash", "8", "--log-level", "error"}
+	code := run(args, term, term)
+	out := screen.String()
+	require.Equal(t, exitBadInput, code, out)
+	assert.Regexp(t, `moves\S* .*7/7`, out, "the bar counts the 7 moves of the good games to the end")
+	assert.Regexp(t, `(?m)^game=1 `, out)
+	assert.NotRegexp(t, `[^\n]game=1 `, out, "the summary starts its own line")
+
+	screen.Reset()
+	code = run(append(args, "--no-progress", "--out", filepath.Join(dir, "quiet.pdn")), term, term)
+	require.Equal(t, exitBadInput, code, screen.String())
+	assert.NotContains(t, screen.String(), "7/7")
 }

@@ -241,6 +241,11 @@ func TestWrongVariantHint(t *testing.T) {
 	out, _, code = runCLI("pdn", "check", "--variant", "english", pdn)
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "games=2 ok=2 bad=0\n", out)
+	// damka review gives the same hint for the same file.
+	_, errs, code = runCLI("review", pdn, "--depth", "1", "--out", filepath.Join(dir, "r.pdn"))
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errs, "2 of the games fail at their first move as russian, the default variant")
+	assert.Contains(t, errs, "2 read as english: use --variant english")
 	// An ambiguous one is never guessed: c3-d4 reads as russian and brazilian.
 	amb := filepath.Join(dir, "amb.pdn")
 	require.NoError(t, os.WriteFile(amb, []byte("1. c3-d4 f6-g5 *\n"), 0o644))
