@@ -108,3 +108,39 @@ func TestReviewInterrupted(t *testing.T) {
 	assert.Len(t, entries, 1)
 	assert.Empty(t, sb.String())
 }
+
+// TestReviewOutRefusedBeforeReviewing checks that an --out that cannot be
+// written (a folder that does not exist, a directory) is refused with
+// status 2 before any game is reviewed, and that a file without games
+// says so.
+func TestReviewOutRefusedBeforeReviewing(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "games.pdn")
+	require.NoError(t, os.WriteFile(in, []byte(reviewInput), 0o644))
+
+	out, errs, code := runCLI("review", in, "--depth", "3", "--out", filepath.Join(dir, "missing", "x.pdn"))
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "--out")
+	assert.Empty(t, out, "no game reviewed")
+	assert.NotContains(t, errs, "b6-b5", "no game read")
+
+	sub := filepath.Join(dir, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	out, errs, code = runCLI("review", in, "--depth", "3", "--out", sub)
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "--out "+sub+" is a directory")
+	assert.Empty(t, out, "no game reviewed")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 2, "no temporary file left")
+	entries, err = os.ReadDir(sub)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+
+	text := filepath.Join(dir, "text.pdn")
+	require.NoError(t, os.WriteFile(text, []byte("hello world\n"), 0o644))
+	_, errs, code = runCLI("review", text, "--depth", "3")
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, text+" holds no PDN games")
+	assert.NoFileExists(t, filepath.Join(dir, "text.reviewed.pdn"))
+}
