@@ -19,6 +19,10 @@ import (
 type Report struct {
 	Games []*Game
 	Bad   []*pdn.Error
+	// FirstMove lists the input indices of the bad games without a
+	// GameType tag that fail at their first move: games of another
+	// variant than the default, likely.
+	FirstMove []int
 }
 
 // Moves returns the number of moves reviewed.
@@ -56,6 +60,9 @@ func Run(ctx context.Context, r *Reviewer, in io.Reader, v engine.VariantID, pro
 				return nil, err
 			}
 			rp.Bad = append(rp.Bad, pe)
+			if g != nil && len(g.Moves) == 0 && pe.MoveText != "" && g.Tag("GameType") == "" {
+				rp.FirstMove = append(rp.FirstMove, pe.Index)
+			}
 			continue
 		}
 		games = append(games, input{index, g})

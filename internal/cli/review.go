@@ -137,15 +137,11 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 		}
 		return fmt.Errorf("%s: %v", in, err)
 	}
-	var first []int // bad games that fail at their first move
 	for _, pe := range rp.Bad {
 		fmt.Fprintf(stderr, "%s: %v\n", in, pe)
-		if pe.MoveNumber == 1 && pe.MoveText != "" {
-			first = append(first, pe.Index)
-		}
 	}
-	if len(first) > 0 && !cmd.Flags().Changed(player.SetVariant) {
-		fmt.Fprintln(stderr, variantHint(in, v, first))
+	if len(rp.FirstMove) > 0 && !cmd.Flags().Changed(player.SetVariant) {
+		fmt.Fprintln(stderr, variantHint(in, v, rp.FirstMove))
 	}
 	if len(rp.Games) == 0 && len(rp.Bad) == 0 {
 		return badInput("%s holds no PDN games: %s not written", in, outName)

@@ -144,3 +144,24 @@ func TestReviewOutRefusedBeforeReviewing(t *testing.T) {
 	assert.Contains(t, errs, text+" holds no PDN games")
 	assert.NoFileExists(t, filepath.Join(dir, "text.reviewed.pdn"))
 }
+
+// TestReviewVariantHintOnlyForUntypedGames checks that the hint about the
+// default variant counts only the games without a GameType tag that fail
+// at their first move, as damka pdn check does: a Russian-tagged game
+// with a bad move is no game of another variant.
+func TestReviewVariantHintOnlyForUntypedGames(t *testing.T) {
+	dir := t.TempDir()
+	typed := filepath.Join(dir, "typed.pdn")
+	require.NoError(t, os.WriteFile(typed, []byte("[GameType \"25\"]\n1. c3-b4 b6-b5 *\n\n[GameType \"25\"]\n1. a1-b5 *\n"), 0o644))
+	_, errs, code := runCLI("review", typed, "--depth", "2")
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "no game to review (2 bad)")
+	assert.NotContains(t, errs, "the default variant")
+
+	english := filepath.Join(dir, "english.pdn")
+	require.NoError(t, os.WriteFile(english, []byte("[GameType \"25\"]\n1. c3-b4 b6-a5 *\n\n1. 11-15 23-19 *\n"), 0o644))
+	_, errs, code = runCLI("review", english, "--depth", "2")
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "1 of the games fail at their first move as russian, the default variant")
+	assert.Contains(t, errs, "1 read as english: use --variant english")
+}
