@@ -112,7 +112,7 @@ var table = []Setting{
 	{Name: SetEGDBPieces, Kind: Int, Min: 0, Max: egdb.MaxPieces, Default: strconv.Itoa(egdb.MaxPieces),
 		Doc: "probe the endgame tables in positions of at most this many pieces (0: never)"},
 	{Name: SetMultiPV, Kind: Int, Min: 1, Max: search.MaxMultiPV, Default: "1",
-		Doc: "analysis lines: the best N moves with their own scores and lines (damka plays line 1's move)"},
+		Doc: "analysis lines: the best N moves with their own scores and lines (at full strength damka plays line 1's move)"},
 	{Name: SetStrength, Kind: Int, Min: 1, Max: MaxStrength, Default: strconv.Itoa(MaxStrength),
 		Doc: "playing strength: 1 (beginner) .. 10 (full strength); analysis is always at full strength"},
 }

@@ -225,7 +225,12 @@ func extractEngines(args []string) (rest []string, engines [][]string, err error
 			// is then reported as such).
 			whole := serr == nil && len(parts) > 1 && isSpecWord(parts[0]) && isSpecWord(parts[1])
 			for _, p := range parts {
-				whole = whole && keyValueRE.MatchString(p)
+				if whole && !keyValueRE.MatchString(p) {
+					// A whole description with a word that is no
+					// key=value word: read as one word, its name would
+					// run on into the cmd= (then "no cmd= given").
+					return nil, nil, badInput("--engine %q: %q is not key=value (quote a value with spaces: cmd=\"PROGRAM ARGS\")", w, p)
+				}
 			}
 			if f := strings.Fields(w); serr != nil && len(f) > 1 && isSpecWord(f[0]) && isSpecWord(f[1]) {
 				// A whole description with a broken quote: its words would

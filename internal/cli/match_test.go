@@ -49,6 +49,14 @@ func TestExtractEngines(t *testing.T) {
 	_, _, err = extractEngines([]string{"--engine", `name=B cmd='/opt/scan hub`})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "EOF found when expecting closing quote")
+	// A whole description with a word that is not key=value is refused
+	// naming that word, not read as a name running on into the cmd=.
+	_, _, err = extractEngines([]string{"--engine", `name=B cmd=/opt/scan hub`})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"hub" is not key=value`)
+	_, _, err = extractEngines([]string{"--engine", `name=B cmd=damka option.foo`})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"option.foo" is not key=value`)
 	// An apostrophe inside one word's value stays that word's.
 	_, engines, err = extractEngines([]string{"--engine", "cmd=/opt/it's/scan hub", "name=B"})
 	require.NoError(t, err)

@@ -107,6 +107,9 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 		return err
 	}
 	defer f.Close()
+	if err := checkWritable(outName); err != nil {
+		return err
+	}
 	var pb *progressbar.ProgressBar
 	progress := func(done, total int) {
 		if pb == nil {
@@ -144,6 +147,9 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 	if len(first) > 0 && !cmd.Flags().Changed(player.SetVariant) {
 		fmt.Fprintln(stderr, variantHint(in, v, first))
 	}
+	if len(rp.Games) == 0 && len(rp.Bad) == 0 {
+		return badInput("%s holds no PDN games: %s not written", in, outName)
+	}
 	if len(rp.Games) == 0 {
 		return badInput("%s: no game to review (%d bad): %s not written", in, len(rp.Bad), outName)
 	}
@@ -176,6 +182,27 @@ func sameFile(a, b string) (bool, error) {
 		return false, badInput("%v", err)
 	}
 	return os.SameFile(sa, sb), nil
+}
+
+// checkWritable refuses, as bad input, an output file name that is a
+// directory or whose folder does not take a new file, so that a review
+// is not run only to fail when its games are written. It creates and
+// removes a temporary file as writeAtomic does.
+func checkWritable(name string) error {
+	if st, err := os.Stat(name); err == nil && st.IsDir() {
+		return badInput("--out %s is a directory: give a file name", name)
+	}
+	dir := filepath.Dir(name)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return badInput("--out %s: cannot write a file in %s: %v", name, dir, err)
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
 }
 
 // writeAtomic writes name through write: into a temporary file in name's

@@ -136,3 +136,60 @@ func TestReviewProgressBar(t *testing.T) {
 	require.Equal(t, exitBadInput, code, screen.String())
 	assert.NotContains(t, screen.String(), "7/7")
 }
+
+// TestReviewOutRefusedBeforeReviewing checks that an --out that cannot be
+// written (a folder that does not exist, a directory) is refused with
+// status 2 before any game is reviewed, and that a file without games
+// says so.
+func TestReviewOutRefusedBeforeReviewing(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "games.pdn")
+	require.NoError(t, os.WriteFile(in, []byte(reviewInput), 0o644))
+
+	out, errs, code := runCLI("review", in, "--depth", "3", "--out", filepath.Join(dir, "missing", "x.pdn"))
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "--out")
+	assert.Empty(t, out, "no game reviewed")
+	assert.NotContains(t, errs, "b6-b5", "no game read")
+
+	sub := filepath.Join(dir, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	out, errs, code = runCLI("review", in, "--depth", "3", "--out", sub)
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "--out "+sub+" is a directory")
+	assert.Empty(t, out, "no game reviewed")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 2, "no temporary file left")
+	entries, err = os.ReadDir(sub)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+
+	text := filepath.Join(dir, "text.pdn")
+	require.NoError(t, os.WriteFile(text, []byte("hello world\n"), 0o644))
+	_, errs, code = runCLI("review", text, "--depth", "3")
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, text+" holds no PDN games")
+	assert.NoFileExists(t, filepath.Join(dir, "text.reviewed.pdn"))
+}
+
+// TestReviewVariantHintOnlyForUntypedGames checks that the hint about the
+// default variant counts only the games without a GameType tag that fail
+// at their first move, as damka pdn check does: a Russian-tagged game
+// with a bad move is no game of another variant.
+func TestReviewVariantHintOnlyForUntypedGames(t *testing.T) {
+	dir := t.TempDir()
+	typed := filepath.Join(dir, "typed.pdn")
+	require.NoError(t, os.WriteFile(typed, []byte("[GameType \"25\"]\n1. c3-b4 b6-b5 *\n\n[GameType \"25\"]\n1. a1-b5 *\n"), 0o644))
+	_, errs, code := runCLI("review", typed, "--depth", "2")
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "no game to review (2 bad)")
+	assert.NotContains(t, errs, "the default variant")
+
+	english := filepath.Join(dir, "english.pdn")
+	require.NoError(t, os.WriteFile(english, []byte("[GameType \"25\"]\n1. c3-b4 b6-a5 *\n\n1. 11-15 23-19 *\n"), 0o644))
+	_, errs, code = runCLI("review", english, "--depth", "2")
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "1 of the games fail at their first move as russian, the default variant")
+	assert.Contains(t, errs, "1 read as english: use --variant english")
+}

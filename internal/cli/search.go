@@ -132,13 +132,16 @@ func newAnalyseCmd() *cobra.Command {
 		Long: `analyse searches a position (the start position, --fen, then --moves played
 from it) and prints one line per completed iteration:
   depth=D score=S nodes=N time=T mnps=X pv="..."
-then the move it plays, with the figures of the search that chose it (which
-may be an unfinished deeper iteration when a limit stopped it):
+then the move it plays, with the figures of the search that chose it (when a
+limit stopped a deeper iteration that had already found a better move, M, S
+and the pv are that unfinished iteration's, and D is the last completed depth):
   bestmove=M score=S depth=D nodes=N time=T mnps=X pv="..."
 With --multipv K above 1 it searches the K best moves, each with its own
-score and line: every iteration prints K lines, multipv=1 (the best) to
-multipv=K, each "multipv=L depth=D ...", and after the bestmove line (line
-1's move) come the last completed iteration's lines:
+score and line: every completed iteration prints K lines, multipv=1 (the
+best) to multipv=K, each "multipv=L depth=D ..." (one stopped by the limit
+prints the lines it finished), and after the bestmove line come the last
+completed iteration's lines (line 1's move is M unless the unfinished
+iteration changed it):
   line=L move=M score=S pv="..."
 Units: S in men from the side to move with two decimals (1.00 = one man; a
 forced win in n plies is 100 - n/100, e.g. 99.93, a loss its negative), T in

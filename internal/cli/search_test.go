@@ -257,3 +257,17 @@ func TestWrongVariantHint(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "read as english: use --variant english")
 }
+
+// TestAnalyseHelpPartialIteration: the help of analyse says what a limit
+// that stops an unfinished deeper iteration does to the bestmove line and
+// to the multi-PV lines after it (line 1 can then be another move: with
+// --multipv 3 --nodes 190000 from the Russian start, bestmove c3-b4 of the
+// unfinished depth 11, line=1 c3-d4 of depth 10).
+func TestAnalyseHelpPartialIteration(t *testing.T) {
+	out, errs, code := runCLI("analyse", "--help")
+	require.Equal(t, 0, code, errs)
+	text := strings.Join(strings.Fields(out), " ")
+	assert.Contains(t, text, "D is the last completed depth")
+	assert.Contains(t, text, "line 1's move is M unless the unfinished iteration changed it")
+	assert.Contains(t, text, "one stopped by the limit prints the lines it finished")
+}
