@@ -268,8 +268,10 @@ func (s *session) used(c engine.Color) time.Duration {
 			d += s.clock.spent[i]
 		}
 	}
-	if g.Position().Side == c && !s.clock.stopped {
-		if res, _ := g.Result(); res == engine.Ongoing {
+	if g.Position().Side == c {
+		if s.clock.stopped {
+			d += s.clock.stoppedAt.Sub(s.clock.turnStart)
+		} else if res, _ := g.Result(); res == engine.Ongoing {
 			d += time.Since(s.clock.turnStart)
 		}
 	}
@@ -301,7 +303,7 @@ func (s *session) ended() (engine.Result, engine.Reason) {
 	if s.remaining(side) >= 0 {
 		return engine.Ongoing, engine.ReasonNone
 	}
-	s.clock.stopped = true
+	s.clock.stopped, s.clock.stoppedAt = true, time.Now()
 	res = engine.WhiteWins
 	if side == engine.White {
 		res = engine.BlackWins

@@ -394,3 +394,25 @@ func TestClosedPageStopsEverything(t *testing.T) {
 	require.Eventually(t, func() bool { return runtime.NumGoroutine() <= before+2 }, 10*time.Second, 20*time.Millisecond,
 		"goroutines: %d before, %d now", before, runtime.NumGoroutine())
 }
+
+// TestFallenFlagShowsNoTimeLeft: when a flag falls, the loser's clock
+// shows the time used up (none left), not the time it had when its turn
+// began.
+func TestFallenFlagShowsNoTimeLeft(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "sides", "white": "human", "black": "human"})
+	w.next("state")
+	w.send(map[string]any{"type": "clock", "base": 300})
+	w.next("state")
+	st := w.nextState(func(s map[string]any) bool { return s["result"] != "" })
+	clock := st["clock"].(map[string]any)
+	assert.Equal(t, false, clock["running"])
+	assert.LessOrEqual(t, clock["white"].(float64), 0.0, "White's fallen flag: %v", clock)
+	assert.EqualValues(t, 300, clock["black"], "Black never moved")
+	// Asked again later, the clock stays where it stopped.
+	time.Sleep(50 * time.Millisecond)
+	w.send(map[string]any{"type": "state"})
+	again := w.next("state")["clock"].(map[string]any)
+	assert.Equal(t, clock["white"], again["white"])
+}
