@@ -236,7 +236,10 @@ func (s *session) set(name, value string) {
 		s.sendError("setting %s names a file or directory: set it on the command line (damka gui --%s ...), not from the page", name, name)
 		return
 	}
-	if s.busyThinking() || s.analysing {
+	// damka's search stops for the change and starts again under the new
+	// setting; an external engine thinks on.
+	thinking, analysing := s.job != nil && !s.analysing, s.analysing
+	if s.job != nil {
 		s.stopLocked()
 		s.send(map[string]any{"type": "busy", "what": ""})
 	}
@@ -252,6 +255,12 @@ func (s *session) set(name, value string) {
 	if s.game() != before {
 		s.restartLocked()
 		s.sendStateLocked()
+	}
+	switch {
+	case analysing:
+		s.analyse()
+	case thinking || s.game() != before:
+		s.autoplay()
 	}
 }
 

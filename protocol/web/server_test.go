@@ -416,3 +416,37 @@ func TestFallenFlagShowsNoTimeLeft(t *testing.T) {
 	again := w.next("state")["clock"].(map[string]any)
 	assert.Equal(t, clock["white"], again["white"])
 }
+
+// TestSettingKeepsDamkaGoing: a setting changed while damka thinks of its
+// move, or analyses, stops that search and starts it again with the new
+// setting: damka still moves, the analysis goes on.
+func TestSettingKeepsDamkaGoing(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "set", "name": "book", "value": "false"})
+	w.next("settings")
+	w.send(map[string]any{"type": "level", "movetime": 60_000})
+	w.next("level")
+	w.send(map[string]any{"type": "move", "move": "c3-d4"})
+	for w.next("busy")["what"] != "think" {
+	}
+	w.send(map[string]any{"type": "set", "name": "strength", "value": "5"})
+	w.next("settings")
+	assert.Equal(t, "think", w.next("busy")["what"], "damka thinks again after the setting")
+	w.send(map[string]any{"type": "stop"})
+	st := w.nextState(func(s map[string]any) bool { return plies(s) == 2 })
+	assert.Equal(t, "", st["busy"])
+
+	w.send(map[string]any{"type": "new"})
+	w.next("state")
+	w.send(map[string]any{"type": "analyse"})
+	w.next("info")
+	w.send(map[string]any{"type": "set", "name": "multipv", "value": "2"})
+	w.next("settings")
+	assert.Equal(t, "analyse", w.next("busy")["what"], "the analysis goes on after the setting")
+	for w.next("info")["line"] != 2.0 {
+	}
+	w.send(map[string]any{"type": "stop"})
+	for w.next("busy")["what"] != "" {
+	}
+}
