@@ -179,8 +179,13 @@ func (s *session) analyse() {
 		s.sendError("%s is thinking: analyse after its move", s.sides[s.game().Position().Side])
 		return
 	}
-	s.stopLocked()
 	root := s.game().Position()
+	var legal engine.MoveList
+	if root.Generate(&legal); legal.N == 0 {
+		s.sendError("nothing to analyse: the side to move has no legal move")
+		return
+	}
+	s.stopLocked()
 	lim := search.Limits{Draw: s.game().DrawState()}
 	s.job = s.p.Go(s.ctx, player.Analyse, lim, s.reporter(root, true))
 	s.analysing = true

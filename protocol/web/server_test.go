@@ -450,3 +450,19 @@ func TestSettingKeepsDamkaGoing(t *testing.T) {
 	for w.next("busy")["what"] != "" {
 	}
 }
+
+// TestAnalyseWithNoLegalMove: at a position with no legal move the
+// analysis is refused, rather than shown running with no line.
+func TestAnalyseWithNoLegalMove(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "sides", "white": "human", "black": "human"})
+	w.next("state")
+	w.send(map[string]any{"type": "fen", "fen": "W:W29:B25,22"})
+	st := w.next("state")
+	require.NotEmpty(t, st["result"])
+	w.send(map[string]any{"type": "analyse"})
+	assert.Contains(t, w.next("error")["message"], "no legal move")
+	w.send(map[string]any{"type": "state"})
+	assert.Equal(t, "", w.next("state")["busy"])
+}
