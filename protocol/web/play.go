@@ -258,6 +258,7 @@ func (s *session) set(name, value string) {
 	}
 	s.send(s.settingsMsg())
 	if s.game() != before {
+		s.stopLocked() // an external engine's move belongs to the game before
 		s.restartLocked()
 		s.sendStateLocked()
 	}

@@ -466,3 +466,37 @@ func TestAnalyseWithNoLegalMove(t *testing.T) {
 	w.send(map[string]any{"type": "state"})
 	assert.Equal(t, "", w.next("state")["busy"])
 }
+
+// gateEngine plays the first legal move of the game it was given once gate
+// is closed.
+type gateEngine struct{ gate chan struct{} }
+
+func (g gateEngine) Think(ctx context.Context, game *engine.Game, _ search.Limits) (engine.Move, error) {
+	pos := game.Position()
+	<-g.gate
+	return pos.SortedMoves()[0], nil
+}
+
+func (g gateEngine) Close() error { return nil }
+
+// TestVariantSettingDropsEngineMove: the variant setting, changed while an
+// external engine thinks, starts a new game, and the engine's move of the
+// game before is not played in it.
+func TestVariantSettingDropsEngineMove(t *testing.T) {
+	gate := make(chan struct{})
+	_, hs := newTestServer(t, Config{Engines: []string{"gate"},
+		StartEngine: func(ctx context.Context, name string) (Engine, error) { return gateEngine{gate}, nil }})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "sides", "white": "gate", "black": "human"})
+	for w.next("busy")["what"] != "think" {
+	}
+	w.send(map[string]any{"type": "set", "name": "variant", "value": "international"})
+	st := w.nextState(func(s map[string]any) bool { return s["variant"] == "international" })
+	assert.Equal(t, 0, plies(st))
+	close(gate)
+	// The engine plays White again, now in the new game.
+	st = w.nextState(func(s map[string]any) bool { return plies(s) > 0 })
+	assert.Equal(t, "international", st["variant"])
+	assert.Equal(t, 1, plies(st))
+	assert.Regexp(t, `^3[1-5]-(2[6-9]|30)$`, st["played"].([]any)[0], "a first move of international")
+}
