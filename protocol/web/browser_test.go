@@ -370,6 +370,17 @@ func checkEditor(t *testing.T, ctx context.Context) {
 	waitFor(t, ctx, `window.damka.state.played.length === 0`)
 	runIn(t, ctx, chromedp.Click(chromedp.CSS(`#btn-pdn-load`)))
 	waitFor(t, ctx, `window.damka.state.played.length === 1 && window.damka.state.fen.startsWith("W:Wa3,c3:B")`)
+
+	// A game of another variant loaded while editing leaves the editor:
+	// its board was the Russian one.
+	runIn(t, ctx,
+		chromedp.Click(chromedp.CSS(`#btn-edit`)),
+		js(`document.getElementById("pdn").value = '[GameType "20"]\n1. 32-28 19-23 *'`),
+		chromedp.Click(chromedp.CSS(`#btn-pdn-load`)),
+	)
+	waitFor(t, ctx, `window.damka.state.variant === "international" && window.damka.state.played.length === 2`)
+	require.False(t, eval[bool](t, ctx, `!!window.damka.editing`), "the editor stays open on a board of another variant")
+	require.Equal(t, 50, eval[int](t, ctx, `document.querySelectorAll("#board .dark").length`))
 }
 
 // newGame starts a new game of variant with the given sides (a person or
