@@ -200,8 +200,8 @@ func TestBrowserGames(t *testing.T) {
 // nodes a move in each variant with an analysis and the evaluation graph,
 // the position editor, FEN, flip, PDN out and in, then the board's
 // notation, a capture route chosen square by square, take back, both
-// clocks, the strength setting and a new game from a ballot. shots, when
-// not empty, is the folder of the screenshots.
+// clocks, the strength setting, a new game from a ballot and the page at a
+// phone's width. shots, when not empty, is the folder of the screenshots.
 func checkPage(t *testing.T, ctx context.Context, nodes int, shots string) {
 	t.Helper()
 	playEachVariant(t, ctx, nodes, shots)
@@ -210,6 +210,7 @@ func checkPage(t *testing.T, ctx context.Context, nodes int, shots string) {
 	checkCaptureRoute(t, ctx)
 	checkClocksAndTakeBack(t, ctx)
 	checkBallot(t, ctx)
+	checkNarrow(t, ctx)
 }
 
 // playEachVariant plays a whole game in each variant, the person's moves
@@ -370,6 +371,28 @@ func checkEditor(t *testing.T, ctx context.Context) {
 	waitFor(t, ctx, `window.damka.state.played.length === 0`)
 	runIn(t, ctx, chromedp.Click(chromedp.CSS(`#btn-pdn-load`)))
 	waitFor(t, ctx, `window.damka.state.played.length === 1 && window.damka.state.fen.startsWith("W:Wa3,c3:B")`)
+
+	// A game of another variant loaded while editing leaves the editor:
+	// its board was the Russian one.
+	runIn(t, ctx,
+		chromedp.Click(chromedp.CSS(`#btn-edit`)),
+		js(`document.getElementById("pdn").value = '[GameType "20"]\n1. 32-28 19-23 *'`),
+		chromedp.Click(chromedp.CSS(`#btn-pdn-load`)),
+	)
+	waitFor(t, ctx, `window.damka.state.variant === "international" && window.damka.state.played.length === 2`)
+	require.False(t, eval[bool](t, ctx, `!!window.damka.editing`), "the editor stays open on a board of another variant")
+	require.Equal(t, 50, eval[int](t, ctx, `document.querySelectorAll("#board .dark").length`))
+}
+
+// checkNarrow shows the page at a phone's width: nothing sticks out to the
+// right (every button reachable without scrolling sideways).
+func checkNarrow(t *testing.T, ctx context.Context) {
+	t.Helper()
+	runIn(t, ctx, chromedp.EmulateViewport(320, 700))
+	defer runIn(t, ctx, chromedp.EmulateViewport(1000, 800))
+	wide := eval[string](t, ctx, `[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5).map(e => e.id || e.tagName).join(" ")`)
+	require.Empty(t, wide, "wider than the window at 320 px")
+	require.LessOrEqual(t, eval[int](t, ctx, `document.documentElement.scrollWidth`), 320)
 }
 
 // newGame starts a new game of variant with the given sides (a person or

@@ -179,8 +179,13 @@ func (s *session) analyse() {
 		s.sendError("%s is thinking: analyse after its move", s.sides[s.game().Position().Side])
 		return
 	}
-	s.stopLocked()
 	root := s.game().Position()
+	var legal engine.MoveList
+	if root.Generate(&legal); legal.N == 0 {
+		s.sendError("nothing to analyse: the side to move has no legal move")
+		return
+	}
+	s.stopLocked()
 	lim := search.Limits{Draw: s.game().DrawState()}
 	s.job = s.p.Go(s.ctx, player.Analyse, lim, s.reporter(root, true))
 	s.analysing = true
@@ -236,7 +241,10 @@ func (s *session) set(name, value string) {
 		s.sendError("setting %s names a file or directory: set it on the command line (damka gui --%s ...), not from the page", name, name)
 		return
 	}
-	if s.busyThinking() || s.analysing {
+	// damka's search stops for the change and starts again under the new
+	// setting; an external engine thinks on.
+	thinking, analysing := s.job != nil && !s.analysing, s.analysing
+	if s.job != nil {
 		s.stopLocked()
 		s.send(map[string]any{"type": "busy", "what": ""})
 	}
@@ -250,8 +258,15 @@ func (s *session) set(name, value string) {
 	}
 	s.send(s.settingsMsg())
 	if s.game() != before {
+		s.stopLocked() // an external engine's move belongs to the game before
 		s.restartLocked()
 		s.sendStateLocked()
+	}
+	switch {
+	case analysing:
+		s.analyse()
+	case thinking || s.game() != before:
+		s.autoplay()
 	}
 }
 
@@ -268,8 +283,10 @@ func (s *session) used(c engine.Color) time.Duration {
 			d += s.clock.spent[i]
 		}
 	}
-	if g.Position().Side == c && !s.clock.stopped {
-		if res, _ := g.Result(); res == engine.Ongoing {
+	if g.Position().Side == c {
+		if s.clock.stopped {
+			d += s.clock.stoppedAt.Sub(s.clock.turnStart)
+		} else if res, _ := g.Result(); res == engine.Ongoing {
 			d += time.Since(s.clock.turnStart)
 		}
 	}
@@ -301,7 +318,7 @@ func (s *session) ended() (engine.Result, engine.Reason) {
 	if s.remaining(side) >= 0 {
 		return engine.Ongoing, engine.ReasonNone
 	}
-	s.clock.stopped = true
+	s.clock.stopped, s.clock.stoppedAt = true, time.Now()
 	res = engine.WhiteWins
 	if side == engine.White {
 		res = engine.BlackWins

@@ -394,3 +394,109 @@ func TestClosedPageStopsEverything(t *testing.T) {
 	require.Eventually(t, func() bool { return runtime.NumGoroutine() <= before+2 }, 10*time.Second, 20*time.Millisecond,
 		"goroutines: %d before, %d now", before, runtime.NumGoroutine())
 }
+
+// TestFallenFlagShowsNoTimeLeft: when a flag falls, the loser's clock
+// shows the time used up (none left), not the time it had when its turn
+// began.
+func TestFallenFlagShowsNoTimeLeft(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "sides", "white": "human", "black": "human"})
+	w.next("state")
+	w.send(map[string]any{"type": "clock", "base": 300})
+	w.next("state")
+	st := w.nextState(func(s map[string]any) bool { return s["result"] != "" })
+	clock := st["clock"].(map[string]any)
+	assert.Equal(t, false, clock["running"])
+	assert.LessOrEqual(t, clock["white"].(float64), 0.0, "White's fallen flag: %v", clock)
+	assert.EqualValues(t, 300, clock["black"], "Black never moved")
+	// Asked again later, the clock stays where it stopped.
+	time.Sleep(50 * time.Millisecond)
+	w.send(map[string]any{"type": "state"})
+	again := w.next("state")["clock"].(map[string]any)
+	assert.Equal(t, clock["white"], again["white"])
+}
+
+// TestSettingKeepsDamkaGoing: a setting changed while damka thinks of its
+// move, or analyses, stops that search and starts it again with the new
+// setting: damka still moves, the analysis goes on.
+func TestSettingKeepsDamkaGoing(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "set", "name": "book", "value": "false"})
+	w.next("settings")
+	w.send(map[string]any{"type": "level", "movetime": 60_000})
+	w.next("level")
+	w.send(map[string]any{"type": "move", "move": "c3-d4"})
+	for w.next("busy")["what"] != "think" {
+	}
+	w.send(map[string]any{"type": "set", "name": "strength", "value": "5"})
+	w.next("settings")
+	assert.Equal(t, "think", w.next("busy")["what"], "damka thinks again after the setting")
+	w.send(map[string]any{"type": "stop"})
+	st := w.nextState(func(s map[string]any) bool { return plies(s) == 2 })
+	assert.Equal(t, "", st["busy"])
+
+	w.send(map[string]any{"type": "new"})
+	w.next("state")
+	w.send(map[string]any{"type": "analyse"})
+	w.next("info")
+	w.send(map[string]any{"type": "set", "name": "multipv", "value": "2"})
+	w.next("settings")
+	assert.Equal(t, "analyse", w.next("busy")["what"], "the analysis goes on after the setting")
+	for w.next("info")["line"] != 2.0 {
+	}
+	w.send(map[string]any{"type": "stop"})
+	for w.next("busy")["what"] != "" {
+	}
+}
+
+// TestAnalyseWithNoLegalMove: at a position with no legal move the
+// analysis is refused, rather than shown running with no line.
+func TestAnalyseWithNoLegalMove(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "sides", "white": "human", "black": "human"})
+	w.next("state")
+	w.send(map[string]any{"type": "fen", "fen": "W:W29:B25,22"})
+	st := w.next("state")
+	require.NotEmpty(t, st["result"])
+	w.send(map[string]any{"type": "analyse"})
+	assert.Contains(t, w.next("error")["message"], "no legal move")
+	w.send(map[string]any{"type": "state"})
+	assert.Equal(t, "", w.next("state")["busy"])
+}
+
+// gateEngine plays the first legal move of the game it was given once gate
+// is closed.
+type gateEngine struct{ gate chan struct{} }
+
+func (g gateEngine) Think(ctx context.Context, game *engine.Game, _ search.Limits) (engine.Move, error) {
+	pos := game.Position()
+	<-g.gate
+	return pos.SortedMoves()[0], nil
+}
+
+func (g gateEngine) Close() error { return nil }
+
+// TestVariantSettingDropsEngineMove: the variant setting, changed while an
+// external engine thinks, starts a new game, and the engine's move of the
+// game before is not played in it.
+func TestVariantSettingDropsEngineMove(t *testing.T) {
+	gate := make(chan struct{})
+	_, hs := newTestServer(t, Config{Engines: []string{"gate"},
+		StartEngine: func(ctx context.Context, name string) (Engine, error) { return gateEngine{gate}, nil }})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "sides", "white": "gate", "black": "human"})
+	for w.next("busy")["what"] != "think" {
+	}
+	w.send(map[string]any{"type": "set", "name": "variant", "value": "international"})
+	st := w.nextState(func(s map[string]any) bool { return s["variant"] == "international" })
+	assert.Equal(t, 0, plies(st))
+	close(gate)
+	// The engine plays White again, now in the new game.
+	st = w.nextState(func(s map[string]any) bool { return plies(s) > 0 })
+	assert.Equal(t, "international", st["variant"])
+	assert.Equal(t, 1, plies(st))
+	assert.Regexp(t, `^3[1-5]-(2[6-9]|30)$`, st["played"].([]any)[0], "a first move of international")
+}

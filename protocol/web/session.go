@@ -80,13 +80,15 @@ type session struct {
 }
 
 // gameClock is the clock of both sides: base and increment (none when both
-// are zero) and the time each ply took.
+// are zero) and the time each ply took. When a flag falls the clock stops,
+// the turn that ran counted up to stoppedAt.
 type gameClock struct {
 	base, inc time.Duration
 	fromPly   int
 	spent     []time.Duration
 	turnStart time.Time
 	stopped   bool
+	stoppedAt time.Time
 }
 
 func newSession(cfg Config, t Transport, p *player.Player) *session {

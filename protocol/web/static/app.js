@@ -95,6 +95,8 @@ const handlers = {
     if (newGame) { evals = {}; }
     for (const k of Object.keys(evals)) if (Number(k) > m.played.length) delete evals[k];
     if (!state || state.fen !== m.fen) sel = [];
+    // The editor's board is of the variant it was opened in.
+    if (editing && state && state.variant !== m.variant) editing = null;
     // The variant chooser follows the game's variant when it changes, and
     // is otherwise left as the person set it for the next new game.
     if (!state || state.variant !== m.variant) $("variant").value = m.variant;
