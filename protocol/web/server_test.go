@@ -500,3 +500,33 @@ func TestVariantSettingDropsEngineMove(t *testing.T) {
 	assert.Equal(t, 1, plies(st))
 	assert.Regexp(t, `^3[1-5]-(2[6-9]|30)$`, st["played"].([]any)[0], "a first move of international")
 }
+
+// TestTakeBackAfterFlagStopsClocks: a take back in a game lost on time
+// takes the move back and stops the clocks (untimed play from there, with
+// a notice saying so) rather than letting the flag fall again at once.
+func TestTakeBackAfterFlagStopsClocks(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "sides", "white": "human", "black": "human"})
+	w.next("state")
+	w.send(map[string]any{"type": "clock", "base": 300})
+	w.next("state")
+	w.send(map[string]any{"type": "move", "move": "c3-d4"})
+	st := w.nextState(func(s map[string]any) bool { return s["result"] != "" })
+	assert.Contains(t, st["reason"], "White wins")
+	w.send(map[string]any{"type": "undo"})
+	assert.Contains(t, w.next("notice")["message"], "clocks are stopped")
+	st = w.next("state")
+	assert.Equal(t, 0, plies(st))
+	assert.Equal(t, "", st["result"])
+	clock := st["clock"].(map[string]any)
+	assert.Equal(t, false, clock["timed"], "the clocks stop: %v", clock)
+	assert.Equal(t, true, clock["running"], "untimed, the turn's time counts up: %v", clock)
+	// Well past the old base: no flag falls again.
+	time.Sleep(400 * time.Millisecond)
+	w.send(map[string]any{"type": "state"})
+	assert.Equal(t, "", w.next("state")["result"])
+	// Start clocks times the game again from here.
+	w.send(map[string]any{"type": "clock", "base": 60_000})
+	assert.Equal(t, true, w.next("state")["clock"].(map[string]any)["timed"])
+}

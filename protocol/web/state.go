@@ -16,13 +16,20 @@ import (
 )
 
 // undo takes back moves until a person is to move again, at least one.
+// In a game lost on time it also stops the clocks: play goes on untimed
+// until the page starts them again.
 func (s *session) undo() {
 	s.stopLocked()
 	s.send(map[string]any{"type": "busy", "what": ""})
+	_, why := s.ended()
 	g := s.game()
 	if !g.Undo() {
 		s.sendError("nothing to take back")
 		return
+	}
+	if why == engine.TimeForfeit {
+		s.clock.base, s.clock.inc = 0, 0
+		s.send(map[string]any{"type": "notice", "message": "taken back after a loss on time: the clocks are stopped (untimed play); Start clocks to time the game again"})
 	}
 	hasHuman := s.sides[0] == Human || s.sides[1] == Human
 	for hasHuman && g.Ply() > 0 && s.sides[g.Position().Side] != Human {
