@@ -208,6 +208,7 @@ func checkPage(t *testing.T, ctx context.Context, nodes int, shots string) {
 	checkEditor(t, ctx)
 	checkNotation(t, ctx)
 	checkCaptureRoute(t, ctx)
+	checkTypedMoveAndStatus(t, ctx)
 	checkClocksAndTakeBack(t, ctx)
 	checkBallot(t, ctx)
 	checkNarrow(t, ctx)
@@ -382,6 +383,50 @@ func checkEditor(t *testing.T, ctx context.Context) {
 	waitFor(t, ctx, `window.damka.state.variant === "international" && window.damka.state.played.length === 2`)
 	require.False(t, eval[bool](t, ctx, `!!window.damka.editing`), "the editor stays open on a board of another variant")
 	require.Equal(t, 50, eval[int](t, ctx, `document.querySelectorAll("#board .dark").length`))
+	require.True(t, eval[bool](t, ctx, `document.getElementById("pdn-games").hidden`), "a text of one game offers no choice")
+
+	// A text of two games: the first is loaded and the page says so; the
+	// second is chosen from the list of games by their players.
+	runIn(t, ctx,
+		js(`document.getElementById("pdn").value = '[GameType "25"]\n[White "Ann"]\n[Black "Bob"]\n1. c3-d4 *\n\n[GameType "25"]\n[White "Cid"]\n[Black "Dan"]\n1. a3-b4 h6-g5 *'`),
+		chromedp.Click(chromedp.CSS(`#btn-pdn-load`)),
+	)
+	waitFor(t, ctx, `window.damka.state.variant === "russian" && window.damka.state.played.length === 1 && !document.getElementById("pdn-games").hidden`)
+	require.Equal(t, "loaded game 1 of 2: the text holds 2 games", eval[string](t, ctx, `document.getElementById("status").textContent`))
+	require.Equal(t, []string{"1. Ann - Bob", "2. Cid - Dan"}, eval[[]string](t, ctx, `[...document.getElementById("pdn-game").options].map(o => o.textContent)`))
+	runIn(t, ctx,
+		chromedp.SetValue(chromedp.CSS(`#pdn-game`), "2"),
+		js(`document.getElementById("pdn-game").dispatchEvent(new Event("change"))`),
+	)
+	waitFor(t, ctx, `window.damka.state.played.length === 2 && window.damka.state.played[0].startsWith("a3")`)
+}
+
+// checkTypedMoveAndStatus types moves: a refused one stays in the box to be
+// corrected, a played one leaves it. A note in the status bar (level set)
+// goes with the next action.
+func checkTypedMoveAndStatus(t *testing.T, ctx context.Context) {
+	t.Helper()
+	newGame(t, ctx, "russian", "human", "human")
+	runIn(t, ctx,
+		chromedp.SetValue(chromedp.CSS(`#move-text`), "c3-c4"),
+		chromedp.Click(chromedp.CSS(`#btn-move`)),
+	)
+	waitFor(t, ctx, `document.getElementById("error").textContent.includes("c3-c4")`)
+	require.Equal(t, "c3-c4", eval[string](t, ctx, `document.getElementById("move-text").value`), "the refused move is kept")
+	runIn(t, ctx,
+		chromedp.SetValue(chromedp.CSS(`#move-text`), "c3-d4"),
+		chromedp.Click(chromedp.CSS(`#btn-move`)),
+	)
+	waitFor(t, ctx, `window.damka.state.played.length === 1 && document.getElementById("move-text").value === ""`)
+	require.Empty(t, eval[string](t, ctx, `document.getElementById("error").textContent`))
+
+	connStatus := []string{"connected", "in this browser (wasm)"}
+	require.Contains(t, connStatus, eval[string](t, ctx, `document.getElementById("status").textContent`))
+	runIn(t, ctx, chromedp.Click(chromedp.CSS(`#btn-level`)))
+	waitFor(t, ctx, `document.getElementById("status").textContent === "level set"`)
+	runIn(t, ctx, chromedp.Click(chromedp.CSS(`#btn-undo`)))
+	require.Contains(t, connStatus, eval[string](t, ctx, `document.getElementById("status").textContent`), "the note goes with the next action")
+	waitFor(t, ctx, `window.damka.state.played.length === 0`)
 }
 
 // checkNarrow shows the page at a phone's width: nothing sticks out to the

@@ -500,3 +500,84 @@ func TestVariantSettingDropsEngineMove(t *testing.T) {
 	assert.Equal(t, 1, plies(st))
 	assert.Regexp(t, `^3[1-5]-(2[6-9]|30)$`, st["played"].([]any)[0], "a first move of international")
 }
+
+// TestTakeBackAfterFlagStopsClocks: a take back in a game lost on time
+// takes the move back and stops the clocks (untimed play from there, with
+// a notice saying so) rather than letting the flag fall again at once.
+func TestTakeBackAfterFlagStopsClocks(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "sides", "white": "human", "black": "human"})
+	w.next("state")
+	w.send(map[string]any{"type": "clock", "base": 300})
+	w.next("state")
+	w.send(map[string]any{"type": "move", "move": "c3-d4"})
+	st := w.nextState(func(s map[string]any) bool { return s["result"] != "" })
+	assert.Contains(t, st["reason"], "White wins")
+	w.send(map[string]any{"type": "undo"})
+	assert.Contains(t, w.next("notice")["message"], "clocks are stopped")
+	st = w.next("state")
+	assert.Equal(t, 0, plies(st))
+	assert.Equal(t, "", st["result"])
+	clock := st["clock"].(map[string]any)
+	assert.Equal(t, false, clock["timed"], "the clocks stop: %v", clock)
+	assert.Equal(t, true, clock["running"], "untimed, the turn's time counts up: %v", clock)
+	// Well past the old base: no flag falls again.
+	time.Sleep(400 * time.Millisecond)
+	w.send(map[string]any{"type": "state"})
+	assert.Equal(t, "", w.next("state")["result"])
+	// Start clocks times the game again from here.
+	w.send(map[string]any{"type": "clock", "base": 60_000})
+	assert.Equal(t, true, w.next("state")["clock"].(map[string]any)["timed"])
+}
+
+// TestLoadPDNOfSeveralGames: a PDN text of several games loads the first
+// and says so, lists the games by their tags, and loads the one asked
+// for by its number.
+func TestLoadPDNOfSeveralGames(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	w.send(map[string]any{"type": "sides", "white": "human", "black": "human"})
+	w.next("state")
+	text := `[Event "Cup"]
+[White "Ann"]
+[Black "Bob"]
+[Result "*"]
+1. c3-d4 *
+
+[Event "Cup"]
+[White "Cid"]
+[Black "Dan"]
+[Result "1-0"]
+1. c3-d4 f6-g5 2. g3-f4 1-0
+
+[White "Eve"]
+[Black "Fay"]
+1. a3-b4 *
+`
+	w.send(map[string]any{"type": "loadpdn", "text": text})
+	assert.Equal(t, "loaded game 1 of 3: the text holds 3 games", w.next("notice")["message"])
+	list := w.next("pdngames")
+	assert.EqualValues(t, 1, list["game"])
+	games := list["games"].([]any)
+	require.Len(t, games, 3)
+	assert.Equal(t, map[string]any{"white": "Cid", "black": "Dan", "event": "Cup", "result": "1-0"}, games[1])
+	assert.Equal(t, "Eve", games[2].(map[string]any)["white"])
+	assert.Equal(t, 1, plies(w.next("state")))
+
+	w.send(map[string]any{"type": "loadpdn", "text": text, "game": 2})
+	assert.Equal(t, "loaded game 2 of 3: the text holds 3 games", w.next("notice")["message"])
+	assert.EqualValues(t, 2, w.next("pdngames")["game"])
+	st := w.next("state")
+	assert.Equal(t, 3, plies(st))
+	assert.Equal(t, "1-0", st["result"])
+
+	w.send(map[string]any{"type": "loadpdn", "text": text, "game": 4})
+	assert.Contains(t, w.next("error")["message"], "game 4: the text holds 3 games")
+	w.send(map[string]any{"type": "loadpdn", "text": text, "game": -1})
+	assert.Contains(t, w.next("error")["message"], "game -1")
+
+	// One game: no notice, a list of one.
+	w.send(map[string]any{"type": "loadpdn", "text": "1. c3-d4 *"})
+	assert.Len(t, w.next("pdngames")["games"], 1)
+}

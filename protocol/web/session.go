@@ -51,6 +51,7 @@ type inMsg struct {
 	Nodes    uint64 `json:"nodes"`
 	Base     int    `json:"base"` // clock: ms per side
 	Inc      int    `json:"inc"`  // clock: ms added after each move
+	Game     int    `json:"game"` // loadpdn: the game's number in the text, from 1 (0: the first)
 }
 
 // session is one page, behind its Transport: its player, the sides, damka's limits, the clocks
@@ -239,7 +240,7 @@ func (s *session) handle(data []byte) {
 	case "pdn":
 		s.send(map[string]any{"type": "pdn", "text": s.pdnText()})
 	case "loadpdn":
-		s.loadPDN(m.Text)
+		s.loadPDN(m.Text, m.Game)
 	case "state":
 		s.sendStateLocked()
 	case "":

@@ -9,6 +9,7 @@ import (
 	"damka/pdn"
 	"damka/player"
 	"errors"
+	"fmt"
 	"io"
 	"math/bits"
 	"strings"
@@ -16,13 +17,20 @@ import (
 )
 
 // undo takes back moves until a person is to move again, at least one.
+// In a game lost on time it also stops the clocks: play goes on untimed
+// until the page starts them again.
 func (s *session) undo() {
 	s.stopLocked()
 	s.send(map[string]any{"type": "busy", "what": ""})
+	_, why := s.ended()
 	g := s.game()
 	if !g.Undo() {
 		s.sendError("nothing to take back")
 		return
+	}
+	if why == engine.TimeForfeit {
+		s.clock.base, s.clock.inc = 0, 0
+		s.send(map[string]any{"type": "notice", "message": "taken back after a loss on time: the clocks are stopped (untimed play); Start clocks to time the game again"})
 	}
 	hasHuman := s.sides[0] == Human || s.sides[1] == Human
 	for hasHuman && g.Ply() > 0 && s.sides[g.Position().Side] != Human {
@@ -51,18 +59,60 @@ func (s *session) setFEN(fen string) {
 	s.autoplay()
 }
 
-// loadPDN plays the first game of a PDN text (its variant, start and
-// moves): the text itself, never a file it names.
-func (s *session) loadPDN(text string) {
-	pg, err := pdn.NewReader(strings.NewReader(text), s.p.Variant()).Next()
-	if errors.Is(err, io.EOF) {
+// pdnGameMsg is one game of a loaded PDN text, for the page's list.
+type pdnGameMsg struct {
+	White  string `json:"white"`
+	Black  string `json:"black"`
+	Event  string `json:"event"`
+	Result string `json:"result"`
+}
+
+// loadPDN plays game number n (1-based; 0 is the first) of a PDN text (its
+// variant, start and moves): the text itself, never a file it names. The
+// page is told the games the text holds (a pdngames message) and, when
+// there are several, which one was loaded.
+func (s *session) loadPDN(text string, n int) {
+	if n < 0 {
+		s.sendError("PDN: game %d: want a game number from 1", n)
+		return
+	}
+	n = max(n, 1)
+	r := pdn.NewReader(strings.NewReader(text), s.p.Variant())
+	var list []pdnGameMsg
+	var pg *pdn.Game
+	var pgErr error
+	for {
+		g, err := r.Next()
+		if errors.Is(err, io.EOF) || g == nil {
+			if err != nil && !errors.Is(err, io.EOF) && len(list) < n {
+				pgErr = err // a read error before the game asked for
+			}
+			break
+		}
+		list = append(list, pdnGameMsg{White: g.Tag("White"), Black: g.Tag("Black"), Event: g.Tag("Event"), Result: g.Result})
+		if len(list) == n {
+			pg, pgErr = g, err
+		}
+	}
+	switch {
+	case len(list) == 0 && pgErr == nil:
 		s.sendError("PDN: no game in the text")
 		return
-	}
-	if err != nil {
-		s.sendError("PDN: %v", err)
+	case pgErr != nil:
+		if len(list) > 1 {
+			s.sendError("PDN: game %d of %d: %v", n, len(list), pgErr)
+		} else {
+			s.sendError("PDN: %v", pgErr)
+		}
+		return
+	case pg == nil:
+		s.sendError("PDN: game %d: the text holds %d games", n, len(list))
 		return
 	}
+	if len(list) > 1 {
+		s.send(map[string]any{"type": "notice", "message": fmt.Sprintf("loaded game %d of %d: the text holds %d games", n, len(list), len(list))})
+	}
+	s.send(map[string]any{"type": "pdngames", "games": list, "game": n})
 	s.stopLocked()
 	s.send(map[string]any{"type": "busy", "what": ""})
 	g := engine.NewGame(pg.Start)

@@ -19,8 +19,36 @@ let pdnWanted = false;   // a Save PDN is waiting for the server's text
 let engines = [];
 let drag = null;         // a press on a piece that may become a drag
 let dragged = false;     // a drag just ended: the click that follows is not one
+let typed = null;        // a typed move sent: the box keeps it until it is played
+let connStatus = "";     // the connection's state, the status bar's text between notes
+let noteTimer = 0;       // the timer that ends the note shown, 0 when none
+const noteMs = 8000;     // how long a note stays at most
+
+// The status bar shows the connection's state. A note on an action (level
+// set, the game of a PDN loaded, damka's notices) replaces it until the
+// person's next action (the next message sent), at most noteMs; an error
+// stays beside it until the next action.
+function setConnStatus(text) {
+  connStatus = text;
+  if (!noteTimer) $("status").textContent = text;
+}
+
+function note(text) {
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(clearNote, noteMs);
+  $("status").textContent = text;
+}
+
+function clearNote() {
+  if (!noteTimer) return;
+  clearTimeout(noteTimer);
+  noteTimer = 0;
+  $("status").textContent = connStatus;
+}
 
 function send(msg) {
+  clearNote();
+  showError("");
   if (conn) conn.send(JSON.stringify(msg));
 }
 
@@ -38,7 +66,7 @@ function receive(data) {
 
 function connected(status) {
   document.body.dataset.connected = "true";
-  $("status").textContent = status;
+  setConnStatus(status);
 }
 
 function connect() {
@@ -52,7 +80,7 @@ function connect() {
   ws.onclose = () => {
     conn = null;
     document.body.dataset.connected = "false";
-    $("status").textContent = "disconnected: reload the page";
+    setConnStatus("disconnected: reload the page");
   };
   ws.onmessage = (ev) => receive(ev.data);
 }
@@ -60,7 +88,7 @@ function connect() {
 // connectWorker starts damka.wasm in a Web Worker (worker.js): the page is
 // connected once its first message, hello, arrives.
 function connectWorker() {
-  $("status").textContent = "loading damka.wasm...";
+  setConnStatus("loading damka.wasm...");
   const w = new Worker("worker.js");
   w.onmessage = (ev) => {
     const m = receive(ev.data);
@@ -95,6 +123,11 @@ const handlers = {
     if (newGame) { evals = {}; }
     for (const k of Object.keys(evals)) if (Number(k) > m.played.length) delete evals[k];
     if (!state || state.fen !== m.fen) sel = [];
+    // A typed move played: the box is emptied (a refused one stays, to be corrected).
+    if (typed !== null && state && m.played.length !== state.played.length) {
+      if ($("move-text").value.trim() === typed) $("move-text").value = "";
+      typed = null;
+    }
     // The editor's board is of the variant it was opened in.
     if (editing && state && state.variant !== m.variant) editing = null;
     // The variant chooser follows the game's variant when it changes, and
@@ -134,9 +167,19 @@ const handlers = {
       if (!state.result) $("result").textContent = m.what === "think" ? m.who + " thinks..." : m.what === "analyse" ? "analysing" : state.side + " to move";
     }
   },
-  level() { showError(""); $("status").textContent = "level set"; },
-  notice(m) { $("status").textContent = m.message; },
-  error(m) { showError(m.message); },
+  level() { showError(""); note("level set"); },
+  notice(m) { note(m.message); },
+  error(m) { typed = null; showError(m.message); },
+  pdngames(m) {
+    const list = $("pdn-game");
+    list.replaceChildren();
+    m.games.forEach((g, i) => {
+      const title = (g.white || "?") + " - " + (g.black || "?") + (g.event ? ", " + g.event : "") + (g.result && g.result !== "*" ? " " + g.result : "");
+      list.append(new Option((i + 1) + ". " + title, String(i + 1)));
+    });
+    list.value = String(m.game);
+    $("pdn-games").hidden = m.games.length < 2;
+  },
   pdn(m) {
     $("pdn").value = m.text;
     if (pdnWanted) {
@@ -464,7 +507,7 @@ function setup() {
   bind("btn-go", () => send({ type: "go" }));
   bind("btn-analyse", () => { lines = {}; renderLines(); send({ type: "analyse" }); });
   bind("btn-stop", () => send({ type: "stop" }));
-  bind("btn-move", () => { const t = $("move-text").value.trim(); if (t) { showError(""); send({ type: "move", move: t }); $("move-text").value = ""; } });
+  bind("btn-move", () => { const t = $("move-text").value.trim(); if (t) { showError(""); send({ type: "move", move: t }); typed = t; } });
   $("move-text").addEventListener("keydown", (e) => { if (e.key === "Enter") $("btn-move").click(); });
   bind("btn-new", () => {
     showError("");
@@ -494,6 +537,7 @@ function setup() {
   });
   bind("btn-pdn-save", () => { pdnWanted = true; send({ type: "pdn" }); });
   bind("btn-pdn-load", () => { showError(""); send({ type: "loadpdn", text: $("pdn").value }); });
+  $("pdn-game").addEventListener("change", () => { showError(""); send({ type: "loadpdn", text: $("pdn").value, game: Number($("pdn-game").value) }); });
   $("pdn-file").addEventListener("change", (e) => {
     const f = e.target.files[0];
     if (!f) return;
