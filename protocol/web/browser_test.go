@@ -392,7 +392,7 @@ func checkEditor(t *testing.T, ctx context.Context) {
 		chromedp.Click(chromedp.CSS(`#btn-pdn-load`)),
 	)
 	waitFor(t, ctx, `window.damka.state.variant === "russian" && window.damka.state.played.length === 1 && !document.getElementById("pdn-games").hidden`)
-	require.Equal(t, "loaded game 1 of 2: the text holds 2 games", eval[string](t, ctx, `document.getElementById("status").textContent`))
+	require.Equal(t, "loaded game 1 of the 2 games in the text", eval[string](t, ctx, `document.getElementById("status").textContent`))
 	require.Equal(t, []string{"1. Ann - Bob", "2. Cid - Dan"}, eval[[]string](t, ctx, `[...document.getElementById("pdn-game").options].map(o => o.textContent)`))
 	runIn(t, ctx,
 		chromedp.SetValue(chromedp.CSS(`#pdn-game`), "2"),

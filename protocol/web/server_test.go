@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -556,7 +557,7 @@ func TestLoadPDNOfSeveralGames(t *testing.T) {
 1. a3-b4 *
 `
 	w.send(map[string]any{"type": "loadpdn", "text": text})
-	assert.Equal(t, "loaded game 1 of 3: the text holds 3 games", w.next("notice")["message"])
+	assert.Equal(t, "loaded game 1 of the 3 games in the text", w.next("notice")["message"])
 	list := w.next("pdngames")
 	assert.EqualValues(t, 1, list["game"])
 	games := list["games"].([]any)
@@ -566,7 +567,7 @@ func TestLoadPDNOfSeveralGames(t *testing.T) {
 	assert.Equal(t, 1, plies(w.next("state")))
 
 	w.send(map[string]any{"type": "loadpdn", "text": text, "game": 2})
-	assert.Equal(t, "loaded game 2 of 3: the text holds 3 games", w.next("notice")["message"])
+	assert.Equal(t, "loaded game 2 of the 3 games in the text", w.next("notice")["message"])
 	assert.EqualValues(t, 2, w.next("pdngames")["game"])
 	st := w.next("state")
 	assert.Equal(t, 3, plies(st))
@@ -580,4 +581,14 @@ func TestLoadPDNOfSeveralGames(t *testing.T) {
 	// One game: no notice, a list of one.
 	w.send(map[string]any{"type": "loadpdn", "text": "1. c3-d4 *"})
 	assert.Len(t, w.next("pdngames")["games"], 1)
+
+	// More games than the list holds: the list stops at maxPDNGamesListed,
+	// the total is given, and a game past the list loads by its number.
+	many := strings.Repeat("1. c3-d4 *\n\n", maxPDNGamesListed+5) + "1. a3-b4 b6-a5 *\n"
+	w.send(map[string]any{"type": "loadpdn", "text": many, "game": maxPDNGamesListed + 6})
+	assert.Equal(t, fmt.Sprintf("loaded game %d of the %d games in the text", maxPDNGamesListed+6, maxPDNGamesListed+6), w.next("notice")["message"])
+	list = w.next("pdngames")
+	assert.Len(t, list["games"], maxPDNGamesListed)
+	assert.EqualValues(t, maxPDNGamesListed+6, list["total"])
+	assert.Equal(t, 2, plies(w.next("state")))
 }

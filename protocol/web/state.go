@@ -59,6 +59,11 @@ func (s *session) setFEN(fen string) {
 	s.autoplay()
 }
 
+// maxPDNGamesListed bounds the games of a loaded PDN text listed to the
+// page (a pdngames message); the total is sent as well, and a game past
+// the list is loaded by its number.
+const maxPDNGamesListed = 1000
+
 // pdnGameMsg is one game of a loaded PDN text, for the page's list.
 type pdnGameMsg struct {
 	White  string `json:"white"`
@@ -81,38 +86,42 @@ func (s *session) loadPDN(text string, n int) {
 	var list []pdnGameMsg
 	var pg *pdn.Game
 	var pgErr error
+	total := 0
 	for {
 		g, err := r.Next()
 		if errors.Is(err, io.EOF) || g == nil {
-			if err != nil && !errors.Is(err, io.EOF) && len(list) < n {
+			if err != nil && !errors.Is(err, io.EOF) && total < n {
 				pgErr = err // a read error before the game asked for
 			}
 			break
 		}
-		list = append(list, pdnGameMsg{White: g.Tag("White"), Black: g.Tag("Black"), Event: g.Tag("Event"), Result: g.Result})
-		if len(list) == n {
+		total++
+		if len(list) < maxPDNGamesListed {
+			list = append(list, pdnGameMsg{White: g.Tag("White"), Black: g.Tag("Black"), Event: g.Tag("Event"), Result: g.Result})
+		}
+		if total == n {
 			pg, pgErr = g, err
 		}
 	}
 	switch {
-	case len(list) == 0 && pgErr == nil:
+	case total == 0 && pgErr == nil:
 		s.sendError("PDN: no game in the text")
 		return
 	case pgErr != nil:
-		if len(list) > 1 {
-			s.sendError("PDN: game %d of %d: %v", n, len(list), pgErr)
+		if total > 1 {
+			s.sendError("PDN: game %d of %d: %v", n, total, pgErr)
 		} else {
 			s.sendError("PDN: %v", pgErr)
 		}
 		return
 	case pg == nil:
-		s.sendError("PDN: game %d: the text holds %d games", n, len(list))
+		s.sendError("PDN: game %d: the text holds %d games", n, total)
 		return
 	}
-	if len(list) > 1 {
-		s.send(map[string]any{"type": "notice", "message": fmt.Sprintf("loaded game %d of %d: the text holds %d games", n, len(list), len(list))})
+	if total > 1 {
+		s.send(map[string]any{"type": "notice", "message": fmt.Sprintf("loaded game %d of the %d games in the text", n, total)})
 	}
-	s.send(map[string]any{"type": "pdngames", "games": list, "game": n})
+	s.send(map[string]any{"type": "pdngames", "games": list, "total": total, "game": n})
 	s.stopLocked()
 	s.send(map[string]any{"type": "busy", "what": ""})
 	g := engine.NewGame(pg.Start)

@@ -177,8 +177,13 @@ const handlers = {
       const title = (g.white || "?") + " - " + (g.black || "?") + (g.event ? ", " + g.event : "") + (g.result && g.result !== "*" ? " " + g.result : "");
       list.append(new Option((i + 1) + ". " + title, String(i + 1)));
     });
+    if (m.total > m.games.length) {
+      const more = new Option("... " + (m.total - m.games.length) + " more games in the text", "");
+      more.disabled = true;
+      list.append(more);
+    }
     list.value = String(m.game);
-    $("pdn-games").hidden = m.games.length < 2;
+    $("pdn-games").hidden = m.total < 2;
   },
   pdn(m) {
     $("pdn").value = m.text;
