@@ -158,6 +158,23 @@ func TestDocsExamplesRunFromAClone(t *testing.T) {
 	}
 }
 
+// dxpExampleRe: a damka dxp command line of an example, up to the end of
+// its line or its backtick span.
+var dxpExampleRe = regexp.MustCompile("damka dxp (?:--listen|--connect)[^`\n]*")
+
+// TestDocsDXPExamplesNameTheVariant: every damka dxp example that listens or
+// connects gives --variant, which damka dxp requires (exit status 2 without).
+func TestDocsDXPExamplesNameTheVariant(t *testing.T) {
+	examples := 0
+	for name, text := range docFiles(t) {
+		for _, ex := range dxpExampleRe.FindAllString(text, -1) {
+			examples++
+			assert.Contains(t, ex, "--variant ", "%s: %q lacks --variant, which damka dxp requires", name, ex)
+		}
+	}
+	assert.GreaterOrEqual(t, examples, 4)
+}
+
 // TestHubDocSession: the start of docs/hub.md's example session, from
 // "> hub" to "< wait", is what damka hub answers (a release build's version
 // aside): every parameter line the engine sends, egdb-path among them.
