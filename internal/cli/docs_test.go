@@ -175,6 +175,33 @@ func TestDocsDXPExamplesNameTheVariant(t *testing.T) {
 	assert.GreaterOrEqual(t, examples, 4)
 }
 
+// mkdirRe: a folder a page makes (mkdir DIR, mkdir -p DIR).
+var mkdirRe = regexp.MustCompile(`mkdir(?: -p)? +([^\s;&|` + "`" + `]+)`)
+
+// TestDocsExamplesWriteIntoFolders: a file an example writes (--out, --pdn,
+// >) into a relative folder goes into one the repository has, or one the
+// same page makes with mkdir: the commands refuse an output whose folder does
+// not exist.
+func TestDocsExamplesWriteIntoFolders(t *testing.T) {
+	for name, text := range docFiles(t) {
+		made := map[string]bool{}
+		for _, m := range mkdirRe.FindAllStringSubmatch(text, -1) {
+			made[filepath.Clean(m[1])] = true
+		}
+		for _, m := range outputRe.FindAllStringSubmatch(text, -1) {
+			out := m[1]
+			dir := filepath.Dir(out)
+			if dir == "." || filepath.IsAbs(out) || strings.ContainsAny(out, "${<") ||
+				placeholderPartRe.MatchString(out) || made[dir] {
+				continue // the current folder, the user's own, a name the user fills in
+			}
+			info, err := os.Stat(filepath.Join(repoRoot, dir))
+			ok := err == nil && info.IsDir()
+			assert.True(t, ok, "%s: an example writes %s, but the repository has no folder %s and the page makes none (mkdir)", name, out, dir)
+		}
+	}
+}
+
 // TestHubDocSession: the start of docs/hub.md's example session, from
 // "> hub" to "< wait", is what damka hub answers (a release build's version
 // aside): every parameter line the engine sends, egdb-path among them.
