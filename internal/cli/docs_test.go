@@ -202,6 +202,30 @@ func TestDocsExamplesWriteIntoFolders(t *testing.T) {
 	}
 }
 
+// TestDocsMatchesWriteTheirOwnPDN: the match examples of two pages never
+// append to the same --pdn file: a user who runs both would get one file of
+// two matches, which --resume and match merge refuse.
+func TestDocsMatchesWriteTheirOwnPDN(t *testing.T) {
+	pdnRe := regexp.MustCompile("--pdn +([^\\s\"'`|)\\]]+)")
+	pages := map[string]string{} // file -> the page that first names it
+	for name, text := range docFiles(t) {
+		seen := map[string]bool{}
+		for _, m := range pdnRe.FindAllStringSubmatch(text, -1) {
+			f := m[1]
+			if seen[f] || placeholderRe.MatchString(f) || strings.ContainsAny(f, "${") {
+				continue
+			}
+			seen[f] = true
+			if other, ok := pages[f]; ok {
+				assert.Fail(t, "two pages write one PDN", "%s and %s both have a match write --pdn %s", other, name, f)
+				continue
+			}
+			pages[f] = name
+		}
+	}
+	assert.GreaterOrEqual(t, len(pages), 8)
+}
+
 // TestHubDocSession: the start of docs/hub.md's example session, from
 // "> hub" to "< wait", is what damka hub answers (a release build's version
 // aside): every parameter line the engine sends, egdb-path among them.
