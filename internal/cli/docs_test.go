@@ -226,6 +226,34 @@ func TestDocsMatchesWriteTheirOwnPDN(t *testing.T) {
 	assert.GreaterOrEqual(t, len(pages), 8)
 }
 
+// TestEgdbDocBytes: the rows of docs/egdb.md's figures for the sets that
+// egdb/data embeds (English 5 pieces, international 4) give the bytes of
+// those files: a build writes them byte for byte.
+func TestEgdbDocBytes(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "egdb.md"))
+	require.NoError(t, err)
+	for _, set := range []struct {
+		variant string
+		pieces  int
+	}{{"english", 5}, {"international", 4}} {
+		files, err := filepath.Glob(filepath.Join(repoRoot, "egdb", "data", set.variant+"-*.egdb"))
+		require.NoError(t, err)
+		require.NotEmpty(t, files, set.variant)
+		var bytes int64
+		for _, f := range files {
+			info, err := os.Stat(f)
+			require.NoError(t, err)
+			bytes += info.Size()
+		}
+		row := regexp.MustCompile(fmt.Sprintf(`(?m)^\| %s \| %d \| (?:[^|]*\|){4} ([0-9 ]+) \|`, set.variant, set.pieces))
+		m := row.FindStringSubmatch(string(doc))
+		require.NotNil(t, m, "docs/egdb.md has no row for %s %d pieces", set.variant, set.pieces)
+		got, err := strconv.ParseInt(strings.ReplaceAll(m[1], " ", ""), 10, 64)
+		require.NoError(t, err)
+		assert.Equal(t, bytes, got, "docs/egdb.md: bytes of %s %d pieces against egdb/data", set.variant, set.pieces)
+	}
+}
+
 // TestHubDocSession: the start of docs/hub.md's example session, from
 // "> hub" to "< wait", is what damka hub answers (a release build's version
 // aside): every parameter line the engine sends, egdb-path among them.
