@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -275,5 +276,33 @@ func TestBookBuildChecksFirst(t *testing.T) {
 			assert.Equal(t, 3, strings.Count(stderr, "\n"), "one line per bad game and the error: %q", stderr)
 			assert.Contains(t, stderr, "pdn: game 1")
 		}
+	}
+}
+
+// TestBookDocCommands: docs/book.md gives each embedded book's command as its
+// header records it (damka book stats), with the game and seed files named in
+// testdata/draughts, where they are in a clone.
+func TestBookDocCommands(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "book.md"))
+	require.NoError(t, err)
+	fileArg := regexp.MustCompile(`(--(?:games|positions-file) )(\S+)`)
+	for _, v := range engine.AllVariants() {
+		b, err := book.Default(v)
+		require.NoError(t, err, v)
+		var command string
+		for _, l := range strings.Split(b.BuildInfo(), "\n") {
+			if c, ok := strings.CutPrefix(l, "command: "); ok {
+				command = c
+			}
+		}
+		require.NotEmpty(t, command, "%s book: no command in its header", v)
+		inRepo := fileArg.ReplaceAllStringFunc(command, func(m string) string {
+			p := fileArg.FindStringSubmatch(m)
+			f := filepath.ToSlash(filepath.Join("testdata", "draughts", filepath.Base(p[2])))
+			_, err := os.Stat(filepath.Join(repoRoot, f))
+			assert.NoError(t, err, "%s book: %s", v, f)
+			return p[1] + f
+		})
+		assert.Contains(t, string(doc), "\n"+inRepo+"\n", "docs/book.md lacks the %s book's command", v)
 	}
 }

@@ -158,6 +158,102 @@ func TestDocsExamplesRunFromAClone(t *testing.T) {
 	}
 }
 
+// dxpExampleRe: a damka dxp command line of an example, up to the end of
+// its line or its backtick span.
+var dxpExampleRe = regexp.MustCompile("damka dxp (?:--listen|--connect)[^`\n]*")
+
+// TestDocsDXPExamplesNameTheVariant: every damka dxp example that listens or
+// connects gives --variant, which damka dxp requires (exit status 2 without).
+func TestDocsDXPExamplesNameTheVariant(t *testing.T) {
+	examples := 0
+	for name, text := range docFiles(t) {
+		for _, ex := range dxpExampleRe.FindAllString(text, -1) {
+			examples++
+			assert.Contains(t, ex, "--variant ", "%s: %q lacks --variant, which damka dxp requires", name, ex)
+		}
+	}
+	assert.GreaterOrEqual(t, examples, 4)
+}
+
+// mkdirRe: a folder a page makes (mkdir DIR, mkdir -p DIR).
+var mkdirRe = regexp.MustCompile(`mkdir(?: -p)? +([^\s;&|` + "`" + `]+)`)
+
+// TestDocsExamplesWriteIntoFolders: a file an example writes (--out, --pdn,
+// >) into a relative folder goes into one the repository has, or one the
+// same page makes with mkdir: the commands refuse an output whose folder does
+// not exist.
+func TestDocsExamplesWriteIntoFolders(t *testing.T) {
+	for name, text := range docFiles(t) {
+		made := map[string]bool{}
+		for _, m := range mkdirRe.FindAllStringSubmatch(text, -1) {
+			made[filepath.Clean(m[1])] = true
+		}
+		for _, m := range outputRe.FindAllStringSubmatch(text, -1) {
+			out := m[1]
+			dir := filepath.Dir(out)
+			if dir == "." || filepath.IsAbs(out) || strings.ContainsAny(out, "${<") ||
+				placeholderPartRe.MatchString(out) || made[dir] {
+				continue // the current folder, the user's own, a name the user fills in
+			}
+			info, err := os.Stat(filepath.Join(repoRoot, dir))
+			ok := err == nil && info.IsDir()
+			assert.True(t, ok, "%s: an example writes %s, but the repository has no folder %s and the page makes none (mkdir)", name, out, dir)
+		}
+	}
+}
+
+// TestDocsMatchesWriteTheirOwnPDN: the match examples of two pages never
+// append to the same --pdn file: a user who runs both would get one file of
+// two matches, which --resume and match merge refuse.
+func TestDocsMatchesWriteTheirOwnPDN(t *testing.T) {
+	pdnRe := regexp.MustCompile("--pdn +([^\\s\"'`|)\\]]+)")
+	pages := map[string]string{} // file -> the page that first names it
+	for name, text := range docFiles(t) {
+		seen := map[string]bool{}
+		for _, m := range pdnRe.FindAllStringSubmatch(text, -1) {
+			f := m[1]
+			if seen[f] || placeholderRe.MatchString(f) || strings.ContainsAny(f, "${") {
+				continue
+			}
+			seen[f] = true
+			if other, ok := pages[f]; ok {
+				assert.Fail(t, "two pages write one PDN", "%s and %s both have a match write --pdn %s", other, name, f)
+				continue
+			}
+			pages[f] = name
+		}
+	}
+	assert.GreaterOrEqual(t, len(pages), 8)
+}
+
+// TestEgdbDocBytes: the rows of docs/egdb.md's figures for the sets that
+// egdb/data embeds (English 5 pieces, international 4) give the bytes of
+// those files: a build writes them byte for byte.
+func TestEgdbDocBytes(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "egdb.md"))
+	require.NoError(t, err)
+	for _, set := range []struct {
+		variant string
+		pieces  int
+	}{{"english", 5}, {"international", 4}} {
+		files, err := filepath.Glob(filepath.Join(repoRoot, "egdb", "data", set.variant+"-*.egdb"))
+		require.NoError(t, err)
+		require.NotEmpty(t, files, set.variant)
+		var bytes int64
+		for _, f := range files {
+			info, err := os.Stat(f)
+			require.NoError(t, err)
+			bytes += info.Size()
+		}
+		row := regexp.MustCompile(fmt.Sprintf(`(?m)^\| %s \| %d \| (?:[^|]*\|){4} ([0-9 ]+) \|`, set.variant, set.pieces))
+		m := row.FindStringSubmatch(string(doc))
+		require.NotNil(t, m, "docs/egdb.md has no row for %s %d pieces", set.variant, set.pieces)
+		got, err := strconv.ParseInt(strings.ReplaceAll(m[1], " ", ""), 10, 64)
+		require.NoError(t, err)
+		assert.Equal(t, bytes, got, "docs/egdb.md: bytes of %s %d pieces against egdb/data", set.variant, set.pieces)
+	}
+}
+
 // TestHubDocSession: the start of docs/hub.md's example session, from
 // "> hub" to "< wait", is what damka hub answers (a release build's version
 // aside): every parameter line the engine sends, egdb-path among them.

@@ -193,3 +193,31 @@ func TestReviewVariantHintOnlyForUntypedGames(t *testing.T) {
 	assert.Contains(t, errs, "1 of the games fail at their first move as russian, the default variant")
 	assert.Contains(t, errs, "1 read as english: use --variant english")
 }
+
+// TestReviewDocExample: docs/review.md shows reviewInput as its games.pdn,
+// and what damka review games.pdn --depth 8 writes: the first game and the
+// whole standard output.
+func TestReviewDocExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "review.md"))
+	require.NoError(t, err)
+	text := string(doc)
+	assert.Contains(t, text, "```\n"+reviewInput+"```\n", "docs/review.md's games.pdn")
+	require.Contains(t, text, "damka review games.pdn --depth 8")
+
+	dir := t.TempDir()
+	in := filepath.Join(dir, "games.pdn")
+	require.NoError(t, os.WriteFile(in, []byte(reviewInput), 0o644))
+	out, errs, code := runCLI("review", in, "--depth", "8")
+	assert.Equal(t, exitBadInput, code, errs)
+	out = strings.ReplaceAll(out, dir+string(filepath.Separator), "")
+	assert.Contains(t, text, "```\n"+out+"```\n", "docs/review.md's standard output")
+
+	reviewed, err := os.ReadFile(filepath.Join(dir, "games.reviewed.pdn"))
+	require.NoError(t, err)
+	first := string(reviewed)
+	start := strings.Index(first, "\n1. ")
+	require.GreaterOrEqual(t, start, 0)
+	first = first[start+1:]
+	first = first[:strings.Index(first, "\n\n")+1]
+	assert.Contains(t, text, "```\n"+first+"```\n", "docs/review.md's first game")
+}
