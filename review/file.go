@@ -29,7 +29,7 @@ type Report struct {
 func (rp *Report) Moves() int {
 	n := 0
 	for _, g := range rp.Games {
-		n += len(g.Moves)
+		n += g.Sides[engine.White].Moves + g.Sides[engine.Black].Moves
 	}
 	return n
 }
@@ -41,6 +41,30 @@ func (rp *Report) Moves() int {
 // The error is a read error of in (nothing is reviewed), or ctx's error
 // when ctx is done before the end (the report is then nil).
 func Run(ctx context.Context, r *Reviewer, in io.Reader, v engine.VariantID, progress func(done, total int)) (*Report, error) {
+	return RunWith(ctx, r, in, v, RunOptions{Progress: progress})
+}
+
+// RunOptions are the options of RunWith.
+type RunOptions struct {
+	// Progress, if not nil, is called after each move reviewed with the
+	// moves done and the moves of all good games still to review.
+	Progress func(done, total int)
+	// Done are games reviewed before (read back from a progress file),
+	// by their 1-based index in the input: they are not searched again
+	// but put in the report as they are.
+	Done map[int]*Game
+	// Reviewed, if not nil, is called with each game as soon as it is
+	// reviewed (not with the games of Done); an error from it ends the
+	// run with that error.
+	Reviewed func(*Game) error
+}
+
+// RunWith is Run with the options o: games already reviewed are taken
+// from o.Done, and each game newly reviewed is handed to o.Reviewed. The
+// report is the same as Run's when o.Done holds games that Run would
+// have reviewed the same way.
+func RunWith(ctx context.Context, r *Reviewer, in io.Reader, v engine.VariantID, o RunOptions) (*Report, error) {
+	progress := o.Progress
 	rd := pdn.NewReader(in, v)
 	type input struct {
 		index int
@@ -64,7 +88,9 @@ func Run(ctx context.Context, r *Reviewer, in io.Reader, v engine.VariantID, pro
 			continue
 		}
 		games = append(games, input{index, g})
-		total += len(g.Moves)
+		if o.Done[index] == nil {
+			total += len(g.Moves)
+		}
 	}
 	done := 0
 	tick := func() {
@@ -74,20 +100,33 @@ func Run(ctx context.Context, r *Reviewer, in io.Reader, v engine.VariantID, pro
 		}
 	}
 	for _, in := range games {
+		if rv := o.Done[in.index]; rv != nil {
+			rp.Games = append(rp.Games, rv)
+			continue
+		}
 		rv, err := r.Review(ctx, in.index, in.g, tick)
 		if err != nil {
 			return nil, err
+		}
+		if o.Reviewed != nil {
+			if err := o.Reviewed(rv); err != nil {
+				return nil, err
+			}
 		}
 		rp.Games = append(rp.Games, rv)
 	}
 	return rp, nil
 }
 
-// WritePDN writes the reviewed games (Game.Game) as PDN, in input order.
+// WritePDN writes the reviewed games as PDN (Game.PDN), in input order.
 func (rp *Report) WritePDN(w io.Writer) error {
 	for _, g := range rp.Games {
-		if err := pdn.Write(w, g.Game); err != nil {
-			return fmt.Errorf("game %d: %w", g.Index, err)
+		b, err := g.PDN()
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -136,7 +175,7 @@ func (rp *Report) WriteSummary(w io.Writer) error {
 		all.add(ws)
 		all.add(bs)
 		if _, err := fmt.Fprintf(w, "game=%d white=%q black=%q result=%s moves=%d white_avg_loss=%.2f white_mistakes=%d white_blunders=%d black_avg_loss=%.2f black_mistakes=%d black_blunders=%d\n",
-			g.Index, g.Names[engine.White], g.Names[engine.Black], g.Input.Result, len(g.Moves),
+			g.Index, g.Names[engine.White], g.Names[engine.Black], g.Result, ws.Moves+bs.Moves,
 			ws.AvgLoss(), ws.Mistakes, ws.Blunders, bs.AvgLoss(), bs.Mistakes, bs.Blunders); err != nil {
 			return err
 		}

@@ -22,6 +22,7 @@
 package review
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"regexp"
@@ -129,11 +130,30 @@ type Game struct {
 	// marked move, the comments of the review added to its own, and the
 	// Annotator tag when Config.Annotator is set. The input game is not
 	// changed.
-	Game  *pdn.Game
-	Input *pdn.Game // the game as read
-	Moves []Move    // one per move of the game
-	Sides [2]Side   // indexed by engine.Color (White, Black)
-	Names [2]string // the White and Black tags ("?" when empty)
+	Game   *pdn.Game
+	Input  *pdn.Game // the game as read
+	Moves  []Move    // one per move of the game
+	Sides  [2]Side   // indexed by engine.Color (White, Black)
+	Names  [2]string // the White and Black tags ("?" when empty)
+	Result string    // the game's result token, as in pdn.Game
+	// Record, when set, is the game's PDN text as Report.WritePDN writes
+	// it: a game reviewed earlier and read back (a resumed review), whose
+	// Game, Input and Moves are then nil; the summary needs only Index,
+	// Sides, Names and Result.
+	Record []byte
+}
+
+// PDN returns the game's PDN text as Report.WritePDN writes it: Record
+// when set, else Game written by pdn.Write.
+func (g *Game) PDN() ([]byte, error) {
+	if g.Record != nil {
+		return g.Record, nil
+	}
+	var b bytes.Buffer
+	if err := pdn.Write(&b, g.Game); err != nil {
+		return nil, fmt.Errorf("game %d: %w", g.Index, err)
+	}
+	return b.Bytes(), nil
 }
 
 // Config sets up a Reviewer.
@@ -191,7 +211,7 @@ func (r *Reviewer) Review(ctx context.Context, index int, g *pdn.Game, done func
 			done()
 		}
 	}
-	rv := &Game{Index: index, Input: g, Moves: make([]Move, n)}
+	rv := &Game{Index: index, Input: g, Moves: make([]Move, n), Result: g.Result}
 	rv.Names = [2]string{nameOr(g.Tag("White")), nameOr(g.Tag("Black"))}
 	pos := g.Start
 	for i, m := range g.Moves {

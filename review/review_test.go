@@ -274,3 +274,34 @@ func TestMarkOf(t *testing.T) {
 	assert.Equal(t, 1000, clamp(search.Mate))
 	assert.Equal(t, "[%eval -0.35]", FormatEval(-35))
 }
+
+// TestRunWithDone: games of RunOptions.Done (read back with only their
+// PDN text, sides, names and result) are not reviewed again, the others
+// go to Reviewed as they are reviewed, and the PDN and the summary are
+// those of a plain Run.
+func TestRunWithDone(t *testing.T) {
+	in := "[GameType \"21\"]\n[White \"A\"]\n1. 11-15 23-19 *\n\n[GameType \"21\"]\n1. 11-15 23-18 2. 15-14 *\n\n[GameType \"21\"]\n[Black \"A\"]\n1. 9-13 22-18 1-0\n"
+	rp, err := Run(context.Background(), newReviewer(), strings.NewReader(in), engine.English, nil)
+	require.NoError(t, err)
+	var want, wantSum bytes.Buffer
+	require.NoError(t, rp.WritePDN(&want))
+	require.NoError(t, rp.WriteSummary(&wantSum))
+
+	first := rp.Games[0]
+	text, err := first.PDN()
+	require.NoError(t, err)
+	done := map[int]*Game{1: {Index: 1, Record: text, Sides: first.Sides, Names: first.Names, Result: first.Result}}
+	var reviewed []int
+	rp2, err := RunWith(context.Background(), newReviewer(), strings.NewReader(in), engine.English, RunOptions{
+		Done:     done,
+		Reviewed: func(g *Game) error { reviewed = append(reviewed, g.Index); return nil },
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []int{3}, reviewed, "game 1 is done, game 2 bad")
+	var got, gotSum bytes.Buffer
+	require.NoError(t, rp2.WritePDN(&got))
+	require.NoError(t, rp2.WriteSummary(&gotSum))
+	assert.Equal(t, want.String(), got.String())
+	assert.Equal(t, wantSum.String(), gotSum.String())
+	assert.Equal(t, rp.Moves(), rp2.Moves())
+}

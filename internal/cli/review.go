@@ -4,6 +4,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -27,6 +28,7 @@ func newReviewCmd() *cobra.Command {
 		sf         searchFlags
 		outName    string
 		noProgress bool
+		resume     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "review GAME.pdn",
@@ -49,8 +51,14 @@ The played move's score is the score of the next position's search, so each
 position is searched once (docs/review.md).
 
 The games go to --out (default GAME.reviewed.pdn beside the input; never the
-input itself), written whole or not at all: an interrupted run (Ctrl-C) writes
-nothing. Standard output gets one line per game, one per player and a totals
+input itself), written whole or not at all. Meanwhile each game is appended,
+as soon as it is reviewed, to the progress file OUT.partial beside it, which
+is removed at the end. When the review is interrupted (Ctrl-C, SIGTERM) the
+progress file stays: the same command with --resume reviews only the games
+that are not in it, and writes the same OUT and summary as a run straight
+through. A progress file of another input or other settings is refused;
+without --resume an existing progress file is refused too, so that no work
+is thrown away (delete it to start over). Standard output gets one line per game, one per player and a totals
 line (docs/review.md). A bad game (a PDN error, an illegal move) is reported
 on standard error with its number and move and left out; the other games are
 reviewed and written, and the exit status is then 2 (bad input), as when no
@@ -66,16 +74,37 @@ game can be reviewed at all.`,
 				outName = strings.TrimSuffix(in, filepath.Ext(in)) + ".reviewed.pdn"
 			}
 			cfg := review.Config{Options: p.Options(), Limits: lim, Annotator: "damka " + version + ", " + limitText(lim)}
+			var settings []string
+			for _, name := range []string{player.SetEvalFile, player.SetEGDBPath, player.SetEGDBPieces} {
+				val, err := p.Get(name)
+				if err != nil {
+					return err
+				}
+				settings = append(settings, name+"="+val)
+			}
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
-			return runReview(ctx, cmd, review.New(cfg), in, outName, p.Variant(), progressOn(cmd.ErrOrStderr(), noProgress))
+			return runReview(ctx, cmd, review.New(cfg), in, outName, p.Variant(), reviewOptions{
+				bar: progressOn(cmd.ErrOrStderr(), noProgress), resume: resume,
+				limits: limitText(lim), settings: strings.Join(settings, " "),
+				reviewed: func(games int) {
+					if reviewedHook != nil && reviewedHook(games) {
+						cancel()
+					}
+				}})
 		},
 	}
 	sf.register(cmd)
 	cmd.Flags().StringVar(&outName, "out", "", "write the reviewed games to this file (default: GAME.reviewed.pdn beside the input)")
 	cmd.Flags().BoolVar(&noProgress, "no-progress", false, noProgressUsage)
+	cmd.Flags().BoolVar(&resume, "resume", false, "go on with an interrupted review: keep the games of its progress file OUT.partial, review the others")
 	return cmd
 }
+
+// reviewedHook, if not nil, is called by the review command after each game
+// is added to the progress file, with the games in it; when it returns
+// true the review is interrupted as by Ctrl-C (a test's interruption).
+var reviewedHook func(games int) bool
 
 // limitText describes a search limit for the Annotator tag: "depth 6",
 // "1000000 nodes", "0.5 s per move".
@@ -89,13 +118,28 @@ func limitText(l search.Limits) string {
 	return fmt.Sprintf("%g s per move", l.MoveTime.Seconds())
 }
 
+// reviewOptions are runReview's options.
+type reviewOptions struct {
+	bar    bool // draw the progress bar
+	resume bool // go on from the progress file
+	// limits and settings describe the search limit and the engine
+	// settings that change scores, for the progress file's stamp.
+	limits, settings string
+	// reviewed, if not nil, is called after each game is added to the
+	// progress file, with the games in it.
+	reviewed func(games int)
+}
+
 // runReview reviews the games of file in (games without a GameType tag
 // of variant v) with rv and writes them to outName through a temporary
 // file in its folder, renamed when all is written: when ctx is done first,
-// or anything fails, no file is left. The summary goes to cmd's standard
-// output, bad games and the progress bar (when bar is set) to its standard
-// error. Bad games give a bad-input error after the good ones are written.
-func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in, outName string, v engine.VariantID, bar bool) error {
+// or anything fails, no file is left but the progress file outName.partial,
+// which holds the games reviewed (o.resume goes on from it; without
+// o.resume an existing one is refused). The summary goes to cmd's standard
+// output, bad games and the progress bar (when o.bar is set) to its
+// standard error. Bad games give a bad-input error after the good ones are
+// written.
+func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in, outName string, v engine.VariantID, o reviewOptions) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if same, err := sameFile(in, outName); err != nil {
 		return err
@@ -106,10 +150,47 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	data, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		return badInput("%s: %v", in, err)
+	}
 	if err := checkWritable(outName); err != nil {
 		return err
 	}
+	partial := outName + progressSuffix
+	stamp := newReviewStamp(in, data, v, o.limits, o.settings)
+	done := map[int]*review.Game{}
+	var pf *progressFile
+	_, statErr := os.Stat(partial)
+	switch {
+	case statErr == nil && !o.resume:
+		return badInput("%s holds the games of an interrupted review: run again with --resume to go on with it, or delete it to start over", partial)
+	case statErr == nil:
+		var size int64
+		done, size, err = readProgress(partial, stamp, stderr)
+		if err != nil {
+			return err
+		}
+		if size > 0 {
+			pf, err = appendProgress(partial, size, len(done))
+		} else {
+			pf, err = createProgress(partial, stamp)
+		}
+	case errors.Is(statErr, os.ErrNotExist):
+		pf, err = createProgress(partial, stamp)
+	default:
+		return badInput("%v", statErr)
+	}
+	if err != nil {
+		return err
+	}
+	kept := false // the progress file is left for --resume
+	defer func() {
+		if err := pf.close(!kept); err != nil {
+			fmt.Fprintf(stderr, "%v\n", err)
+		}
+	}()
 	var pb *progressbar.ProgressBar
 	progress := func(done, total int) {
 		if pb == nil {
@@ -123,16 +204,29 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 		}
 		_ = pb.Set(done)
 	}
-	if !bar {
+	if !o.bar {
 		progress = nil
 	}
-	rp, err := review.Run(ctx, rv, bufio.NewReader(f), v, progress)
+	save := func(g *review.Game) error {
+		if err := pf.add(g); err != nil {
+			return err
+		}
+		if o.reviewed != nil {
+			o.reviewed(pf.n)
+		}
+		return nil
+	}
+	rp, err := review.RunWith(ctx, rv, bytes.NewReader(data), v, review.RunOptions{Progress: progress, Done: done, Reviewed: save})
 	if pb != nil {
 		_ = pb.Finish()
 		fmt.Fprintln(stderr)
 	}
 	if err != nil {
+		kept = pf.n > 0
 		if ctx.Err() != nil {
+			if kept {
+				return fmt.Errorf("review interrupted: %s not written; the %d games reviewed are kept in %s: run the same command with --resume to go on", outName, pf.n, partial)
+			}
 			return fmt.Errorf("review interrupted: %s not written", outName)
 		}
 		return fmt.Errorf("%s: %v", in, err)
@@ -154,6 +248,7 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 		return badInput("%s: no game to review (%d bad): %s not written", in, len(rp.Bad), outName)
 	}
 	if err := writeAtomic(outName, rp.WritePDN); err != nil {
+		kept = pf.n > 0
 		return err
 	}
 	if err := rp.WriteSummary(stdout); err != nil {

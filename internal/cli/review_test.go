@@ -103,7 +103,7 @@ func TestReviewInterrupted(t *testing.T) {
 	cmd.SetOut(&sb)
 	cmd.SetErr(&sb)
 	rv := review.New(review.Config{Options: search.Options{Threads: 1, HashMiB: 8}, Limits: search.Limits{Depth: 3}})
-	err := runReview(ctx, cmd, rv, in, filepath.Join(dir, "out.pdn"), engine.Russian, false)
+	err := runReview(ctx, cmd, rv, in, filepath.Join(dir, "out.pdn"), engine.Russian, reviewOptions{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "interrupted")
 	entries, err := os.ReadDir(dir)
