@@ -74,19 +74,15 @@ game can be reviewed at all.`,
 				outName = strings.TrimSuffix(in, filepath.Ext(in)) + ".reviewed.pdn"
 			}
 			cfg := review.Config{Options: p.Options(), Limits: lim, Annotator: "damka " + version + ", " + limitText(lim)}
-			var settings []string
-			for _, name := range []string{player.SetEvalFile, player.SetEGDBPath, player.SetEGDBPieces} {
-				val, err := p.Get(name)
-				if err != nil {
-					return err
-				}
-				settings = append(settings, name+"="+val)
+			settings, err := reviewSettings(p)
+			if err != nil {
+				return err
 			}
 			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
 			return runReview(ctx, cmd, review.New(cfg), in, outName, p.Variant(), reviewOptions{
 				bar: progressOn(cmd.ErrOrStderr(), noProgress), resume: resume,
-				limits: limitText(lim), settings: strings.Join(settings, " "),
+				limits: limitText(lim), settings: settings,
 				reviewed: func(games int) {
 					if reviewedHook != nil && reviewedHook(games) {
 						cancel()

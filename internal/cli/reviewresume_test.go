@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"damka/player"
 )
 
 // resumeInput is reviewInput and two more games: four good games and a bad
@@ -182,4 +184,28 @@ func TestReviewResumeRefusesOtherReview(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, kept, now, "the refused progress file is left as it was")
 	assert.NoFileExists(t, out)
+}
+
+// TestReviewSettingsHashEvalFile: a review's stamp names the eval file
+// with a hash of its content, so that other weights under the same name
+// are another review; without an eval file the stamp names none.
+func TestReviewSettingsHashEvalFile(t *testing.T) {
+	p := player.New(player.Config{})
+	plain, err := reviewSettings(p)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(plain, "eval-file= egdb-path="), plain)
+
+	w := filepath.Join(t.TempDir(), "w.dkw")
+	data, err := os.ReadFile(filepath.Join("..", "..", "eval", "weights", "russian.dkw"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(w, data, 0o644))
+	require.NoError(t, p.Set(player.SetEvalFile, w))
+	first, err := reviewSettings(p)
+	require.NoError(t, err)
+	assert.Contains(t, first, "eval-file="+w+"@sha256:")
+	data[len(data)-1] ^= 1
+	require.NoError(t, os.WriteFile(w, data, 0o644))
+	second, err := reviewSettings(p)
+	require.NoError(t, err)
+	assert.NotEqual(t, first, second, "other weights under the same name")
 }
