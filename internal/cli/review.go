@@ -154,36 +154,36 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 	if err := checkWritable(outName); err != nil {
 		return err
 	}
-	partial := outName + progressSuffix
-	stamp := newReviewStamp(in, data, v, o.limits, o.settings)
+	partial := outName + review.ProgressSuffix
+	stamp := review.NewStamp(in, data, v, o.limits, version, o.settings)
 	done := map[int]*review.Game{}
-	var pf *progressFile
+	var pf *review.ProgressFile
 	_, statErr := os.Stat(partial)
 	switch {
 	case statErr == nil && !o.resume:
 		return badInput("%s holds the games of an interrupted review: run again with --resume to go on with it, or delete it to start over", partial)
 	case statErr == nil:
 		var size int64
-		done, size, err = readProgress(partial, stamp, stderr)
+		done, size, err = review.ReadProgress(partial, stamp, stderr)
 		if err != nil {
-			return err
+			return progressError(err)
 		}
 		if size > 0 {
-			pf, err = appendProgress(partial, size, len(done))
+			pf, err = review.AppendProgress(partial, size, len(done))
 		} else {
-			pf, err = createProgress(partial, stamp)
+			pf, err = review.CreateProgress(partial, stamp)
 		}
 	case errors.Is(statErr, os.ErrNotExist):
-		pf, err = createProgress(partial, stamp)
+		pf, err = review.CreateProgress(partial, stamp)
 	default:
 		return badInput("%v", statErr)
 	}
 	if err != nil {
-		return err
+		return progressError(err)
 	}
 	kept := false // the progress file is left for --resume
 	defer func() {
-		if err := pf.close(!kept); err != nil {
+		if err := pf.Close(!kept); err != nil {
 			fmt.Fprintf(stderr, "%v\n", err)
 		}
 	}()
@@ -204,11 +204,11 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 		progress = nil
 	}
 	save := func(g *review.Game) error {
-		if err := pf.add(g); err != nil {
+		if err := pf.Add(g); err != nil {
 			return err
 		}
 		if o.reviewed != nil {
-			o.reviewed(pf.n)
+			o.reviewed(pf.Games())
 		}
 		return nil
 	}
@@ -218,10 +218,10 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 		fmt.Fprintln(stderr)
 	}
 	if err != nil {
-		kept = pf.n > 0
+		kept = pf.Games() > 0
 		if ctx.Err() != nil {
 			if kept {
-				return fmt.Errorf("review interrupted: %s not written; the %d games reviewed are kept in %s: run the same command with --resume to go on", outName, pf.n, partial)
+				return fmt.Errorf("review interrupted: %s not written; the %d games reviewed are kept in %s: run the same command with --resume to go on", outName, pf.Games(), partial)
 			}
 			return fmt.Errorf("review interrupted: %s not written", outName)
 		}
@@ -244,7 +244,7 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 		return badInput("%s: no game to review (%d bad): %s not written", in, len(rp.Bad), outName)
 	}
 	if err := writeAtomic(outName, rp.WritePDN); err != nil {
-		kept = pf.n > 0
+		kept = pf.Games() > 0
 		return err
 	}
 	if err := rp.WriteSummary(stdout); err != nil {
@@ -328,4 +328,13 @@ func writeAtomic(name string, write func(io.Writer) error) error {
 	}
 	ok = true
 	return nil
+}
+
+// progressError is err of a review's progress file, as bad input when it
+// is the file's or the command line's (review.ErrProgress).
+func progressError(err error) error {
+	if errors.Is(err, review.ErrProgress) {
+		return badInput("%v", err)
+	}
+	return err
 }

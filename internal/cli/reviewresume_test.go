@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/player"
+	"damka/review"
 )
 
 // resumeInput is reviewInput and two more games: four good games and a bad
@@ -62,7 +63,7 @@ func straightReview(t *testing.T, dir, in string) (string, string) {
 	require.Equal(t, exitBadInput, code, errs) // the bad game
 	text, err := os.ReadFile(out)
 	require.NoError(t, err)
-	require.NoFileExists(t, out+progressSuffix, "the progress file is removed at the end")
+	require.NoFileExists(t, out+review.ProgressSuffix, "the progress file is removed at the end")
 	return string(text), summaryOf(stdout)
 }
 
@@ -85,7 +86,7 @@ func TestReviewResume(t *testing.T) {
 	assert.NoFileExists(t, out)
 	kept, err := os.ReadFile(partial)
 	require.NoError(t, err)
-	assert.Equal(t, 2, strings.Count(string(kept), progressGamePrefix))
+	assert.Equal(t, 2, strings.Count(string(kept), "; damka review game "))
 	games := strings.Split(want, "[Event ")
 	assert.Contains(t, string(kept), games[1], "game 1 as in the output")
 	assert.NotContains(t, string(kept), `"Third"`, "game 4 is not reviewed yet")
@@ -119,7 +120,7 @@ func TestReviewResumeTruncated(t *testing.T) {
 	want, wantSummary := straightReview(t, dir, in)
 
 	out := filepath.Join(dir, "resumed.pdn")
-	partial := out + progressSuffix
+	partial := out + review.ProgressSuffix
 	interruptAfter(t, 2, reviewArgs(in, out))
 	kept, err := os.ReadFile(partial)
 	require.NoError(t, err)
@@ -156,7 +157,7 @@ func TestReviewResumeRefusesOtherReview(t *testing.T) {
 	in := filepath.Join(dir, "games.pdn")
 	require.NoError(t, os.WriteFile(in, []byte(resumeInput), 0o644))
 	out := filepath.Join(dir, "out.pdn")
-	partial := out + progressSuffix
+	partial := out + review.ProgressSuffix
 	interruptAfter(t, 1, reviewArgs(in, out))
 	kept, err := os.ReadFile(partial)
 	require.NoError(t, err)
