@@ -33,7 +33,7 @@ const (
 // line of its progress file: a progress file is resumed only by a review
 // with the same stamp (the input's name aside).
 type Stamp struct {
-	Input    string `json:"input"`    // the input file's name, for the messages only
+	Input    string `json:"input"`    // the input file's name, for a person reading the file (not compared)
 	Size     int64  `json:"size"`     // the input's size in bytes
 	SHA256   string `json:"sha256"`   // the input's content, hex
 	Variant  string `json:"variant"`  // the variant of games without a GameType tag
@@ -51,8 +51,9 @@ func NewStamp(in string, data []byte, v engine.VariantID, limits, version, setti
 		Variant: v.String(), Limits: limits, Version: version, Settings: settings}
 }
 
-// differences lists what differs between the stamp of a progress file (s)
-// and that of the review now (now), as "WHAT: FILE's vs NOW's".
+// Differences lists what differs between the stamp of a progress file (s)
+// and that of the review now (now), each as `WHAT "FILE's" (now "NOW's")`;
+// none when the file can be resumed. The input's name is not compared.
 func (s Stamp) Differences(now Stamp) []string {
 	var d []string
 	diff := func(what, a, b string) {
@@ -95,11 +96,11 @@ var ErrProgress = errors.New("review progress")
 // Games returns the number of games in the file.
 func (pf *ProgressFile) Games() int { return pf.n }
 
-// readProgress reads the progress file name of a review stamped now: the
+// ReadProgress reads the progress file name of a review stamped now: the
 // games it holds by index, and the length of its good part (a half-written
 // last record is left out and reported on warn). A file of another review
-// is refused as bad input naming what differs; a file whose header line is
-// incomplete holds nothing (size 0).
+// is refused with an error wrapping ErrProgress that names what differs; a
+// file whose header line is incomplete holds nothing (size 0).
 func ReadProgress(name string, now Stamp, warn io.Writer) (map[int]*Game, int64, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
@@ -215,7 +216,7 @@ func (pf *ProgressFile) write(b []byte) error {
 	return nil
 }
 
-// add appends the record of a reviewed game: its game line and its PDN
+// Add appends the record of a reviewed game: its game line and its PDN
 // text, as one write.
 func (pf *ProgressFile) Add(rv *Game) error {
 	text, err := rv.PDN()
@@ -237,7 +238,7 @@ func (pf *ProgressFile) Add(rv *Game) error {
 	return nil
 }
 
-// close closes the file; remove also removes it.
+// Close closes the file; remove also removes it.
 func (pf *ProgressFile) Close(remove bool) error {
 	err := pf.f.Close()
 	if remove {

@@ -6,6 +6,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -337,4 +339,28 @@ func progressError(err error) error {
 		return badInput("%v", err)
 	}
 	return err
+}
+
+// reviewSettings returns the engine settings of p that change a review's
+// scores, for its stamp: "eval-file=F egdb-path=D egdb-pieces=N", with
+// the SHA-256 of the eval file's content after its name (a file of the
+// same name with other weights is another review).
+func reviewSettings(p *player.Player) (string, error) {
+	var settings []string
+	for _, name := range []string{player.SetEvalFile, player.SetEGDBPath, player.SetEGDBPieces} {
+		val, err := p.Get(name)
+		if err != nil {
+			return "", err
+		}
+		if name == player.SetEvalFile && val != "" {
+			data, err := os.ReadFile(val)
+			if err != nil {
+				return "", badInput("--%s: %v", name, err)
+			}
+			sum := sha256.Sum256(data)
+			val += "@sha256:" + hex.EncodeToString(sum[:8])
+		}
+		settings = append(settings, name+"="+val)
+	}
+	return strings.Join(settings, " "), nil
 }

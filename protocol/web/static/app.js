@@ -512,7 +512,7 @@ function setup() {
   bind("btn-go", () => send({ type: "go" }));
   bind("btn-analyse", () => { lines = {}; renderLines(); send({ type: "analyse" }); });
   bind("btn-stop", () => send({ type: "stop" }));
-  bind("btn-move", () => { const t = $("move-text").value.trim(); if (t) { showError(""); send({ type: "move", move: t }); typed = t; } });
+  bind("btn-move", () => { const t = $("move-text").value.trim(); if (t) { send({ type: "move", move: t }); typed = t; } });
   $("move-text").addEventListener("keydown", (e) => { if (e.key === "Enter") $("btn-move").click(); });
   bind("btn-new", () => {
     showError("");
