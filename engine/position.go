@@ -52,9 +52,9 @@ const MaxMoves = 512
 // MoveList is a caller-owned, fixed-size list of moves. Generation writes
 // into it without allocating.
 type MoveList struct {
-	Moves    [MaxMoves]Move
 	N        int  // number of moves in Moves
 	Overflow bool // true if moves were dropped because the list was full
+	Moves    [MaxMoves]Move
 }
 
 // Slice returns the generated moves (a view into l; no copy).

@@ -89,58 +89,6 @@ func (w *Weights) Evaluate(p *engine.Position) int {
 	return total
 }
 
-// patterns8x8 sums the region weights of tab (Weights.board) on the 8x8
-// board for White's pieces own and Black's opp (square sets): the 15 4x4
-// regions, then the 7 row bands when tab has them (feature set 4).
-func patterns8x8(tab [][2]int16, own, opp uint64) (mg, eg int) {
-	c := own | opp<<32
-	base := 0
-	for r0 := uint(0); r0 < 5; r0++ {
-		for j := uint(0); j < 3; j++ {
-			a := tab[base+index8x8(c, r0, j)]
-			mg += int(a[0])
-			eg += int(a[1])
-			base += PatternSize
-		}
-	}
-	if len(tab) > base {
-		bands := tab[base : base+7*PatternSize]
-		for r := uint(0); r < 7; r++ {
-			a := bands[int(r)*PatternSize+indexBand(own, opp, r)]
-			mg += int(a[0])
-			eg += int(a[1])
-		}
-	}
-	return mg, eg
-}
-
-// patterns10x10 is patterns8x8 for the 10x10 board: 28 4x4 regions, then
-// 18 row bands when tab has them.
-func patterns10x10(tab [][2]int16, own, opp uint64) (mg, eg int) {
-	base := 0
-	for r0 := uint(0); r0 < 7; r0++ {
-		for j := uint(0); j < 4; j++ {
-			a := tab[base+index10x10(own, opp, r0, j)]
-			mg += int(a[0])
-			eg += int(a[1])
-			base += PatternSize
-		}
-	}
-	if len(tab) > base {
-		bands := tab[base : base+18*PatternSize]
-		i := 0
-		for r := uint(0); r < 9; r++ {
-			for j := uint(0); j < 2; j++ {
-				a := bands[i+indexBand10x10(own, opp, r, j)]
-				mg += int(a[0])
-				eg += int(a[1])
-				i += PatternSize
-			}
-		}
-	}
-	return mg, eg
-}
-
 // kingsEnding scores a position with kings only (no pattern applies and
 // the training positions hold men): the learned endgame value of a king
 // per king, the hand-set mobility term (kingRules.KingMob, per move, d:

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"damka/engine"
+	"damka/eval"
 )
 
 // mustFEN parses a FEN of variant v or fails the test.
@@ -276,4 +277,49 @@ func TestUnknownVariantGivesNoMove(t *testing.T) {
 	p.V = 9
 	r := e.Search(context.Background(), p, nil, Limits{Depth: 3}, nil)
 	assert.False(t, r.HasMove)
+}
+
+// TestEvalCacheFollowsVariantAndWeights: the worker's evaluation cache
+// gives the score of the weights and variant of the search being run,
+// also for a position it cached under other weights, and every score it
+// gives is the evaluation's own.
+func TestEvalCacheFollowsVariantAndWeights(t *testing.T) {
+	e := New(Options{Threads: 1, HashMiB: 1})
+	w := e.workers[0]
+	var l engine.MoveList
+	p := engine.StartPosition(engine.International)
+	p.Generate(&l)
+	p = p.Play(l.Moves[0])
+	other := eval.NewWeights(engine.International)
+	require.NotEqual(t, eval.Evaluate(&p), other.Evaluate(&p))
+	for _, ew := range []*eval.Weights{nil, other, nil} {
+		e.opts.Eval = ew
+		w.prepare(&p, nil, Limits{}, timeManager{}, time.Now())
+		want := eval.Evaluate(&p)
+		if ew != nil {
+			want = ew.Evaluate(&p)
+		}
+		for range 2 { // computed, then from the cache
+			assert.Equal(t, want, w.evaluate(&p))
+		}
+	}
+	// Positions of a search: every cached score is the evaluation's.
+	e.opts.Eval = nil
+	r := e.Search(context.Background(), p, nil, Limits{Depth: 6}, nil)
+	require.True(t, r.HasMove)
+	hits := 0
+	for _, c := range w.evalCache {
+		if c != 0 {
+			hits++
+		}
+	}
+	assert.Positive(t, hits)
+	for _, q := range []engine.Position{p, engine.StartPosition(engine.International)} {
+		q.Generate(&l)
+		for _, m := range l.Slice() {
+			c := q.Play(m)
+			assert.Equal(t, eval.Evaluate(&c), w.evaluate(&c))
+			assert.Equal(t, eval.Evaluate(&c), w.evaluate(&c))
+		}
+	}
 }

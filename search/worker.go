@@ -22,14 +22,18 @@ const maxHistory = 256
 const futilityMargin = 120
 
 // plyState is the per-ply part of a worker's stack.
+//
+// The fields every node touches come first, so that they share a few
+// cache lines: the position, the counters, the PV's length, the killers
+// and the start of the move list (its length, then its moves).
 type plyState struct {
 	pos     engine.Position
 	draw    engine.DrawState
+	pvLen   int
+	killers [2]engine.Move
 	moves   engine.MoveList
 	scores  [engine.MaxMoves]int32
-	killers [2]engine.Move
 	pv      [MaxPly + 1]engine.Move
-	pvLen   int
 }
 
 // worker is one Lazy SMP thread. Everything the node loop touches is
@@ -40,10 +44,15 @@ type worker struct {
 	id   int
 	main bool
 
-	stack   [MaxPly + 2]plyState
-	history [2][64][64]int32
-	keys    [maxHistory + MaxPly + 2]uint64 // game history, then the search path
-	nHist   int                             // number of history keys in keys
+	stack [MaxPly + 2]plyState
+	// evalCache holds recent static evaluations by position key: the
+	// key's bits above 16 and the score in the low 16 (see evaluate).
+	evalCache  [evalCacheSize]uint64
+	evalCacheV engine.VariantID // the variant and weights of evalCache's scores
+	evalCacheW *eval.Weights
+	history    [2][64][64]int32
+	keys       [maxHistory + MaxPly + 2]uint64 // game history, then the search path
+	nHist      int                             // number of history keys in keys
 	// rootSpan is how far back in the history a repetition of the root's
 	// line may reach: the root's reversible counter, or all of the history
 	// when the caller gave no counters (an identical key across a man move
@@ -127,6 +136,11 @@ func (w *worker) prepare(pos *engine.Position, history []uint64, l Limits, tm ti
 	w.evalW = nil
 	if ew := w.e.opts.Eval; ew != nil && ew.V == pos.V {
 		w.evalW = ew
+	}
+	if w.evalCacheV != pos.V || w.evalCacheW != w.evalW {
+		// The cached scores are of another variant or other weights.
+		w.evalCache = [evalCacheSize]uint64{}
+		w.evalCacheV, w.evalCacheW = pos.V, w.evalW
 	}
 	w.egdbPieces = egdbPieces(w.e.opts.EGDB, pos.V)
 	w.egdbRoot = w.egdbPieces > 0 && bits.OnesCount64(pos.Pieces[0]|pos.Pieces[1]) <= w.egdbPieces &&
@@ -496,10 +510,20 @@ const counterKeyFrom = 8
 // evaluate is the static evaluation (eval.Evaluate, or Options.Eval's
 // weights).
 func (w *worker) evaluate(p *engine.Position) int {
-	if ew := w.evalW; ew != nil {
-		return ew.Evaluate(p)
+	c := &w.evalCache[p.Key&(evalCacheSize-1)]
+	if e := *c; e&^0xFFFF == p.Key&^0xFFFF {
+		return int(int16(e))
 	}
-	return eval.Evaluate(p)
+	var s int
+	if ew := w.evalW; ew != nil {
+		s = ew.Evaluate(p)
+	} else {
+		s = eval.Evaluate(p)
+	}
+	if s == int(int16(s)) {
+		*c = p.Key&^0xFFFF | uint64(uint16(s))
+	}
+	return s
 }
 
 // ttScore converts a score for storing at ply (mate scores and database
@@ -648,7 +672,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		if futile && i > 0 && mp.late {
 			continue
 		}
-		child.pos = p.Play(m)
+		p.PlayInto(&child.pos, m)
 		child.draw = st.draw.Update(p, m)
 		var s int
 		if i == first {
@@ -842,3 +866,7 @@ func (w *worker) tryShots(alpha, beta, ply, stand int) int {
 	}
 	return best
 }
+
+// evalCacheSize is the number of entries of a worker's evaluation cache
+// (a power of two).
+const evalCacheSize = 1 << 14
