@@ -50,37 +50,42 @@ type side struct {
 func Evaluate(p *engine.Position) int { return defaults[p.V].Evaluate(p) }
 
 // Evaluate is the package's Evaluate with w's weights; p must be of w's
-// variant.
+// variant. It computes what the trainer's features (ExtractFeatures) and
+// w give, in one pass: the weighted dense counts without the table of
+// counts, and no patterns in the endings of kings only, which the hand
+// rules score.
 func (w *Weights) Evaluate(p *engine.Position) int {
 	v := p.V
-	pg := &patternGeoms[v]
 	g := geomOf(v)
 	var s [2]side
-	var d [2][NumDense]int
-	denseCounts(p, g, &s, &d)
-	mg, eg := 0, 0
-	for k := range NumDense {
-		x := d[0][k] - d[1][k]
-		mg += x * int(w.Dense[k][0])
-		eg += x * int(w.Dense[k][1])
+	for c := range 2 {
+		s[c].kings = p.Pieces[c] & p.Kings
+		s[c].men = p.Pieces[c] &^ p.Kings
+		s[c].nMen = bits.OnesCount64(s[c].men)
+		s[c].nKings = bits.OnesCount64(s[c].kings)
 	}
+	menLeft := s[0].nMen + s[1].nMen
+	if menLeft == 0 {
+		total := kingsEnding(w, g, &s, p)
+		if p.Side == engine.Black {
+			return -total
+		}
+		return total
+	}
+	mg, eg := w.denseScore(p, g, &s)
 	own := compact(v, patternPieces(p, engine.White, w.Set))
 	opp := compact(v, patternPieces(p, engine.Black, w.Set))
 	var pm, pe int
-	if pg.rowLen == 4 {
+	if patternGeoms[v].rowLen == 4 {
 		pm, pe = patterns8x8(w.board, own, opp)
 	} else {
 		pm, pe = patterns10x10(w.board, own, opp)
 	}
 	mg += pm
 	eg += pe
-	menLeft := s[0].nMen + s[1].nMen
 	full := 2 * g.men
 	total := (mg*menLeft + eg*(full-menLeft)) / (full << WeightShift)
-	switch endgameScale(p, g, &s) {
-	case 0:
-		total = kingsEnding(w, g, &s, &d)
-	case 2:
+	if endgameScale(p, g, &s) == 2 {
 		total /= 2
 	}
 	if p.Side == engine.Black {
@@ -89,14 +94,108 @@ func (w *Weights) Evaluate(p *engine.Position) int {
 	return total
 }
 
+// denseScore is the dense features' part of the middlegame and endgame
+// sums of p (White's view, in weight units): each of denseCounts'
+// counts, White's minus Black's, times its weight. s holds both sides'
+// pieces.
+func (w *Weights) denseScore(p *engine.Position, g *geometry, s *[2]side) (mg, eg int) {
+	wt := &w.Dense
+	add := func(k, x int) {
+		mg += x * int(wt[k][0])
+		eg += x * int(wt[k][1])
+	}
+	add(DenseMen, s[0].nMen-s[1].nMen)
+	add(DenseKings, s[0].nKings-s[1].nKings)
+	sign := 1
+	if p.Side == engine.Black {
+		sign = -1
+	}
+	add(DenseToMove, sign)
+	empty := g.board &^ (p.Pieces[0] | p.Pieces[1])
+	n0, n1 := s[0].nMen+s[0].nKings, s[1].nMen+s[1].nKings
+	switch {
+	case n0 == n1:
+		// The move: the side to move has it when an odd number of pieces
+		// stand on its system.
+		if bits.OnesCount64((p.Pieces[0]|p.Pieces[1])&g.system[p.Side])&1 == 0 {
+			sign = -sign
+		}
+		add(DenseMove, sign)
+	case n0 > n1:
+		add(DenseTrade, 2*g.men-n0-n1)
+	default:
+		add(DenseTrade, n0+n1-2*g.men)
+	}
+	var manMob, blocked, tempo, balance, runaway, runSteps [2]int
+	var kingEdge, kingCentre, kingCorner, kingMob, kingDiag [2]int
+	for c := engine.White; c <= engine.Black; c++ {
+		me, op := &s[c], &s[c^1]
+		if men := me.men; men != 0 {
+			l, r := g.forward(men, c)
+			l &= empty
+			r &= empty
+			manMob[c] = bits.OnesCount64(l) + bits.OnesCount64(r)
+			var movable uint64
+			if c == engine.White {
+				movable = l<<g.upLeft | r<<g.upRight
+			} else {
+				movable = l>>g.upLeft | r>>g.upRight
+			}
+			blocked[c] = bits.OnesCount64(men &^ movable)
+			pl := &g.advPlanes[c]
+			tempo[c] = bits.OnesCount64(men&pl[0]) + bits.OnesCount64(men&pl[1])<<1 +
+				bits.OnesCount64(men&pl[2])<<2 + bits.OnesCount64(men&pl[3])<<3
+			balance[c] = abs(2*bits.OnesCount64(men&g.leftHalf) - me.nMen)
+			if op.nKings == 0 {
+				for b := men & g.half[c]; b != 0; b &= b - 1 {
+					i := bits.TrailingZeros64(b)
+					if g.cone[c][i]&op.men == 0 {
+						togo := int(g.row[i])
+						if c == engine.Black {
+							togo = g.size - 1 - togo
+						}
+						runaway[c]++
+						runSteps[c] += togo
+					}
+				}
+			}
+		}
+		if k := me.kings; k != 0 {
+			kingEdge[c] = bits.OnesCount64(k & g.edge)
+			kingCentre[c] = bits.OnesCount64(k & g.centre)
+			kingCorner[c] = bits.OnesCount64(k & (g.corner2[0] | g.corner2[1]))
+			kingMob[c] = g.kingMoves(k, empty, g.flying)
+			if g.flying {
+				kingDiag[c] = bits.OnesCount64(k & g.longDiag)
+			}
+		}
+	}
+	add(DenseManMob, manMob[0]-manMob[1])
+	add(DenseBlocked, blocked[0]-blocked[1])
+	add(DenseTempo, tempo[0]-tempo[1])
+	add(DenseBalance, balance[0]-balance[1])
+	add(DenseRunaway, runaway[0]-runaway[1])
+	add(DenseRunSteps, runSteps[0]-runSteps[1])
+	if s[0].kings|s[1].kings != 0 {
+		add(DenseKingEdge, kingEdge[0]-kingEdge[1])
+		add(DenseKingCentre, kingCentre[0]-kingCentre[1])
+		add(DenseKingCorner, kingCorner[0]-kingCorner[1])
+		add(DenseKingMob, kingMob[0]-kingMob[1])
+		add(DenseKingDiag, kingDiag[0]-kingDiag[1])
+	}
+	return mg, eg
+}
+
 // kingsEnding scores a position with kings only (no pattern applies and
 // the training positions hold men): the learned endgame value of a king
-// per king, the hand-set mobility term (kingRules.KingMob, per move, d:
-// the dense counts), then the hand rules of kingsOnly. White's view.
-func kingsEnding(w *Weights, g *geometry, s *[2]side, d *[2][NumDense]int) int {
+// per king, the hand-set mobility term (kingRules.KingMob, per move),
+// then the hand rules of kingsOnly. White's view.
+func kingsEnding(w *Weights, g *geometry, s *[2]side, p *engine.Position) int {
 	r := &kingRulesOf[w.V]
 	king := int(w.Dense[DenseKings][1]) >> WeightShift
-	total := king*(s[0].nKings-s[1].nKings) + r.KingMob*(d[0][DenseKingMob]-d[1][DenseKingMob])
+	empty := g.board &^ (p.Pieces[0] | p.Pieces[1])
+	mob := g.kingMoves(s[0].kings, empty, g.flying) - g.kingMoves(s[1].kings, empty, g.flying)
+	total := king*(s[0].nKings-s[1].nKings) + r.KingMob*mob
 	strong := engine.White
 	if s[1].nKings > s[0].nKings || s[1].nKings == s[0].nKings && total < 0 {
 		strong = engine.Black

@@ -452,3 +452,58 @@ func TestSetFourRowBands(t *testing.T) {
 		}
 	}
 }
+
+// referenceEvaluate is Evaluate computed the plain way, from the trainer's
+// features and the table of dense counts, also in the endings of kings
+// only (the hand rules of kingsOnly on the dense counts' mobility).
+func referenceEvaluate(w *Weights, p *engine.Position) int {
+	if score, ok := recompute(w, p); ok {
+		return score
+	}
+	g := geomOf(p.V)
+	var s [2]side
+	var d [2][NumDense]int
+	denseCounts(p, g, &s, &d)
+	r := &kingRulesOf[w.V]
+	king := int(w.Dense[DenseKings][1]) >> WeightShift
+	total := king*(s[0].nKings-s[1].nKings) + r.KingMob*(d[0][DenseKingMob]-d[1][DenseKingMob])
+	strong := engine.White
+	if s[1].nKings > s[0].nKings || s[1].nKings == s[0].nKings && total < 0 {
+		strong = engine.Black
+	}
+	sign := 1
+	if strong == engine.Black {
+		sign = -1
+	}
+	total = sign * kingsOnly(r, g, &s[strong], &s[strong^1], sign*total, g.flying)
+	if p.Side == engine.Black {
+		return -total
+	}
+	return total
+}
+
+// TestEvaluateMatchesReference: Evaluate (one pass, no patterns without
+// men) equals the plain computation on every position of random games,
+// the endings of kings only among them, with the embedded and with random
+// weights.
+func TestEvaluateMatchesReference(t *testing.T) {
+	for _, v := range engine.AllVariants() {
+		ps := randomPositions(v, 30, uint64(v)+70)
+		// Every position again with all its pieces crowned: endings of
+		// kings only of every size.
+		for i := range len(ps) {
+			q := ps[i]
+			q.Kings = q.Pieces[0] | q.Pieces[1]
+			ps = append(ps, q)
+		}
+		for seed := range uint64(3) {
+			w := randomWeights(v, seed)
+			if seed == 0 {
+				w = Default(v)
+			}
+			for i := range ps {
+				require.Equal(t, referenceEvaluate(w, &ps[i]), w.Evaluate(&ps[i]), "%v weights %d: %s", v, seed, ps[i].FEN())
+			}
+		}
+	}
+}

@@ -127,9 +127,11 @@ func (w *worker) scoreMoves(ply, from int) {
 // pick moves the best-scored move among i.. to position i and returns it.
 func (st *plyState) pick(i int) engine.Move {
 	best := i
-	for j := i + 1; j < st.moves.N; j++ {
-		if st.scores[j] > st.scores[best] {
-			best = j
+	sc := st.scores[i:st.moves.N]
+	top := sc[0]
+	for j, s := range sc {
+		if s > top {
+			best, top = i+j, s
 		}
 	}
 	if best != i {
