@@ -9,6 +9,8 @@
 
 package eval
 
+import "unsafe"
+
 // rowLanes is one row's digit groups for the viewer's pieces o and the
 // opponent's p (the row's squares as bits, square 1 of the row lowest):
 // pairs lane j is the digits of the row's squares j and j+1 (d(j) + 3
@@ -56,31 +58,44 @@ var rowTable = func() (t [1 << 10]rowLanes) {
 // lane returns 16-bit lane j of x.
 func lane(x uint64, j uint) int { return int(x >> (16 * j) & 0xFFFF) }
 
+// weightAt returns entry i of the pattern table that starts at base
+// (Weights.board's first entry). The callers' indices are below the
+// table's length by construction: a region's offset plus a lane, which is
+// below PatternSize (TestEvaluateMatchesFeatures checks every region's
+// index against the trainer's), so the hot loops go without bounds checks.
+func weightAt(base unsafe.Pointer, i int) (mg, eg int) {
+	a := (*[2]int16)(unsafe.Add(base, uintptr(i)*4))
+	return int(a[0]), int(a[1])
+}
+
 // patterns8x8 sums the region weights of tab (Weights.board) on the 8x8
 // board for White's pieces own and Black's opp (square sets): the 15 4x4
 // regions, then the 7 row bands when tab has them (feature set 4). The
 // indices are those of index8x8 and indexBand.
 func patterns8x8(tab [][2]int16, own, opp uint64) (mg, eg int) {
+	const regions = 15
+	if len(tab) < regions*PatternSize {
+		panic("eval: pattern table shorter than its regions")
+	}
 	var rows [8]rowLanes
 	for r := range rows {
 		rows[r] = rowTable[(own>>(4*r)&15)<<5|opp>>(4*r)&15]
 	}
-	const regions = 15
+	base := unsafe.Pointer(unsafe.SliceData(tab))
 	for r0 := 0; r0 < 5; r0++ {
 		x := rows[r0].pairs + 9*rows[r0+1].pairs + 81*rows[r0+2].pairs + 729*rows[r0+3].pairs
-		t := tab[3*r0*PatternSize : (3*r0+3)*PatternSize]
-		a := t[lane(x, 0)]
-		b := t[PatternSize+lane(x, 1)]
-		c := t[2*PatternSize+lane(x, 2)]
-		mg += int(a[0]) + int(b[0]) + int(c[0])
-		eg += int(a[1]) + int(b[1]) + int(c[1])
+		o := 3 * r0 * PatternSize
+		am, ae := weightAt(base, o+lane(x, 0))
+		bm, be := weightAt(base, o+PatternSize+lane(x, 1))
+		cm, ce := weightAt(base, o+2*PatternSize+lane(x, 2))
+		mg += am + bm + cm
+		eg += ae + be + ce
 	}
-	if len(tab) > regions*PatternSize {
-		bands := tab[regions*PatternSize : (regions+7)*PatternSize]
+	if len(tab) >= (regions+7)*PatternSize {
 		for r := 0; r < 7; r++ {
-			a := bands[r*PatternSize+lane(rows[r].quads+81*rows[r+1].quads, 0)]
-			mg += int(a[0])
-			eg += int(a[1])
+			am, ae := weightAt(base, (regions+r)*PatternSize+lane(rows[r].quads+81*rows[r+1].quads, 0))
+			mg += am
+			eg += ae
 		}
 	}
 	return mg, eg
@@ -90,30 +105,33 @@ func patterns8x8(tab [][2]int16, own, opp uint64) (mg, eg int) {
 // 18 row bands when tab has them (the indices of index10x10 and
 // indexBand10x10).
 func patterns10x10(tab [][2]int16, own, opp uint64) (mg, eg int) {
+	const regions = 28
+	if len(tab) < regions*PatternSize {
+		panic("eval: pattern table shorter than its regions")
+	}
 	var rows [10]rowLanes
 	for r := range rows {
 		rows[r] = rowTable[(own>>(5*r)&31)<<5|opp>>(5*r)&31]
 	}
-	const regions = 28
+	base := unsafe.Pointer(unsafe.SliceData(tab))
 	for r0 := 0; r0 < 7; r0++ {
 		x := rows[r0].pairs + 9*rows[r0+1].pairs + 81*rows[r0+2].pairs + 729*rows[r0+3].pairs
-		t := tab[4*r0*PatternSize : (4*r0+4)*PatternSize]
-		a := t[lane(x, 0)]
-		b := t[PatternSize+lane(x, 1)]
-		c := t[2*PatternSize+lane(x, 2)]
-		d := t[3*PatternSize+lane(x, 3)]
-		mg += int(a[0]) + int(b[0]) + int(c[0]) + int(d[0])
-		eg += int(a[1]) + int(b[1]) + int(c[1]) + int(d[1])
+		o := 4 * r0 * PatternSize
+		am, ae := weightAt(base, o+lane(x, 0))
+		bm, be := weightAt(base, o+PatternSize+lane(x, 1))
+		cm, ce := weightAt(base, o+2*PatternSize+lane(x, 2))
+		dm, de := weightAt(base, o+3*PatternSize+lane(x, 3))
+		mg += am + bm + cm + dm
+		eg += ae + be + ce + de
 	}
-	if len(tab) > regions*PatternSize {
-		bands := tab[regions*PatternSize : (regions+18)*PatternSize]
+	if len(tab) >= (regions+18)*PatternSize {
 		for r := 0; r < 9; r++ {
 			x := rows[r].quads + 81*rows[r+1].quads
-			t := bands[2*r*PatternSize : (2*r+2)*PatternSize]
-			a := t[lane(x, 0)]
-			b := t[PatternSize+lane(x, 1)]
-			mg += int(a[0]) + int(b[0])
-			eg += int(a[1]) + int(b[1])
+			o := (regions + 2*r) * PatternSize
+			am, ae := weightAt(base, o+lane(x, 0))
+			bm, be := weightAt(base, o+PatternSize+lane(x, 1))
+			mg += am + bm
+			eg += ae + be
 		}
 	}
 	return mg, eg
