@@ -52,8 +52,22 @@ type table struct {
 	mem []byte
 }
 
-// uint64Word is one table word.
-type uint64Word = atomic.Uint64
+// uint64Word is one table word: loaded with sync/atomic (a plain load on
+// amd64 and arm64), stored with storeWord.
+type uint64Word struct{ atomic.Uint64 }
+
+// storeWord sets the word to v. An atomic store is a locked exchange on
+// amd64, a full barrier that the table does not need: an aligned 64-bit
+// store is never torn, and the xor check turns two stores of different
+// entries mixed in one slot into a miss. So outside the race detector (whose
+// checks the table's atomics keep clean) it is a plain store.
+func (x *uint64Word) storeWord(v uint64) {
+	if raceEnabled {
+		x.Store(v)
+		return
+	}
+	*(*uint64)(unsafe.Pointer(x)) = v
+}
 
 // hugePage is the size of a transparent huge page (x86-64 and arm64 Linux).
 const hugePage = 2 << 20
@@ -193,8 +207,8 @@ func (t *table) store(key uint64, depth, score, bound int, m engine.Move, moveIn
 	if moveIndex >= 0 {
 		d |= uint64(m.From)<<32 | uint64(m.To)<<38 | uint64(moveIndex&511)<<44 | 1<<53
 	}
-	t.words[b+2*slot].Store(key ^ d)
-	t.words[b+2*slot+1].Store(d)
+	t.words[b+2*slot].storeWord(key ^ d)
+	t.words[b+2*slot+1].storeWord(d)
 }
 
 // hashfull returns the permille of the first 1000 buckets' entries that
