@@ -11,19 +11,14 @@ package eval
 
 import "unsafe"
 
-// rowLanes is one row's digit groups for the viewer's pieces o and the
-// opponent's p (the row's squares as bits, square 1 of the row lowest):
-// pairs lane j is the digits of the row's squares j and j+1 (d(j) + 3
-// d(j+1), d 1 for the viewer's piece and 2 for the opponent's), quads lane
-// j the digits of squares j to j+3 (d(j) + 3 d(j+1) + 9 d(j+2) + 27
-// d(j+3)).
-type rowLanes struct {
-	pairs uint64 // 4 lanes of 16 bits (rows of 5 squares; 3 used on rows of 4)
-	quads uint64 // 2 lanes of 16 bits (rows of 5 squares; 1 used on rows of 4)
-}
-
-// rowTable is rowLanes for every row of up to 5 squares: index o<<5 | p.
-var rowTable = func() (t [1 << 10]rowLanes) {
+// pairsTable and quadsTable hold one row's digit groups for the viewer's
+// pieces o and the opponent's p (the row's squares as bits, square 1 of
+// the row lowest), at index o<<5 | p: pairs lane j is the digits of the
+// row's squares j and j+1 (d(j) + 3 d(j+1), d 1 for the viewer's piece and
+// 2 for the opponent's), 4 lanes on rows of 5 squares (3 used on rows of
+// 4); quads lane j the digits of squares j to j+3 (d(j) + 3 d(j+1) + 9
+// d(j+2) + 27 d(j+3)), 2 lanes on rows of 5 (1 used on rows of 4).
+var pairsTable, quadsTable = func() (pairs, quads [1 << 10]uint64) {
 	digit := func(o, p uint, i int) uint64 {
 		switch {
 		case o>>i&1 != 0:
@@ -38,22 +33,34 @@ var rowTable = func() (t [1 << 10]rowLanes) {
 			if o&p != 0 {
 				continue // a square holds one piece
 			}
-			var l rowLanes
+			var pr, qd uint64
 			for j := range 4 {
-				l.pairs |= (digit(o, p, j) + 3*digit(o, p, j+1)) << (16 * j)
+				pr |= (digit(o, p, j) + 3*digit(o, p, j+1)) << (16 * j)
 			}
 			for j := range 2 {
 				var q uint64
 				for i := 3; i >= 0; i-- {
 					q = 3*q + digit(o, p, j+i)
 				}
-				l.quads |= q << (16 * j)
+				qd |= q << (16 * j)
 			}
-			t[o<<5|p] = l
+			pairs[o<<5|p], quads[o<<5|p] = pr, qd
 		}
 	}
-	return t
+	return pairs, quads
 }()
+
+// rowIndex is the index of row r (of rowLen squares) of the square sets
+// own and opp in pairsTable and quadsTable.
+func rowIndex(own, opp uint64, r, rowLen uint) uint64 {
+	const m = 31
+	return (own>>(rowLen*r)&m)<<5 | opp>>(rowLen*r)&m
+}
+
+// regionLanes returns the indices of the 4x4 regions with top row r0 as
+// lanes: the pairs of its four rows a to d, by Horner's rule (times 9 is a
+// shift and an add).
+func regionLanes(a, b, c, d uint64) uint64 { return a + 9*(b+9*(c+9*d)) }
 
 // lane returns 16-bit lane j of x.
 func lane(x uint64, j uint) int { return int(x >> (16 * j) & 0xFFFF) }
@@ -77,14 +84,14 @@ func patterns8x8(tab [][2]int16, own, opp uint64) (mg, eg int) {
 	if len(tab) < regions*PatternSize {
 		panic("eval: pattern table shorter than its regions")
 	}
-	var rows [8]rowLanes
-	for r := range rows {
-		rows[r] = rowTable[(own>>(4*r)&15)<<5|opp>>(4*r)&15]
-	}
+	r0, r1, r2, r3 := rowIndex(own, opp, 0, 4), rowIndex(own, opp, 1, 4), rowIndex(own, opp, 2, 4), rowIndex(own, opp, 3, 4)
+	r4, r5, r6, r7 := rowIndex(own, opp, 4, 4), rowIndex(own, opp, 5, 4), rowIndex(own, opp, 6, 4), rowIndex(own, opp, 7, 4)
+	p := [8]uint64{pairsTable[r0], pairsTable[r1], pairsTable[r2], pairsTable[r3],
+		pairsTable[r4], pairsTable[r5], pairsTable[r6], pairsTable[r7]}
 	base := unsafe.Pointer(unsafe.SliceData(tab))
-	for r0 := 0; r0 < 5; r0++ {
-		x := rows[r0].pairs + 9*rows[r0+1].pairs + 81*rows[r0+2].pairs + 729*rows[r0+3].pairs
-		o := 3 * r0 * PatternSize
+	for r := range 5 {
+		x := regionLanes(p[r], p[r+1], p[r+2], p[r+3])
+		o := 3 * r * PatternSize
 		am, ae := weightAt(base, o+lane(x, 0))
 		bm, be := weightAt(base, o+PatternSize+lane(x, 1))
 		cm, ce := weightAt(base, o+2*PatternSize+lane(x, 2))
@@ -92,8 +99,10 @@ func patterns8x8(tab [][2]int16, own, opp uint64) (mg, eg int) {
 		eg += ae + be + ce
 	}
 	if len(tab) >= (regions+7)*PatternSize {
-		for r := 0; r < 7; r++ {
-			am, ae := weightAt(base, (regions+r)*PatternSize+lane(rows[r].quads+81*rows[r+1].quads, 0))
+		q := [8]uint64{quadsTable[r0], quadsTable[r1], quadsTable[r2], quadsTable[r3],
+			quadsTable[r4], quadsTable[r5], quadsTable[r6], quadsTable[r7]}
+		for r := range 7 {
+			am, ae := weightAt(base, (regions+r)*PatternSize+lane(q[r]+81*q[r+1], 0))
 			mg += am
 			eg += ae
 		}
@@ -109,14 +118,22 @@ func patterns10x10(tab [][2]int16, own, opp uint64) (mg, eg int) {
 	if len(tab) < regions*PatternSize {
 		panic("eval: pattern table shorter than its regions")
 	}
-	var rows [10]rowLanes
-	for r := range rows {
-		rows[r] = rowTable[(own>>(5*r)&31)<<5|opp>>(5*r)&31]
-	}
+	// The rows' pairs, unrolled: constant shifts, no array.
+	p0 := pairsTable[rowIndex(own, opp, 0, 5)]
+	p1 := pairsTable[rowIndex(own, opp, 1, 5)]
+	p2 := pairsTable[rowIndex(own, opp, 2, 5)]
+	p3 := pairsTable[rowIndex(own, opp, 3, 5)]
+	p4 := pairsTable[rowIndex(own, opp, 4, 5)]
+	p5 := pairsTable[rowIndex(own, opp, 5, 5)]
+	p6 := pairsTable[rowIndex(own, opp, 6, 5)]
+	p7 := pairsTable[rowIndex(own, opp, 7, 5)]
+	p8 := pairsTable[rowIndex(own, opp, 8, 5)]
+	p9 := pairsTable[rowIndex(own, opp, 9, 5)]
+	x := [7]uint64{regionLanes(p0, p1, p2, p3), regionLanes(p1, p2, p3, p4), regionLanes(p2, p3, p4, p5),
+		regionLanes(p3, p4, p5, p6), regionLanes(p4, p5, p6, p7), regionLanes(p5, p6, p7, p8), regionLanes(p6, p7, p8, p9)}
 	base := unsafe.Pointer(unsafe.SliceData(tab))
-	for r0 := 0; r0 < 7; r0++ {
-		x := rows[r0].pairs + 9*rows[r0+1].pairs + 81*rows[r0+2].pairs + 729*rows[r0+3].pairs
-		o := 4 * r0 * PatternSize
+	for r, x := range x {
+		o := 4 * r * PatternSize
 		am, ae := weightAt(base, o+lane(x, 0))
 		bm, be := weightAt(base, o+PatternSize+lane(x, 1))
 		cm, ce := weightAt(base, o+2*PatternSize+lane(x, 2))
@@ -125,8 +142,12 @@ func patterns10x10(tab [][2]int16, own, opp uint64) (mg, eg int) {
 		eg += ae + be + ce + de
 	}
 	if len(tab) >= (regions+18)*PatternSize {
-		for r := 0; r < 9; r++ {
-			x := rows[r].quads + 81*rows[r+1].quads
+		var q [10]uint64
+		for r := range q {
+			q[r] = quadsTable[rowIndex(own, opp, uint(r), 5)]
+		}
+		for r := range 9 {
+			x := q[r] + 81*q[r+1]
 			o := (regions + 2*r) * PatternSize
 			am, ae := weightAt(base, o+lane(x, 0))
 			bm, be := weightAt(base, o+PatternSize+lane(x, 1))
