@@ -3,8 +3,17 @@ GO ?= go
 
 .PHONY: build test test-race perft bench bench-search fuzz fuzz-ci soak vet fmt generate test-gui gui-shots wasm
 
+# GOAMD64 is the x86-64 level bin/damka needs: v1 runs on every x86-64
+# processor; v2 (POPCNT, SSE4.2: since 2009) and v3 (AVX2, BMI2: since 2013
+# to 2015) make the search a few per cent faster (docs/development.md,
+# "Instruction set"). By default make build takes the highest level this
+# machine has (Linux: /proc/cpuinfo; elsewhere v1); GOAMD64=v1 make build
+# makes a binary for any x86-64 machine. Other architectures ignore it.
+cpuflags = $(foreach f,$(1),$(shell grep -qw $(f) /proc/cpuinfo 2>/dev/null && echo $(f)))
+GOAMD64 ?= $(if $(filter 10,$(words $(call cpuflags,avx2 bmi1 bmi2 fma movbe f16c abm popcnt sse4_2 ssse3))),v3,$(if $(filter 4,$(words $(call cpuflags,popcnt sse4_2 ssse3 cx16))),v2,v1))
+
 build:
-	$(GO) build -o bin/damka ./cmd/damka
+	GOAMD64=$(GOAMD64) $(GO) build -o bin/damka ./cmd/damka
 
 # The default test run: vet, formatting check, unit tests (deep runs skipped by -short).
 # -p 1: one test binary at a time, so the real-process games under a clock (Hub, DXP,

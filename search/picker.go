@@ -118,7 +118,7 @@ func (w *worker) scoreMoves(ply, from int) {
 		case *m == st.killers[1]:
 			s = orderKiller
 		default:
-			s = w.history[side][m.From][m.To]
+			s = w.history[side&1][m.From&63][m.To&63]
 		}
 		st.scores[i] = s
 	}
