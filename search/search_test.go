@@ -323,3 +323,38 @@ func TestEvalCacheFollowsVariantAndWeights(t *testing.T) {
 		}
 	}
 }
+
+// manyKings is 20 kings against 20 (international, Black to move, 8
+// captures): a position whose first iteration, with its capture trees,
+// takes more than 30 s to finish.
+const manyKings = "BWWBeWBBBWWBWBWWBeeWBeeBBBBBWBBBeWeWeBeBWBWWWWBWeWW"
+
+// TestFirstIterationKeepsTheTime: a search answers within its move time
+// and stops at once when told to, also while its first iteration is
+// unfinished (inside the quiescence search's capture trees), with a legal
+// move.
+func TestFirstIterationKeepsTheTime(t *testing.T) {
+	p, err := engine.ParseHubPosition(engine.International, manyKings)
+	require.NoError(t, err)
+	e := New(Options{Threads: 1, HashMiB: 4})
+	start := time.Now()
+	r := e.Search(context.Background(), p, nil, Limits{MoveTime: 200 * time.Millisecond}, nil)
+	took := time.Since(start)
+	require.True(t, r.HasMove)
+	assert.True(t, isLegal(&p, r.Move))
+	assert.Zero(t, r.Depth, "the first iteration finished: the position does not test what it should")
+	assert.Less(t, took, 2*time.Second, "a 0.2 s search took %v", took)
+
+	// Stop (the context) during an unbounded search.
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		cancel()
+	}()
+	start = time.Now()
+	r = e.Search(ctx, p, nil, Limits{Infinite: true}, nil)
+	took = time.Since(start)
+	require.True(t, r.HasMove)
+	assert.True(t, isLegal(&p, r.Move))
+	assert.Less(t, took, 2*time.Second, "stopped after 0.1 s, answered after %v", took)
+}

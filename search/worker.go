@@ -442,7 +442,7 @@ func (w *worker) checkLimits() {
 		w.e.stop.Store(true)
 		return
 	}
-	if w.tm.timed && !w.e.pondering.Load() && w.rootDepth > 1 && w.e.elapsed() >= w.tm.hard {
+	if w.tm.timed && !w.e.pondering.Load() && w.e.elapsed() >= w.tm.hard {
 		w.e.stop.Store(true)
 	}
 }
@@ -768,6 +768,12 @@ func (w *worker) quiesce(alpha, beta, ply int, shots bool) int {
 		}
 		yieldHost()
 	}
+	if w.e.stop.Load() {
+		// A capture tree can be huge (many kings): the search stops here
+		// too, not only at the next full-width node.
+		w.stopped = true
+		return 0
+	}
 	if ply > w.selDepth {
 		w.selDepth = ply
 	}
@@ -795,6 +801,9 @@ func (w *worker) quiesce(alpha, beta, ply int, shots bool) int {
 		child.pos = p.Play(m)
 		child.draw = engine.DrawState{}
 		s := -w.quiesce(-beta, -alpha, ply+1, shots)
+		if w.stopped {
+			return 0
+		}
 		if st.raise(m, s, child, &best, &alpha, beta) {
 			break
 		}
@@ -860,6 +869,9 @@ func (w *worker) tryShots(alpha, beta, ply, stand int) int {
 		}
 		child.draw = engine.DrawState{}
 		s := -w.quiesce(-beta, -alpha, ply+1, false)
+		if w.stopped {
+			return 0
+		}
 		if st.raise(m, s, child, &best, &alpha, beta) {
 			break
 		}

@@ -1035,3 +1035,33 @@ func TestDefaultPlayer(t *testing.T) {
 	}
 	assert.Equal(t, "wait", lines[len(lines)-1])
 }
+
+// TestManyKingsAnswersInTime: in a position whose first iteration is huge
+// (20 kings against 20, capture trees), a 0.2 s move is answered in time,
+// and an analysis ends at once at stop and when the input closes.
+func TestManyKingsAnswersInTime(t *testing.T) {
+	const manyKings = "BWWBeWBBBWWBWBWWBeeWBeeBBBBBWBBBeWeWeBeBWBWWWWBWeWW"
+	hs := startSession(t, testConfig())
+	hs.send("set-param name=variant value=international", "init")
+	hs.expect("ready")
+	hs.send("pos pos="+manyKings, "level move-time=0.2")
+	start := time.Now()
+	hs.send("go think")
+	hs.expect("~done move=\\S+")
+	assert.Less(t, time.Since(start), 2*time.Second, "a 0.2 s move")
+
+	hs.send("pos pos="+manyKings, "level infinite", "go analyze")
+	time.Sleep(300 * time.Millisecond)
+	start = time.Now()
+	hs.send("stop")
+	hs.expect("~done move=\\S+")
+	assert.Less(t, time.Since(start), time.Second, "stop")
+
+	hs.send("pos pos="+manyKings, "level infinite", "go analyze")
+	time.Sleep(300 * time.Millisecond)
+	start = time.Now()
+	hs.in.Close()
+	hs.expect("~done move=\\S+")
+	assert.Less(t, time.Since(start), time.Second, "end of input")
+	hs.end()
+}
