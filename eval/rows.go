@@ -53,13 +53,13 @@ var pairsTable, quadsTable = func() (pairs, quads [1 << 10]uint64) {
 // rowIndex is the index of row r (of rowLen squares) of the square sets
 // own and opp in pairsTable and quadsTable.
 func rowIndex(own, opp uint64, r, rowLen uint) uint64 {
-	const m = 31
+	m := uint64(1)<<rowLen - 1
 	return (own>>(rowLen*r)&m)<<5 | opp>>(rowLen*r)&m
 }
 
-// regionLanes returns the indices of the 4x4 regions with top row r0 as
-// lanes: the pairs of its four rows a to d, by Horner's rule (times 9 is a
-// shift and an add).
+// regionLanes returns the indices of the 4x4 regions of four rows as
+// lanes, from the rows' pairs a (the top row) to d, by Horner's rule
+// (times 9 is a shift and an add).
 func regionLanes(a, b, c, d uint64) uint64 { return a + 9*(b+9*(c+9*d)) }
 
 // lane returns 16-bit lane j of x.

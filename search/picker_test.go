@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -214,4 +216,59 @@ func solveWithAndWithout(t *testing.T, shots []suiteShot, off params) (nWith, nW
 		without.Clear()
 	}
 	return nWith, nWithout, solved, solvedWithout
+}
+
+// TestPickIsSelectionOrder: pick hands out the moves in the order of the
+// plain selection (the first best of the rest, swapped to the front), on
+// lists of every length with many equal scores.
+func TestPickIsSelectionOrder(t *testing.T) {
+	plain := func(st *plyState, i int) {
+		best := i
+		for j := i + 1; j < st.moves.N; j++ {
+			if st.scores[j] > st.scores[best] {
+				best = j
+			}
+		}
+		st.moves.Moves[i], st.moves.Moves[best] = st.moves.Moves[best], st.moves.Moves[i]
+		st.scores[i], st.scores[best] = st.scores[best], st.scores[i]
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var a, b plyState
+	for trial := range 3000 {
+		n := trial%70 + 1
+		a.moves.N, b.moves.N = n, n
+		for k := range n {
+			s := int32(rng.IntN(1 + trial%9))
+			a.scores[k], b.scores[k] = s, s
+			a.moves.Moves[k] = engine.Move{From: uint8(k)}
+			b.moves.Moves[k] = engine.Move{From: uint8(k)}
+		}
+		for i := range n {
+			plain(&a, i)
+			require.Equal(t, a.moves.Moves[i], b.pick(i), "trial %d, move %d", trial, i)
+		}
+		require.Equal(t, a.moves.Moves[:n], b.moves.Moves[:n])
+	}
+}
+
+// BenchmarkPick selects every move of lists of 8 and 40 scored moves (an
+// all-node of men, and of flying kings).
+func BenchmarkPick(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var st plyState
+	for _, n := range []int{8, 40} {
+		scores := make([]int32, n)
+		for k := range scores {
+			scores[k] = int32(rng.IntN(2000) - 1000)
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				st.moves.N = n
+				copy(st.scores[:], scores)
+				for i := range n {
+					st.pick(i)
+				}
+			}
+		})
+	}
 }
