@@ -122,6 +122,9 @@ func initGeometry(g *geometry, v engine.VariantID) {
 			setShift(&g.upRight, uint(b-u))
 		}
 	}
+	if n == 10 && (g.upLeft != 6 || g.upRight != 5) || n == 8 && (g.upLeft != 5 || g.upRight != 4) {
+		panic("eval: engine bit layout's diagonal shifts are not the ones of slides8x8 and slides10x10")
+	}
 	g.corner2[0] = 1<<at(0, 1) | 1<<at(1, 0)         // b8 and a7 (10x10: b10, a9)
 	g.corner2[1] = 1<<at(n-1, n-2) | 1<<at(n-2, n-1) // g1 and h2 (10x10: i1, j2)
 	for b := 0; b < 64; b++ {
@@ -171,34 +174,53 @@ func (g *geometry) kingMoves(k, empty uint64, flying bool) int {
 		return bits.OnesCount64(k>>g.upLeft&empty) + bits.OnesCount64(k>>g.upRight&empty) +
 			bits.OnesCount64(k<<g.upLeft&empty) + bits.OnesCount64(k<<g.upRight&empty)
 	}
-	// The squares each king slides to, one direction at a time by an
-	// occluded fill (runs of empty squares grown 1, 2, then 4 steps at a
-	// time; 1+2+4+2 = 9 steps reach across the 10x10 board). Rays of one
-	// direction never overlap (a king blocks the ray of another), so the
-	// count of the squares is the count of the moves.
-	ul, ur := g.upLeft, g.upRight
-	fillR := func(s uint) uint64 {
-		gen, pro := k, empty
-		gen |= pro & (gen >> s)
-		pro &= pro >> s
-		gen |= pro & (gen >> (2 * s))
-		pro &= pro >> (2 * s)
-		gen |= pro & (gen >> (4 * s))
-		gen |= pro & (gen >> (4 * s))
-		return gen >> s & empty
+	// The padded layouts' diagonal shifts are constants of the board
+	// (initGeometry checks them): with them as constants the fills
+	// shift by immediates.
+	if g.size == 10 {
+		return slides10x10(k, empty)
 	}
-	fillL := func(s uint) uint64 {
-		gen, pro := k, empty
-		gen |= pro & (gen << s)
-		pro &= pro << s
-		gen |= pro & (gen << (2 * s))
-		pro &= pro << (2 * s)
-		gen |= pro & (gen << (4 * s))
-		gen |= pro & (gen << (4 * s))
-		return gen << s & empty
-	}
-	return bits.OnesCount64(fillR(ul)) + bits.OnesCount64(fillR(ur)) +
-		bits.OnesCount64(fillL(ul)) + bits.OnesCount64(fillL(ur))
+	return slides8x8(k, empty)
+}
+
+// slides10x10 counts the squares the kings k slide to over empty squares
+// on the 10x10 board, in the four directions. Rays of one direction never
+// overlap (a king blocks the ray of another), so the count of the squares
+// is the count of the moves.
+func slides10x10(k, empty uint64) int {
+	const ul, ur = 6, 5
+	return bits.OnesCount64(fillRight(k, empty, ul)>>ul&empty) + bits.OnesCount64(fillRight(k, empty, ur)>>ur&empty) +
+		bits.OnesCount64(fillLeft(k, empty, ul)<<ul&empty) + bits.OnesCount64(fillLeft(k, empty, ur)<<ur&empty)
+}
+
+// slides8x8 is slides10x10 on the 8x8 board.
+func slides8x8(k, empty uint64) int {
+	const ul, ur = 5, 4
+	return bits.OnesCount64(fillRight(k, empty, ul)>>ul&empty) + bits.OnesCount64(fillRight(k, empty, ur)>>ur&empty) +
+		bits.OnesCount64(fillLeft(k, empty, ul)<<ul&empty) + bits.OnesCount64(fillLeft(k, empty, ur)<<ur&empty)
+}
+
+// fillRight returns k and the squares of empty it slides over by steps of
+// a right shift by s, without branches: an occluded fill that grows the
+// runs of empty squares 1, 2, 4 and 4 steps at a time (11 steps, more
+// than any diagonal).
+func fillRight(k, empty uint64, s uint) uint64 {
+	k |= empty & (k >> s)
+	empty &= empty >> s
+	k |= empty & (k >> (2 * s))
+	empty &= empty >> (2 * s)
+	k |= empty & (k >> (4 * s))
+	return k | empty&(k>>(4*s))
+}
+
+// fillLeft is fillRight for steps of a left shift by s.
+func fillLeft(k, empty uint64, s uint) uint64 {
+	k |= empty & (k << s)
+	empty &= empty << s
+	k |= empty & (k << (2 * s))
+	empty &= empty << (2 * s)
+	k |= empty & (k << (4 * s))
+	return k | empty&(k<<(4*s))
 }
 
 // distance is the number of king steps between bits a and b, ignoring

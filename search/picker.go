@@ -96,31 +96,49 @@ func (mp *movePicker) nextMove() engine.Move {
 }
 
 // scoreMoves gives the moves at ply from index from on their ordering
-// scores.
+// scores. A list holds only captures or only non-captures (captures are
+// compulsory), so each kind has its own loop.
 func (w *worker) scoreMoves(ply, from int) {
 	st := &w.stack[ply]
-	p := &st.pos
 	l := &st.moves
-	side := p.Side
-	for i := from; i < l.N; i++ {
-		m := &l.Moves[i]
-		var s int32
-		switch {
-		case m.Captured != 0:
-			s = orderCapture + int32(m.NCapt)<<8 + int32(bits.OnesCount64(m.Captured&p.Kings))<<6
+	if from >= l.N {
+		return
+	}
+	moves := l.Moves[from:l.N]
+	scores := st.scores[from:l.N]
+	scores = scores[:len(moves)]
+	if moves[0].Captured != 0 {
+		kings := st.pos.Kings
+		for i := range moves {
+			m := &moves[i]
+			s := orderCapture + int32(m.NCapt)<<8 + int32(bits.OnesCount64(m.Captured&kings))<<6
 			if m.Flags&engine.FlagCrown != 0 {
 				s += 1 << 5
 			}
+			scores[i] = s
+		}
+		return
+	}
+	// Killers are quiet moves that do not crown (rewardQuiet), or empty:
+	// a quiet move that does not crown equals one when its origin and
+	// destination do (an empty killer's 0-0 is no quiet move).
+	k0 := uint16(st.killers[0].From)<<8 | uint16(st.killers[0].To)
+	k1 := uint16(st.killers[1].From)<<8 | uint16(st.killers[1].To)
+	hist := &w.history[st.pos.Side&1]
+	for i := range moves {
+		m := &moves[i]
+		var s int32
+		switch key := uint16(m.From)<<8 | uint16(m.To); {
 		case m.Flags&engine.FlagCrown != 0:
 			s = orderCrown
-		case *m == st.killers[0]:
+		case key == k0:
 			s = orderKiller + 1
-		case *m == st.killers[1]:
+		case key == k1:
 			s = orderKiller
 		default:
-			s = w.history[side&1][m.From&63][m.To&63]
+			s = hist[m.From&63][m.To&63]
 		}
-		st.scores[i] = s
+		scores[i] = s
 	}
 }
 

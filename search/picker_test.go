@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -271,4 +272,77 @@ func BenchmarkPick(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestScoreMovesIsThePlainScore: scoreMoves gives every move the score of
+// the plain rule (captures by size and kings taken, crowns, the two
+// killers by equality, else history) in positions of random games of
+// every variant, with killers taken from the quiet moves of the list, of
+// another position and empty.
+func TestScoreMovesIsThePlainScore(t *testing.T) {
+	plain := func(w *worker, st *plyState, m *engine.Move) int32 {
+		switch {
+		case m.Captured != 0:
+			s := orderCapture + int32(m.NCapt)<<8 + int32(bits.OnesCount64(m.Captured&st.pos.Kings))<<6
+			if m.Flags&engine.FlagCrown != 0 {
+				s += 1 << 5
+			}
+			return s
+		case m.Flags&engine.FlagCrown != 0:
+			return orderCrown
+		case *m == st.killers[0]:
+			return orderKiller + 1
+		case *m == st.killers[1]:
+			return orderKiller
+		}
+		return w.history[st.pos.Side][m.From][m.To]
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	e := New(Options{Threads: 1, HashMiB: 1})
+	w := e.workers[0]
+	for s := range w.history {
+		for f := range w.history[s] {
+			for t := range w.history[s][f] {
+				w.history[s][f][t] = int32(rng.IntN(1<<16) - 1<<15)
+			}
+		}
+	}
+	st := &w.stack[3]
+	var other engine.Move
+	checked := 0
+	for game := range 20 {
+		v := engine.AllVariants()[game%4]
+		p := engine.StartPosition(v)
+		for ply := 0; ply < 150; ply++ {
+			st.pos = p
+			p.Generate(&st.moves)
+			if st.moves.N == 0 {
+				break
+			}
+			pickKiller := func() engine.Move {
+				switch k := st.moves.Moves[rng.IntN(st.moves.N)]; {
+				case rng.IntN(4) == 0:
+					return engine.Move{}
+				case rng.IntN(4) == 0:
+					return other
+				case k.Captured == 0 && !k.Crowns():
+					return k
+				}
+				return engine.Move{}
+			}
+			st.killers = [2]engine.Move{pickKiller(), pickKiller()}
+			from := rng.IntN(st.moves.N)
+			w.scoreMoves(3, from)
+			for i := from; i < st.moves.N; i++ {
+				require.Equal(t, plain(w, st, &st.moves.Moves[i]), st.scores[i], "%v %s move %d", v, p.FEN(), i)
+				checked++
+			}
+			m := st.moves.Moves[rng.IntN(st.moves.N)]
+			if m.Captured == 0 && !m.Crowns() {
+				other = m
+			}
+			p = p.Play(m)
+		}
+	}
+	assert.Greater(t, checked, 3000)
 }
