@@ -13,6 +13,22 @@ import "math/bits"
 // delta8x8 holds the internal bit offset of one diagonal step, by direction.
 var delta8x8 = [4]int{-nw8x8, -ne8x8, sw8x8, se8x8}
 
+// rays8x8[d][b] holds the squares a king on internal bit b passes over in
+// direction d to the edge of the board (b itself excluded).
+var rays8x8 = func() (r [4][64]uint64) {
+	for d, dl := range delta8x8 {
+		for b := 0; b < 64; b++ {
+			if board8x8&(uint64(1)<<b) == 0 {
+				continue
+			}
+			for s := b + dl; s >= 0 && s < 64 && board8x8&(uint64(1)<<s) != 0; s += dl {
+				r[d][b] |= uint64(1) << s
+			}
+		}
+	}
+	return r
+}()
+
 // gen8x8 is the state of one capture generation. It lives on the caller's
 // stack; nothing escapes.
 type gen8x8 struct {
@@ -201,9 +217,14 @@ func (g *gen8x8) shortKingJump(sq uint8, capt uint64, n uint8) {
 // capture exists.
 func (g *gen8x8) kingDir(sq uint8, capt uint64, n uint8, d int) bool {
 	dl := delta8x8[d]
-	s := int(sq) + dl
-	for (uint64(1)<<uint(s))&g.empty != 0 {
-		s += dl
+	// The first piece on the ray (directions 0 and 1 go to lower bits).
+	block := rays8x8[d&3][sq&63] &^ g.empty
+	if block == 0 {
+		return false
+	}
+	s := bits.TrailingZeros64(block)
+	if d < 2 {
+		s = 63 - bits.LeadingZeros64(block)
 	}
 	v := uint64(1) << uint(s)
 	if v&g.enemy&^capt == 0 {
@@ -350,21 +371,44 @@ func generateQuiet8x8(p *Position, list *MoveList) {
 	flying := variants[p.V].FlyingKings
 	for b := own & p.Kings; b != 0; b &= b - 1 {
 		sq := uint8(bits.TrailingZeros64(b))
-		for d := 0; d < 4; d++ {
-			dl := delta8x8[d]
-			s := int(sq) + dl
-			for (uint64(1)<<uint(s))&empty != 0 {
+		// Per direction, the empty squares of the ray up to the first
+		// piece, nearest first: directions 0 and 1 go to lower bits.
+		for d := 0; d < 2; d++ {
+			ray := rays8x8[d][sq&63]
+			reach := ray
+			if block := ray &^ empty; block != 0 {
+				reach &^= uint64(2)<<(63-bits.LeadingZeros64(block)) - 1
+			}
+			if !flying {
+				reach &= uint64(1) << (63 - bits.LeadingZeros64(ray|1))
+			}
+			for ; reach != 0; reach &^= uint64(1) << (63 - bits.LeadingZeros64(reach)) {
 				if n == MaxMoves {
 					list.Overflow = true
 					list.N = n
 					return
 				}
-				list.Moves[n] = Move{From: sq, To: uint8(s)}
+				list.Moves[n] = Move{From: sq, To: uint8(63 - bits.LeadingZeros64(reach))}
 				n++
-				if !flying {
-					break
+			}
+		}
+		for d := 2; d < 4; d++ {
+			ray := rays8x8[d][sq&63]
+			reach := ray
+			if block := ray &^ empty; block != 0 {
+				reach &= block&-block - 1
+			}
+			if !flying {
+				reach &= ray & -ray
+			}
+			for ; reach != 0; reach &= reach - 1 {
+				if n == MaxMoves {
+					list.Overflow = true
+					list.N = n
+					return
 				}
-				s += dl
+				list.Moves[n] = Move{From: sq, To: uint8(bits.TrailingZeros64(reach))}
+				n++
 			}
 		}
 	}
