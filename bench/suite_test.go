@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -150,4 +151,30 @@ func TestSolvedAt(t *testing.T) {
 	require.NotEmpty(t, r.Iterations)
 	assert.Equal(t, 1, r.Iterations[0].Depth)
 	assert.Equal(t, r.Iterations[0].Time, r.SolvedAt)
+}
+
+// TestSpeedSuite: the speed suite (docs/strength.md, "Search speed")
+// holds 28 middlegame positions of real games as its header describes
+// them: men only, 24 to 34 pieces, no capture pending, two a game, both
+// sides to move.
+func TestSpeedSuite(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "nps_international.epd"))
+	require.NoError(t, err)
+	defer f.Close()
+	entries, err := ReadSuite(f, engine.International)
+	require.NoError(t, err)
+	require.Len(t, entries, 28)
+	ids := map[string]bool{}
+	sides := [2]int{}
+	for _, e := range entries {
+		p := &e.Position
+		n := bits.OnesCount64(p.Pieces[0] | p.Pieces[1])
+		assert.Zero(t, p.Kings, e.ID)
+		assert.True(t, n >= 24 && n <= 34, "%s: %d pieces", e.ID, n)
+		assert.False(t, p.HasCapture(), "%s: a capture is pending", e.ID)
+		assert.False(t, ids[e.ID], "%s twice", e.ID)
+		ids[e.ID] = true
+		sides[p.Side]++
+	}
+	assert.Equal(t, [2]int{14, 14}, sides)
 }
