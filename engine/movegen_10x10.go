@@ -663,35 +663,12 @@ func kingsCanCapture10x10(kings, enemy, empty uint64, flying bool) bool {
 		all := [4]bool{true, true, true, true}
 		return manCaptureOrigins10x10(kings, enemy, empty, &all) != 0
 	}
-	if (fillRight10x10(kings, empty, nw10x10)>>nw10x10&enemy)>>nw10x10&empty != 0 ||
-		(fillRight10x10(kings, empty, ne10x10)>>ne10x10&enemy)>>ne10x10&empty != 0 {
+	if (FillRight(kings, empty, nw10x10)>>nw10x10&enemy)>>nw10x10&empty != 0 ||
+		(FillRight(kings, empty, ne10x10)>>ne10x10&enemy)>>ne10x10&empty != 0 {
 		return true
 	}
-	return (fillLeft10x10(kings, empty, sw10x10)<<sw10x10&enemy)<<sw10x10&empty != 0 ||
-		(fillLeft10x10(kings, empty, se10x10)<<se10x10&enemy)<<se10x10&empty != 0
-}
-
-// fillRight10x10 returns the pieces k and the squares of empty they slide
-// over by steps of a right shift by s, with no branch: an occluded fill
-// that grows the runs of empty squares 1, 2, 4 and 4 steps at a time
-// (11 steps, more than any diagonal).
-func fillRight10x10(k, empty uint64, s uint) uint64 {
-	k |= empty & (k >> s)
-	empty &= empty >> s
-	k |= empty & (k >> (2 * s))
-	empty &= empty >> (2 * s)
-	k |= empty & (k >> (4 * s))
-	return k | empty&(k>>(4*s))
-}
-
-// fillLeft10x10 is fillRight10x10 for steps of a left shift by s.
-func fillLeft10x10(k, empty uint64, s uint) uint64 {
-	k |= empty & (k << s)
-	empty &= empty << s
-	k |= empty & (k << (2 * s))
-	empty &= empty << (2 * s)
-	k |= empty & (k << (4 * s))
-	return k | empty&(k<<(4*s))
+	return (FillLeft(kings, empty, sw10x10)<<sw10x10&enemy)<<sw10x10&empty != 0 ||
+		(FillLeft(kings, empty, se10x10)<<se10x10&enemy)<<se10x10&empty != 0
 }
 
 // quickCaptures10x10 handles the common case where every capture of p is a

@@ -659,35 +659,12 @@ func kingsCanCapture8x8(kings, enemy, empty uint64, flying bool) bool {
 		all := [4]bool{true, true, true, true}
 		return manCaptureOrigins8x8(kings, enemy, empty, &all) != 0
 	}
-	if (fillRight8x8(kings, empty, nw8x8)>>nw8x8&enemy)>>nw8x8&empty != 0 ||
-		(fillRight8x8(kings, empty, ne8x8)>>ne8x8&enemy)>>ne8x8&empty != 0 {
+	if (FillRight(kings, empty, nw8x8)>>nw8x8&enemy)>>nw8x8&empty != 0 ||
+		(FillRight(kings, empty, ne8x8)>>ne8x8&enemy)>>ne8x8&empty != 0 {
 		return true
 	}
-	return (fillLeft8x8(kings, empty, sw8x8)<<sw8x8&enemy)<<sw8x8&empty != 0 ||
-		(fillLeft8x8(kings, empty, se8x8)<<se8x8&enemy)<<se8x8&empty != 0
-}
-
-// fillRight8x8 returns the pieces k and the squares of empty they slide
-// over by steps of a right shift by s, with no branch: an occluded fill
-// that grows the runs of empty squares 1, 2, 4 and 4 steps at a time
-// (11 steps, more than any diagonal).
-func fillRight8x8(k, empty uint64, s uint) uint64 {
-	k |= empty & (k >> s)
-	empty &= empty >> s
-	k |= empty & (k >> (2 * s))
-	empty &= empty >> (2 * s)
-	k |= empty & (k >> (4 * s))
-	return k | empty&(k>>(4*s))
-}
-
-// fillLeft8x8 is fillRight8x8 for steps of a left shift by s.
-func fillLeft8x8(k, empty uint64, s uint) uint64 {
-	k |= empty & (k << s)
-	empty &= empty << s
-	k |= empty & (k << (2 * s))
-	empty &= empty << (2 * s)
-	k |= empty & (k << (4 * s))
-	return k | empty&(k<<(4*s))
+	return (FillLeft(kings, empty, sw8x8)<<sw8x8&enemy)<<sw8x8&empty != 0 ||
+		(FillLeft(kings, empty, se8x8)<<se8x8&enemy)<<se8x8&empty != 0
 }
 
 // quickCaptures8x8 handles the common case where every capture of p is a

@@ -189,38 +189,15 @@ func (g *geometry) kingMoves(k, empty uint64, flying bool) int {
 // is the count of the moves.
 func slides10x10(k, empty uint64) int {
 	const ul, ur = 6, 5
-	return bits.OnesCount64(fillRight(k, empty, ul)>>ul&empty) + bits.OnesCount64(fillRight(k, empty, ur)>>ur&empty) +
-		bits.OnesCount64(fillLeft(k, empty, ul)<<ul&empty) + bits.OnesCount64(fillLeft(k, empty, ur)<<ur&empty)
+	return bits.OnesCount64(engine.FillRight(k, empty, ul)>>ul&empty) + bits.OnesCount64(engine.FillRight(k, empty, ur)>>ur&empty) +
+		bits.OnesCount64(engine.FillLeft(k, empty, ul)<<ul&empty) + bits.OnesCount64(engine.FillLeft(k, empty, ur)<<ur&empty)
 }
 
 // slides8x8 is slides10x10 on the 8x8 board.
 func slides8x8(k, empty uint64) int {
 	const ul, ur = 5, 4
-	return bits.OnesCount64(fillRight(k, empty, ul)>>ul&empty) + bits.OnesCount64(fillRight(k, empty, ur)>>ur&empty) +
-		bits.OnesCount64(fillLeft(k, empty, ul)<<ul&empty) + bits.OnesCount64(fillLeft(k, empty, ur)<<ur&empty)
-}
-
-// fillRight returns k and the squares of empty it slides over by steps of
-// a right shift by s, without branches: an occluded fill that grows the
-// runs of empty squares 1, 2, 4 and 4 steps at a time (11 steps, more
-// than any diagonal).
-func fillRight(k, empty uint64, s uint) uint64 {
-	k |= empty & (k >> s)
-	empty &= empty >> s
-	k |= empty & (k >> (2 * s))
-	empty &= empty >> (2 * s)
-	k |= empty & (k >> (4 * s))
-	return k | empty&(k>>(4*s))
-}
-
-// fillLeft is fillRight for steps of a left shift by s.
-func fillLeft(k, empty uint64, s uint) uint64 {
-	k |= empty & (k << s)
-	empty &= empty << s
-	k |= empty & (k << (2 * s))
-	empty &= empty << (2 * s)
-	k |= empty & (k << (4 * s))
-	return k | empty&(k<<(4*s))
+	return bits.OnesCount64(engine.FillRight(k, empty, ul)>>ul&empty) + bits.OnesCount64(engine.FillRight(k, empty, ur)>>ur&empty) +
+		bits.OnesCount64(engine.FillLeft(k, empty, ul)<<ul&empty) + bits.OnesCount64(engine.FillLeft(k, empty, ur)<<ur&empty)
 }
 
 // distance is the number of king steps between bits a and b, ignoring
