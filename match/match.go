@@ -307,6 +307,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	jobCh := make(chan GameJob)
 	resCh := make(chan GameResult)
 	stop := make(chan struct{})
+	// games ends the games in play when the PDN file cannot be written:
+	// the match stops at the first failed write.
+	games, endGames := context.WithCancel(ctx)
+	defer endGames()
 	go func() {
 		defer close(jobCh)
 		for _, j := range jobs {
@@ -314,7 +318,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			case jobCh <- j:
 			case <-stop:
 				return
-			case <-ctx.Done():
+			case <-games.Done():
 				return
 			}
 		}
@@ -326,7 +330,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			defer wg.Done()
 			defer w.close()
 			for j := range jobCh {
-				resCh <- w.play(ctx, j)
+				resCh <- w.play(games, j)
 			}
 		}()
 	}
@@ -338,14 +342,21 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		if r.aborted {
 			continue
 		}
-		if cfg.PDN != nil && werr == nil {
+		if werr != nil {
+			continue // after a failed write: not in the file, not counted
+		}
+		if cfg.PDN != nil {
 			if err := writeGame(cfg.PDN, r.PDN); err != nil {
+				// The summary counts the games the file holds: not this
+				// one, nor those still in play, which end now.
 				werr = err
 				cfg.Log.Error().Err(err).Msg("match: PDN write failed; stopping")
 				if !stopped {
 					stopped = true
 					close(stop)
 				}
+				endGames()
+				continue
 			}
 		}
 		sum.Played++

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -112,6 +113,8 @@ names, variant, openings, limits, --seed, --shard; a file of another match
 is refused), a half-written last game is cut off with a warning, only the
 missing games are played, and the statistics count every game of the file,
 as a run straight through would. Without the file the match starts anew.
+Without --resume, a --pdn file that holds games already is refused (exit
+status 2): a second match appended to it would spoil both.
 
 --shard I/N plays the I-th of N disjoint parts of the schedule (whole opening
 pairs; give every shard the same --seed), and "damka match merge" recomputes
@@ -291,7 +294,7 @@ func newMatchCmd() *cobra.Command {
 	fl.Float64Var(&f.movetime, "movetime", 0, "seconds per move (more than 0)")
 	fl.IntVar(&f.depth, "depth", 0, "search depth per move (plies)")
 	fl.Uint64Var(&f.nodes, "nodes", 0, "nodes per move")
-	fl.IntVar(&f.concurrency, "concurrency", 1, "games played at once (each with its own two engine processes)")
+	fl.IntVar(&f.concurrency, "concurrency", 1, "games played at once (each with its own two engine processes; at most 4 a processor core)")
 	fl.BoolVar(&f.ponder, "ponder", false, "Hub engines think on the opponent's time (go ponder, ponder-hit); an engine's ponder=true|false overrides it")
 	fl.StringVar(&f.pdn, "pdn", "", "append every game to this PDN file as it ends")
 	fl.BoolVar(&f.resume, "resume", false, "continue the interrupted match whose games are in --pdn FILE (same engines, variant, openings, limits, seed, shard): play only the games missing")
@@ -365,8 +368,8 @@ func matchConfig(f matchFlags, specs [][]string) (match.Config, error) {
 		return cfg, badInput("--depth %d: out of range 1..%d", f.depth, search.MaxDepth)
 	}
 	cfg.Limits.Depth, cfg.Limits.Nodes = f.depth, f.nodes
-	if f.concurrency < 1 {
-		return cfg, badInput("--concurrency %d: want 1 or more", f.concurrency)
+	if most := maxConcurrency(); f.concurrency < 1 || f.concurrency > most {
+		return cfg, badInput("--concurrency %d: out of range 1..%d (4 games a processor core: each game runs two engines)", f.concurrency, most)
 	}
 	for i, e := range cfg.Engines {
 		if err := cfg.EngineLimits(i).Validate(); err != nil {
@@ -502,6 +505,13 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 			fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", r.Torn)
 		}
 		cfg.Played = r.Games
+	}
+	if f.pdn != "" && !f.resume {
+		// A second run appended onto the file would make it two matches,
+		// which --resume and match merge then refuse.
+		if st, err := os.Stat(f.pdn); err == nil && st.Size() > 0 {
+			return badInput("--pdn %s holds games already: add --resume to continue that match, or give another file", f.pdn)
+		}
 	}
 	if f.pdn != "" {
 		pf, err := os.OpenFile(f.pdn, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -769,3 +779,8 @@ func writeTimeUse(out io.Writer, cfg match.Config, sum *match.Summary) {
 			cfg.Engines[1].Name, u[1].LeastClockLeft.Seconds(), u[1].MedianClock.Seconds(), u[0].Games)
 	}
 }
+
+// maxConcurrency is the most games --concurrency may play at once: 4 a
+// processor core (runtime.NumCPU), at least 8. More games than that only
+// share the cores thinner, so their engines lose on time.
+func maxConcurrency() int { return max(4*runtime.NumCPU(), 8) }

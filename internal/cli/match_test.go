@@ -93,6 +93,20 @@ func TestMatchCommand(t *testing.T) {
 	mlines := strings.Split(strings.TrimSpace(mout), "\n")
 	assert.Equal(t, last, mlines[len(mlines)-1], "merge recomputes the run's numbers")
 
+	// The same command again, without --resume: refused before a game, the
+	// file as it was.
+	before, err := os.ReadFile(pdn)
+	require.NoError(t, err)
+	_, errs, code = runCLI("match", "--variant", "english",
+		"--engine", "name=A", "cmd="+bin, "option.hash=8",
+		"--engine", "name=B cmd='"+bin+" hub' option.threads=1",
+		"--openings", tsv, "--shard", "1/78", "--depth", "2", "--pdn", pdn, "--no-progress", "--log-level", "error")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "--pdn "+pdn+" holds games already: add --resume")
+	after, err := os.ReadFile(pdn)
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+
 	// The same games gzip-compressed (as learn/sprt keeps them) merge the same;
 	// a cut-off gzip file is bad input naming the file.
 	raw, err := os.ReadFile(pdn)
@@ -171,6 +185,8 @@ func TestMatchBadInputMessages(t *testing.T) {
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--resign", "movecount=3"}, "score= is missing"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "proto=dxp", "cmd=" + self, "--depth", "2"}, "not depth= or nodes="},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--shard", "2/2"}, "--shard 2/2: that part of the schedule has no games (1 openings x 1 rounds make 1 pairs)"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--concurrency", "10000"}, fmt.Sprintf("--concurrency 10000: out of range 1..%d", maxConcurrency())},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--concurrency", "0"}, "--concurrency 0: out of range"},
 	} {
 		out, errs, code := runCLI(append(base, c.args...)...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)
@@ -541,6 +557,11 @@ func TestMatchDiskFullFault(t *testing.T) {
 	cout, _, code := runCLI("pdn", "check", pdnFile)
 	assert.Equal(t, 0, code, cout)
 	assert.Regexp(t, `^games=([1-5]) ok=([1-5]) bad=0\n$`, cout, "the games before the failed write, whole")
+	// The summary counts what the file holds: no game after the failed
+	// write, nor the game whose write failed.
+	summary := regexp.MustCompile(`(?m)^games=(\d+) `).FindStringSubmatch(out)
+	require.NotNil(t, summary, out)
+	assert.Equal(t, "games="+summary[1]+" ok="+summary[1]+" bad=0\n", cout, out)
 
 	out, errs, err = run(1<<20, args(pdnFile, "--resume"))
 	require.NoError(t, err, "%s\n%s", out, errs)
@@ -548,4 +569,23 @@ func TestMatchDiskFullFault(t *testing.T) {
 	cout, _, code = runCLI("pdn", "check", pdnFile)
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "games=6 ok=6 bad=0\n", cout)
+}
+
+// TestMatchDXPDamkaKeepsItsTime: damka's own DXP engine against damka over
+// Hub at 0.05 s a move, the real programs: the DXP side moves first in
+// half of the games, right after its GAMEACC, and its message gap (0.5 s
+// by default) must not make it lose on time.
+func TestMatchDXPDamkaKeepsItsTime(t *testing.T) {
+	dir := t.TempDir()
+	damka := buildDamka(t, dir)
+	deck := filepath.Join(dir, "deck.txt")
+	require.NoError(t, os.WriteFile(deck, []byte("W:W21-32:B1-12 ; start\nB:W18,21-24,26-32:B1-12 ; c3-d4\n"), 0o644))
+	out, errs, code := runCLI("match", "--variant", "russian",
+		"--engine", "name=hub", "cmd="+damka+" hub", "option.threads=1",
+		"--engine", "name=dx", "proto=dxp", "cmd="+damka+" dxp --listen 127.0.0.1:{port} --variant russian --movetime 0.05 --threads 1",
+		"--openings", deck, "--movetime", "0.05", "--max-plies", "60", "--no-progress", "--log-level", "error")
+	require.Equal(t, 0, code, "%s\n%s", out, errs)
+	assert.Equal(t, 4, strings.Count(out, "\ngame "), out)
+	assert.Contains(t, out, "faults of dx: illegal=0 crash=0 hang=0 time=0", out)
+	assert.Contains(t, out, "faults of hub: illegal=0 crash=0 hang=0 time=0", out)
 }

@@ -120,8 +120,10 @@ type Config struct {
 	// one. TCP_NODELAY and separate writes do not prevent that; a pause
 	// long enough for the client to read does. A move answering the
 	// peer's move is never delayed, nor a move whose search took longer
-	// than the gap (the gap counts from the previous message). 0 means
-	// DefaultMessageGap; negative: no gap.
+	// than the gap (the gap counts from the previous message), and a move
+	// waits at most until its time is up (the move time, or a thirtieth
+	// of the clock left): a game at 0.05 s a move gets no more gap than
+	// that. 0 means DefaultMessageGap; negative: no gap.
 	MessageGap time.Duration
 
 	// PeerTimeout bounds the wait for the peer: for its move, at most its
@@ -331,4 +333,7 @@ type session struct {
 	epoch    time.Time
 	lastSend int64
 	lastRecv atomic.Int64
+	// sendBy, when set, is the latest time the message being sent may
+	// wait for the gap until: a move is never held past its time (think).
+	sendBy time.Time
 }

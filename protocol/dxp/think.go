@@ -20,7 +20,8 @@ import (
 func (s *session) think(ctx context.Context) (req *wire.GameReq, over bool, err error) {
 	gs := s.game
 	s.cfg.Player.SetGame(gs.g)
-	job := s.cfg.Player.Go(ctx, player.Think, s.limits(gs), nil)
+	l := s.limits(gs)
+	job := s.cfg.Player.Go(ctx, player.Think, l, nil)
 	defer job.Stop()
 	ch := make(chan search.Result, 1)
 	s.searches.Add(1)
@@ -54,7 +55,10 @@ func (s *session) think(ctx context.Context) (req *wire.GameReq, over bool, err 
 			mm := wire.MoveMessage(&pos, res.Move, secs)
 			s.log.Debug().Str("move", pos.FormatMove(res.Move, engine.FormatFull)).Int("depth", res.Depth).
 				Int("score", res.Score).Uint64("nodes", res.Nodes).Dur("think", res.Time).Msg("dxp: our move")
-			if err := s.send(mm); err != nil {
+			s.sendBy = moveDeadline(gs.turn, l)
+			err := s.send(mm)
+			s.sendBy = time.Time{}
+			if err != nil {
 				s.finish(engine.Ongoing, "write failed")
 				return nil, true, err
 			}
@@ -105,4 +109,18 @@ func (s *session) think(ctx context.Context) (req *wire.GameReq, over bool, err 
 			}
 		}
 	}
+}
+
+// moveDeadline is the latest time a move of the turn that began at turn
+// under limits l may wait for the message gap until: the move time, or a
+// thirtieth of the clock left, after the turn's start; the zero time (no
+// bound) for a depth or node limit.
+func moveDeadline(turn time.Time, l search.Limits) time.Time {
+	switch {
+	case l.MoveTime > 0:
+		return turn.Add(l.MoveTime)
+	case l.Time > 0:
+		return turn.Add(l.Time / 30)
+	}
+	return time.Time{}
 }

@@ -104,13 +104,18 @@ func (s *session) send(m wire.Message) error {
 }
 
 // pause waits until MessageGap has passed since our last message when the
-// peer has sent nothing since (see Config.MessageGap).
+// peer has sent nothing since (see Config.MessageGap), and not past sendBy
+// when that is set.
 func (s *session) pause() {
 	gap := s.cfg.MessageGap
 	if gap <= 0 || s.lastSend == 0 || s.lastRecv.Load() > s.lastSend {
 		return
 	}
-	if d := time.Duration(s.lastSend) + gap - time.Since(s.epoch); d > 0 {
+	d := time.Duration(s.lastSend) + gap - time.Since(s.epoch)
+	if !s.sendBy.IsZero() {
+		d = min(d, time.Until(s.sendBy))
+	}
+	if d > 0 {
 		s.log.Debug().Dur("pause", d).Msg("dxp: pause before the next message (message gap)")
 		time.Sleep(d)
 	}
