@@ -68,3 +68,45 @@ func TestDefaultTakesTheSettings(t *testing.T) {
 	}
 	assert.True(t, strings.Contains(out, "play"), "the play command is listed")
 }
+
+// TestPlayLevelFlags: damka play takes damka's level on the command line
+// as the text mode's level command sets it; a bad or second level exits 2
+// before the session starts.
+func TestPlayLevelFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--movetime", "0.2"}, "> level time 0.2\n"},
+		{[]string{"--depth", "3"}, "> level depth 3\n"},
+		{[]string{"--nodes", "5000"}, "> level nodes 5000\n"},
+		{[]string{"--clock", "5+2"}, "> level clock 5+2 (clock 5 min + 2 s a move)\n"},
+		{nil, "> level time 1\n"},
+	} {
+		withStdin(t, "level\nquit\n")
+		out, errs, code := runCLI(append([]string{"play", "--book", "false"}, c.args...)...)
+		require.Equal(t, 0, code, "%v: %s", c.args, errs)
+		assert.Contains(t, out, c.want, "%v", c.args)
+	}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--movetime", "-1"}, "--movetime -1: out of range"},
+		{[]string{"--movetime", "0.1", "--depth", "3"}, "give one of them"},
+		{[]string{"--depth", "0"}, ""},
+		{[]string{"--depth", "500"}, "--depth 500: out of range 1..120"},
+		{[]string{"--nodes", "-5"}, "--nodes -5: out of range (1 or more)"},
+		{[]string{"--clock", "x+1"}, `--clock "x+1": minutes "x"`},
+	} {
+		withStdin(t, "quit\n")
+		out, errs, code := runCLI(append([]string{"play"}, c.args...)...)
+		if c.msg == "" { // --depth 0 is no level flag: the default
+			assert.Equal(t, 0, code, "%v: %s", c.args, errs)
+			continue
+		}
+		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)
+		assert.Empty(t, out, "%v", c.args)
+		assert.Contains(t, errs, c.msg, "%v", c.args)
+	}
+}

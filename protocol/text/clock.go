@@ -191,6 +191,11 @@ func (tm *textMode) level(args []string) {
 	tm.printf("ok\n")
 }
 
+// ParseClock reads a time control M[+I] as "level clock" takes it: M
+// minutes each (more than 0, at most 600), I seconds added after each move
+// (0 to 600); the error says which part is wrong.
+func ParseClock(s string) (base, inc time.Duration, err error) { return parseTextClock(s) }
+
 // parseTextClock reads a time control M[+I]: M minutes each (more than 0,
 // at most 600), I seconds added after each move (0 to 600).
 func parseTextClock(s string) (base, inc time.Duration, err error) {

@@ -36,6 +36,11 @@ type Config struct {
 	// Limits are damka's limits per move until the person types level;
 	// the zero value means DefaultMoveTime a move.
 	Limits search.Limits
+	// ClockBase and ClockInc, when ClockBase is more than 0, start the
+	// game with a clock, as "level clock M+I" does: ClockBase each,
+	// ClockInc added after every move (ParseClock reads them). The clock
+	// then decides damka's time instead of Limits.
+	ClockBase, ClockInc time.Duration
 	// Now reads the game clock; nil means time.Now (tests pass a fake).
 	Now func() time.Time
 	// Interrupt delivers Ctrl-C (os.Interrupt): it stops damka's search
@@ -127,6 +132,9 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 	tm := &textMode{ctx: ctx, out: out, p: cfg.Player, limits: cfg.Limits, now: cfg.Now, interrupt: cfg.Interrupt}
 	tm.p.SetNotice(func(msg string) { tm.printf("note: %s\n", msg) })
 	defer tm.p.SetNotice(nil)
+	if cfg.ClockBase > 0 {
+		tm.clock.base, tm.clock.inc = cfg.ClockBase, cfg.ClockInc
+	}
 	tm.p.NewGame()
 	tm.restart()
 	fmt.Fprintf(out, "damka %s, a draughts engine. Type help for the commands.\n", cfg.Version)
