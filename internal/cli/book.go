@@ -137,7 +137,7 @@ depends only on the settings, not on --threads: building twice gives the same
 file. A progress bar with the time left goes to stderr when it is a terminal. Ctrl-C stops the
 build after writing the checkpoint (OUT.checkpoint, also written every
 --checkpoint-every); --resume goes on from it.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
 			if err != nil {
@@ -366,7 +366,7 @@ score in men from the side to move with two decimals (1.00 = one man, a win
 in n plies 100 - n/100), and games (times played in the seeding games). A
 position without book moves prints "not in book". With --book the variant is
 the book file's own unless --variant is given.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
 			if err != nil {
@@ -425,7 +425,7 @@ func newBookStatsCmd() *cobra.Command {
 		Long: `stats prints, for the embedded book of --variant (default: every variant)
 or for the file --book, one line variant=V positions=N moves=M max-ply=P
 bytes=B, then the build text recorded in the book (command and settings).`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			vs := engine.AllVariants()
 			if variant != "" || file != "" {

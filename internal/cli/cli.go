@@ -35,6 +35,19 @@ func (e inputError) Unwrap() error { return e.err }
 // badInput wraps err as an input error (exit status 2).
 func badInput(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
 
+// noArgs is noArgs with a message that says what was wrong: the
+// command takes flags only, and a variant name given bare is meant as
+// --variant.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if _, err := engine.ParseVariant(args[0]); err == nil {
+		return badInput("%s takes no arguments: %q is a variant, give it as --variant %s", cmd.CommandPath(), args[0], args[0])
+	}
+	return badInput("%s takes no arguments, only flags: %q (damka %s --help lists them)", cmd.CommandPath(), args[0], cmd.Name())
+}
+
 // pflagNumberError matches pflag's message for a number flag that did not
 // parse: the value, the flag and strconv's verdict.
 var pflagNumberError = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: strconv\.Parse(Int|Uint|Float): parsing ".*": (invalid syntax|value out of range)$`)
@@ -70,6 +83,10 @@ var (
 	logSink io.Closer
 	// profSink is the --cpu-profile file while the profile is written.
 	profSink *os.File
+	// memSink is the --mem-profile file, made when the command starts (so
+	// that a path that cannot be written is refused before the command
+	// runs) and written when it ends.
+	memSink *os.File
 )
 
 // startProfile starts the CPU profile of --cpu-profile (nothing when it is
@@ -77,6 +94,13 @@ var (
 // pprof's format: go tool pprof reads it, and the build uses
 // cmd/damka/default.pgo for profile-guided optimisation.
 func startProfile() error {
+	if gflags.memProfile != "" {
+		f, err := os.Create(gflags.memProfile)
+		if err != nil {
+			return badInput("cannot create --mem-profile: %v", err)
+		}
+		memSink = f
+	}
 	if gflags.cpuProfile == "" {
 		return nil
 	}
@@ -110,16 +134,15 @@ func stopProfile() {
 // quit) after more and more games with go tool pprof -inuse_space. At
 // --log-level info it also logs the runtime's heap figures (bytes).
 func writeMemProfile() {
-	if gflags.memProfile == "" {
+	if memSink == nil {
 		return
 	}
-	f, err := os.Create(gflags.memProfile)
-	if err == nil {
-		runtime.GC()
-		err = pprof.Lookup("heap").WriteTo(f, 0)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+	f := memSink
+	memSink = nil
+	runtime.GC()
+	err := pprof.Lookup("heap").WriteTo(f, 0)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	if err != nil {
 		logger.Error().Err(err).Str("file", gflags.memProfile).Msg("memory profile")

@@ -79,7 +79,7 @@ message sent and received. Every engine setting (docs/settings.md) is a
 flag of the same name: --threads, --hash, --book, --book-margin,
 --book-file, --eval-file, --egdb-path (or --egdb), --egdb-pieces,
 --move-overhead; --variant is required.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDXP(cmd, &o)
 		},

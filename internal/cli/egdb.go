@@ -32,7 +32,7 @@ white and black men and kings, e.g. english-0201.egdb). damka embeds the
 small tables; --egdb DIR on hub, analyse, solve, dxp and match adds the
 tables of DIR. "damka egdb COMMAND --help" describes each command;
 docs/egdb.md in the source tree has the sizes and build times.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newEGDBBuildCmd(), newEGDBProbeCmd(), newEGDBVerifyCmd(), newEGDBStatsCmd())
@@ -67,7 +67,7 @@ pieces first, and writes one file per slice into --out. Slices already in
 <= N) builds only part I of N of the --pieces-piece slices (and what they
 need that --out lacks): run N such jobs, e.g. a Slurm array or a Kubernetes
 indexed job, with the same --out. The output does not depend on --threads.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
 			if err != nil {
@@ -213,7 +213,7 @@ the end of the game with best play; "unknown" for slices with men, which
 store win/draw/loss only; "none" for a draw) and best=MOVE (the move keeping the value, the
 fastest win or the longest loss where distances are stored). --egdb is the
 directory of the tables; without it the embedded set is used.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, p, err := variantPosition(variant, fen)
 			if err != nil {

@@ -34,7 +34,7 @@ same when stdin is not a terminal; this subcommand forces Hub. The flags set
 the parameters' defaults (every Hub parameter is a flag of the same name);
 the GUI can change them with set-param. Without --variant, a 51-character
 position selects international until the GUI sets the variant.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := sf.newPlayer(cmd, player.Config{Log: logger})
 			if err != nil {

@@ -54,7 +54,7 @@ runs as a cluster job array over one file.
 The last line is games=G resumed=R labelled=L positions=P changed=C
 nodes=N time=S positions_per_s=X: C of the P positions searched got
 another score.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl := cmd.Flags()
 			switch {

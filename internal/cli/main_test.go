@@ -169,6 +169,10 @@ func TestOutOfRangeMessages(t *testing.T) {
 		"analyse --depth x":                    `--depth "x": not a number`,
 		"help frob":                            `help: unknown command "frob"`,
 		"book frob":                            `book: unknown subcommand "frob"`,
+		"analyse --depth 3 english":            `damka analyse takes no arguments: "english" is a variant, give it as --variant english`,
+		"hub extra":                            `damka hub takes no arguments, only flags: "extra"`,
+		"review --depth 2":                     "review needs the PDN file of the games to review: damka review GAMES.pdn",
+		"review a.pdn b.pdn":                   "review takes one PDN file, got 2 arguments",
 	} {
 		_, errs, code := runCLI(strings.Fields(args)...)
 		assert.Equal(t, exitBadInput, code, args)

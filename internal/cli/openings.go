@@ -30,7 +30,7 @@ openings.Load accepts: PDN, the ACF 3-move TSV, pydraughts JSON ballots,
 lines of FEN or Hub positions). The decks in openings/decks/ of the
 repository were written by this command (openings/decks/README.txt).
 A deck of more than 1,000,000 openings is refused.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
 			if err != nil {

@@ -32,7 +32,7 @@ with its count. --paths counts every capture path (the "keep duplicates"
 column of the classic 8x8 tables) instead of distinct moves. --only prints
 the line of --depth alone, without counting the shallower depths (the
 whole-process time is then that of one perft).`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, p, err := variantPosition(variant, fen)
 			if err != nil {
@@ -70,7 +70,7 @@ func newMovesCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "moves",
 		Short: "list every legal move of a position in full-path notation, in square order",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, p, err := variantPosition(variant, fen)
 			if err != nil {

@@ -38,7 +38,7 @@ func TestCPUProfileFlag(t *testing.T) {
 // TestMemProfileFlag: --mem-profile writes a heap profile (gzip data) when
 // the command ends, Hub included (the session ends at quit), and logs the
 // heap figures at --log-level info; a file that cannot be created is
-// logged, not a failure of the command.
+// refused before the command runs (exit status 2), as --cpu-profile's is.
 func TestMemProfileFlag(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bench.heap")
@@ -55,11 +55,10 @@ func TestMemProfileFlag(t *testing.T) {
 	assert.Equal(t, []byte{0x1f, 0x8b}, data[:2], "pprof profiles are gzip-compressed protocol buffers")
 
 	bad := filepath.Join(dir, "missing", "x.heap")
-	out, errs, code = runCLI("--mem-profile", bad, "--log-file", logFile, "perft", "--variant", "english", "--depth", "3")
-	assert.Equal(t, 0, code, errs)
-	assert.NotEmpty(t, out)
-	logged, err = os.ReadFile(logFile)
-	require.NoError(t, err)
-	assert.Contains(t, string(logged), "x.heap: no such file or directory")
+	out, errs, code = runCLI("--mem-profile", bad, "perft", "--variant", "english", "--depth", "3")
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Empty(t, out, "the command did not run")
+	assert.Contains(t, errs, "cannot create --mem-profile: ")
+	assert.Contains(t, errs, "x.heap: no such file or directory")
 	assert.NoFileExists(t, bad)
 }

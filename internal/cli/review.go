@@ -65,7 +65,15 @@ line (docs/review.md). A bad game (a PDN error, an illegal move) is reported
 on standard error with its number and move and left out; the other games are
 reviewed and written, and the exit status is then 2 (bad input), as when no
 game can be reviewed at all.`,
-		Args: cobra.ExactArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0:
+				return badInput("review needs the PDN file of the games to review: damka review GAMES.pdn [flags]")
+			case len(args) > 1:
+				return badInput("review takes one PDN file, got %d arguments: %q", len(args), args)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lim, p, err := sf.setup(cmd)
 			if err != nil {

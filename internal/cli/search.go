@@ -147,7 +147,7 @@ Units: S in men from the side to move with two decimals (1.00 = one man; a
 forced win in n plies is 100 - n/100, e.g. 99.93, a loss its negative), T in
 seconds, X in millions of nodes per second, D in plies. --moves may carry PDN
 move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lim, p, err := sf.setup(cmd)
 			if err != nil {
@@ -214,7 +214,7 @@ position and a fixed depth. It prints one line per position and a last line
 nodes=N mnps=X: N is damka's signature, the same on every machine and run of
 the same code; X is the speed in millions of nodes per second. Commits that
 change search behaviour end with "Bench: N".`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if depth < 1 || depth > search.MaxDepth {
 				return badInput("--depth %d out of range 1..%d", depth, search.MaxDepth)

@@ -60,7 +60,7 @@ in order, each with its number: the N files of the shards 1/N to N/N
 whole run, record for record, so the same command runs as a cluster job
 array. "damka train" takes them as repeated --data. Each shard's file
 resumes on its own; a file of another shard is refused.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
 			if err != nil {

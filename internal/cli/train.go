@@ -85,7 +85,7 @@ with the same --data (the scale is fitted to it) or the same --scale. The
 losses are those of the model in --feature-set, which reads kings into the
 patterns: for weights of set 1 or 2 (the Russian and Brazilian files) they
 are not quite those of the engine's evaluation.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
 			if err != nil {
