@@ -12,10 +12,10 @@ import (
 	"hash/crc32"
 	"math"
 	"math/bits"
-	"os"
 	"slices"
 
 	"damka/engine"
+	"damka/internal/fileread"
 )
 
 // Format constants.
@@ -413,12 +413,18 @@ func ReadFile(path string, v engine.VariantID) (*Book, error) {
 	return b, nil
 }
 
+// MaxFileBytes bounds a book file that ReadFileAny reads (1 GiB): far
+// more than a book of millions of positions, so that a wrong file is
+// refused instead of read into memory.
+const MaxFileBytes = 1 << 30
+
 // ReadFileAny loads the book file at path, of whatever variant (the
 // Book's Variant says which): the Hub parameter book-file, which the GUI
 // may set before the variant. Errors name the file: a missing or
-// unreadable file, or any format fault of Load (ErrFormat).
+// unreadable file, one that is not a regular file (a device, a named
+// pipe), one over MaxFileBytes, or any format fault of Load (ErrFormat).
 func ReadFileAny(path string) (*Book, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileread.Read(path, MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("book: %w", err)
 	}

@@ -28,13 +28,13 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"math"
 	"os"
 	"strings"
 	"unicode/utf8"
 
 	"damka/engine"
+	"damka/internal/fileread"
 )
 
 // WeightsMagic opens every weights file.
@@ -288,19 +288,12 @@ func ReadWeightsFile(path string) (*Weights, error) {
 // file given by mistake is refused, not read into memory.
 const maxWeightsFile = 4 << 20
 
-// readWeightsData reads the file at path, at most maxWeightsFile bytes.
+// readWeightsData reads the file at path, a regular file of at most
+// maxWeightsFile bytes (a device or a named pipe is refused, not read).
 func readWeightsData(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	data, err := fileread.Read(path, maxWeightsFile)
 	if err != nil {
 		return nil, fmt.Errorf("eval file: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxWeightsFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("eval file: %w", err)
-	}
-	if len(data) > maxWeightsFile {
-		return nil, fmt.Errorf("eval file %s: larger than %d bytes: not a weights file", path, maxWeightsFile)
 	}
 	return data, nil
 }

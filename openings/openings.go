@@ -14,12 +14,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"damka/engine"
+	"damka/internal/fileread"
 	"damka/pdn"
 )
 
@@ -85,7 +85,7 @@ func Positions(ops []Opening) []engine.Position {
 // already applies) is an error, as is an empty deck, and an 8x8 file read
 // for a 10x10 variant.
 func Load(file string, v engine.VariantID) ([]Opening, error) {
-	f, err := os.Open(file)
+	f, err := fileread.Open(file)
 	if err != nil {
 		return nil, fmt.Errorf("openings: %w", err)
 	}

@@ -55,7 +55,7 @@ func TestBookFileFlagErrors(t *testing.T) {
 		for _, f := range []struct{ file, why string }{
 			{missing, "damka: --book-file: book: open " + missing + ": no such file or directory\n"},
 			{damaged, "damka: --book-file: " + damaged + ": book: "},
-			{dir, "damka: --book-file: book: read " + dir + ": is a directory\n"},
+			{dir, "damka: --book-file: book: " + dir + " is a directory, not a regular file\n"},
 		} {
 			a := append(append([]string(nil), args...), "--book-file", f.file)
 			out, errs, code := runCLI(a...)

@@ -59,7 +59,7 @@ func TestEvalFileFlagErrors(t *testing.T) {
 		{damaged, "damka: --eval-file: eval file " + damaged + ": weights file checksum mismatch: the file is damaged\n"},
 		{truncated, "damka: --eval-file: eval file " + truncated + ": weights file of " + strconv.Itoa(int(st.Size())) + " bytes, want " +
 			strconv.Itoa(int(st.Size())+1) + " (truncated or padded)\n"},
-		{dir, "damka: --eval-file: eval file: read " + dir + ": is a directory\n"},
+		{dir, "damka: --eval-file: eval file: " + dir + " is a directory, not a regular file\n"},
 	}
 	for _, args := range commands {
 		for _, f := range files {

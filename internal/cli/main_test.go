@@ -202,18 +202,30 @@ func TestREADMEOneBinaryLocation(t *testing.T) {
 }
 
 // TestPDNCheckNoGames: a file with no games (plain text, an empty file) is
-// an error naming the file, exit status 2, before any summary line.
+// an error naming the file, exit status 2, before any summary line; a
+// device (/dev/null, /dev/zero, which never ends) is refused as one.
 func TestPDNCheckNoGames(t *testing.T) {
 	dir := t.TempDir()
 	text := filepath.Join(dir, "notes.md")
 	require.NoError(t, os.WriteFile(text, []byte("# Notes\n\nNo games here, only words.\n"), 0o644))
 	empty := filepath.Join(dir, "empty.pdn")
 	require.NoError(t, os.WriteFile(empty, nil, 0o644))
-	for _, name := range []string{text, empty, os.DevNull} {
+	for _, name := range []string{text, empty} {
 		out, errs, code := runCLI("pdn", "check", name)
 		assert.Equal(t, exitBadInput, code, name)
 		assert.Contains(t, errs, name+" holds no PDN games")
 		assert.NotContains(t, out, "games=0")
+	}
+	for _, name := range []string{os.DevNull, "/dev/zero"} {
+		if _, err := os.Stat(name); err != nil {
+			continue
+		}
+		for _, args := range [][]string{{"pdn", "check", name}, {"review", name, "--depth", "2"}} {
+			out, errs, code := runCLI(args...)
+			assert.Equal(t, exitBadInput, code, args)
+			assert.Contains(t, errs, name+" is a character device, not a regular file", args)
+			assert.Empty(t, out, args)
+		}
 	}
 }
 

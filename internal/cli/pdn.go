@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"damka/engine"
+	"damka/internal/fileread"
 	"damka/pdn"
 )
 
@@ -108,17 +109,10 @@ func checkPDNFile(out io.Writer, name string, v engine.VariantID) (games, bad in
 	}
 }
 
-// openRegular opens a file given on the command line: a missing file or a
-// directory is bad input.
+// openRegular opens a file given on the command line: a missing file, a
+// directory, a device or a named pipe is bad input (fileread.Open).
 func openRegular(name string) (*os.File, error) {
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, badInput("%v", err)
-	}
-	if st.IsDir() {
-		return nil, badInput("%s is a directory, not a file", name)
-	}
-	f, err := os.Open(name)
+	f, err := fileread.Open(name)
 	if err != nil {
 		return nil, badInput("%v", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"damka/engine"
+	"damka/internal/fileread"
 	"damka/player"
 	"damka/review"
 	"damka/search"
@@ -156,10 +157,13 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 	if err != nil {
 		return err
 	}
-	data, err := io.ReadAll(f)
+	data, err := io.ReadAll(io.LimitReader(f, maxReviewBytes+1))
 	f.Close()
 	if err != nil {
 		return badInput("%s: %v", in, err)
+	}
+	if len(data) > maxReviewBytes {
+		return badInput("%s: more than %d MiB of games: review a part of them", in, maxReviewBytes>>20)
 	}
 	if err := checkWritable(outName); err != nil {
 		return err
@@ -361,7 +365,7 @@ func reviewSettings(p *player.Player) (string, error) {
 			return "", err
 		}
 		if name == player.SetEvalFile && val != "" {
-			data, err := os.ReadFile(val)
+			data, err := fileread.Read(val, maxEvalFileBytes)
 			if err != nil {
 				return "", badInput("--%s: %v", name, err)
 			}
@@ -372,3 +376,11 @@ func reviewSettings(p *player.Player) (string, error) {
 	}
 	return strings.Join(settings, " "), nil
 }
+
+// maxReviewBytes bounds the PDN file damka review reads (256 MiB: about a
+// million games, months of review).
+const maxReviewBytes = 256 << 20
+
+// maxEvalFileBytes bounds the eval file whose content review's progress
+// stamp hashes (more than any weights file).
+const maxEvalFileBytes = 16 << 20

@@ -21,6 +21,7 @@ var layer = map[string]int{
 	"damka/version":                  0, // build information, imports nothing of damka
 	"damka/internal/gzfile":          0, // files read plain or gzip-compressed (learn, match merge); imports nothing of damka
 	"damka/internal/childproc":       0, // engine processes killed when damka dies (Linux); imports nothing of damka
+	"damka/internal/fileread":        0, // the files a person names, read whole: regular files, bounded; imports nothing of damka
 	"damka/pdn":                      1, // PDN files and binary game records: engine only
 	"damka/eval":                     2,
 	"damka/book":                     2,

@@ -91,7 +91,8 @@ func TestBookFileParam(t *testing.T) {
 		{missing, "book: open " + missing + ": no such file or directory"},
 		{corrupt, corrupt + ": book: "},
 		{truncated, truncated + ": book: "},
-		{dir, "book: read " + dir + ": is a directory"},
+		{dir, "book: " + dir + " is a directory, not a regular file"},
+		{"/dev/zero", "book: /dev/zero is a character device, not a regular file"},
 	} {
 		hs.send("set-param name=book-file value=" + c.file)
 		hs.expect(`~error message="set-param book-file: ` + regexp.QuoteMeta(c.why) + `.*\(playing with the embedded book\)"`)

@@ -78,7 +78,8 @@ func TestEvalFileParam(t *testing.T) {
 		{missing, "eval file: open " + missing + ": no such file or directory"},
 		{corrupt, "eval file " + corrupt + ": weights file checksum mismatch: the file is damaged"},
 		{truncated, "eval file " + truncated + ": weights file of 1000 bytes, want " + strconv.Itoa(len(data)) + " (truncated or padded)"},
-		{dir, "eval file: read " + dir + ": is a directory"},
+		{dir, "eval file: " + dir + " is a directory, not a regular file"},
+		{"/dev/zero", "eval file: /dev/zero is a character device, not a regular file"},
 	} {
 		hs.send("set-param name=eval-file value=" + c.file)
 		hs.expect(`error message="set-param eval-file: ` + c.why + ` (playing with the embedded weights)"`)
