@@ -893,6 +893,9 @@ func (w *worker) clientFault(e int, err error, what string) *fault {
 	case errors.Is(err, hub.ErrEngineExited) || errors.Is(err, dxp.ErrRemoteClosed):
 		w.players[e].kill()
 		return &fault{engine: e, term: TermCrash, detail: fmt.Sprintf("%s exited while %s: %v", name, what, err)}
+	case errors.Is(err, hub.ErrUnreadableLine):
+		w.players[e].kill() // restarted for the next game
+		return &fault{engine: e, term: TermIllegal, detail: fmt.Sprintf("%s gave an unreadable answer while %s: %v", name, what, err)}
 	case !w.players[e].alive():
 		w.players[e].kill()
 		return &fault{engine: e, term: TermCrash, detail: fmt.Sprintf("%s died while %s: %v", name, what, err)}

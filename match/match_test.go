@@ -73,6 +73,11 @@ func TestMatchFaults(t *testing.T) {
 		// The slow engine answers past its clock but within the stop grace.
 		{"slow", 1, Limits{Base: 400 * time.Millisecond, Inc: 20 * time.Millisecond}, TermTime, "used", 3 * time.Second},
 		{"hang", 1, Limits{Depth: 3}, TermHang, "did not answer", 300 * time.Millisecond},
+		// An unreadable done line loses at once, the line quoted.
+		{"nul", 1, Limits{MoveTime: 50 * time.Millisecond}, TermIllegal, `unreadable answer`, 3 * time.Second},
+		{"esc", 0, Limits{MoveTime: 50 * time.Millisecond}, TermIllegal, `\x1b[0m"`, 3 * time.Second},
+		{"del", 1, Limits{Depth: 3}, TermIllegal, `\x7f"`, 3 * time.Second},
+		{"quote", 0, Limits{MoveTime: 50 * time.Millisecond}, TermIllegal, `"done move=\"`, 3 * time.Second},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s %s", c.mode, c.limits), func(t *testing.T) {

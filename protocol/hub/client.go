@@ -33,6 +33,11 @@ var (
 	// ErrSearching: a command other than stop, ponder-hit and ping was
 	// attempted while a search runs.
 	ErrSearching = errors.New("hub client: a search is running")
+	// ErrUnreadableLine: the line the client waited for (done, wait, ...)
+	// came but does not parse (a NUL, an escape or DEL byte, an unbalanced
+	// quote): the error quotes it. The engine is alive; its answer is
+	// lost.
+	ErrUnreadableLine = errors.New("hub engine line unreadable")
 	// ErrLineTooLong: the engine wrote a line longer than MaxLineBytes
 	// (the limit the engine side applies to its input). The client keeps
 	// at most MaxLineBytes of it, fails the wait in progress with this
@@ -398,10 +403,24 @@ func (c *Client) waitFor(ctx context.Context, want string, skip func(recvLine)) 
 		if r.err == nil && r.line.Command == want {
 			return r.line, nil
 		}
+		if r.err != nil && firstWord(r.text) == want {
+			// The answer waited for, unreadable: waiting on would only
+			// end in a hang.
+			return Line{}, fmt.Errorf("hub client: waiting for %s: %w: %q: %v", want, ErrUnreadableLine, r.text, r.err)
+		}
 		if skip != nil {
 			skip(r)
 		}
 	}
+}
+
+// firstWord returns the first word of s (up to a space or tab).
+func firstWord(s string) string {
+	s = strings.TrimLeft(s, " \t")
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // Hello sends hub and reads the id line and the parameters up to wait. An

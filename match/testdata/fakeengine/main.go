@@ -43,7 +43,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "good", "good, illegal, crash, kill, hang, slow, scan20 or novariant")
+	mode := flag.String("mode", "good", "good, illegal, crash, kill, hang, slow, scan20, novariant, or nul, esc, del, quote (an unreadable done line)")
 	at := flag.Int("at", 1, "misbehave at this move of each game (1 = first)")
 	seed := flag.Uint64("seed", 0, "varies the move choice")
 	over := flag.Duration("over", 500*time.Millisecond, "slow: how far past its time to answer")
@@ -91,6 +91,16 @@ func main() {
 				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 				select {}
 			case "hang":
+				return
+			case "nul", "esc", "del", "quote":
+				// A done line that does not parse.
+				garble := map[string]string{"nul": "\x00", "esc": "\x1b[0m", "del": "\x7f"}[*mode]
+				if *mode == "quote" {
+					fmt.Fprintf(out, "done move=\"%s\n", text)
+				} else {
+					fmt.Fprintf(out, "done move=%s%s\n", text, garble)
+				}
+				out.Flush()
 				return
 			case "slow":
 				time.Sleep(budget + *over)
