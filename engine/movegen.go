@@ -94,3 +94,15 @@ func (p *Position) HasCapture() bool {
 	}
 	return hasCapture8x8(p)
 }
+
+// CountKingQuietMoves returns the number of non-capturing moves of the
+// kings in kings (internal bits of board b) onto the squares of empty:
+// flying kings to any empty square of their diagonals up to the first
+// piece, short kings one step. Perft counts with it, and the evaluation's
+// king mobility is it. It allocates nothing.
+func CountKingQuietMoves(b Board, kings, empty uint64, flying bool) int {
+	if b == Board10x10 {
+		return countKingQuiet10x10(kings, empty, flying)
+	}
+	return countKingQuiet8x8(kings, empty, flying)
+}

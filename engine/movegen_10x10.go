@@ -445,25 +445,12 @@ func countKingQuiet10x10(kings, empty uint64, flying bool) int {
 		return bits.OnesCount64((kings>>nw10x10)&empty) + bits.OnesCount64((kings>>ne10x10)&empty) +
 			bits.OnesCount64((kings<<sw10x10)&empty) + bits.OnesCount64((kings<<se10x10)&empty)
 	}
-	// Flying kings: occluded fills, one per direction.
-	n := 0
-	for f := kings; f != 0; {
-		f = (f >> nw10x10) & empty
-		n += bits.OnesCount64(f)
-	}
-	for f := kings; f != 0; {
-		f = (f >> ne10x10) & empty
-		n += bits.OnesCount64(f)
-	}
-	for f := kings; f != 0; {
-		f = (f << sw10x10) & empty
-		n += bits.OnesCount64(f)
-	}
-	for f := kings; f != 0; {
-		f = (f << se10x10) & empty
-		n += bits.OnesCount64(f)
-	}
-	return n
+	// Flying kings: the squares of each direction's occluded fill (rays
+	// of one direction never overlap: a king blocks another's).
+	return bits.OnesCount64(FillRight(kings, empty, nw10x10)>>nw10x10&empty) +
+		bits.OnesCount64(FillRight(kings, empty, ne10x10)>>ne10x10&empty) +
+		bits.OnesCount64(FillLeft(kings, empty, sw10x10)<<sw10x10&empty) +
+		bits.OnesCount64(FillLeft(kings, empty, se10x10)<<se10x10&empty)
 }
 
 // countBoards10x10 returns the number of legal moves (distinct moves, or every

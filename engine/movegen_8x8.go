@@ -441,25 +441,12 @@ func countKingQuiet8x8(kings, empty uint64, flying bool) int {
 		return bits.OnesCount64((kings>>nw8x8)&empty) + bits.OnesCount64((kings>>ne8x8)&empty) +
 			bits.OnesCount64((kings<<sw8x8)&empty) + bits.OnesCount64((kings<<se8x8)&empty)
 	}
-	// Flying kings: occluded fills, one per direction.
-	n := 0
-	for f := kings; f != 0; {
-		f = (f >> nw8x8) & empty
-		n += bits.OnesCount64(f)
-	}
-	for f := kings; f != 0; {
-		f = (f >> ne8x8) & empty
-		n += bits.OnesCount64(f)
-	}
-	for f := kings; f != 0; {
-		f = (f << sw8x8) & empty
-		n += bits.OnesCount64(f)
-	}
-	for f := kings; f != 0; {
-		f = (f << se8x8) & empty
-		n += bits.OnesCount64(f)
-	}
-	return n
+	// Flying kings: the squares of each direction's occluded fill (rays
+	// of one direction never overlap: a king blocks another's).
+	return bits.OnesCount64(FillRight(kings, empty, nw8x8)>>nw8x8&empty) +
+		bits.OnesCount64(FillRight(kings, empty, ne8x8)>>ne8x8&empty) +
+		bits.OnesCount64(FillLeft(kings, empty, sw8x8)<<sw8x8&empty) +
+		bits.OnesCount64(FillLeft(kings, empty, se8x8)<<se8x8&empty)
 }
 
 // countBoards8x8 returns the number of legal moves (distinct moves, or every

@@ -58,15 +58,12 @@ func (w *Weights) Evaluate(p *engine.Position) int {
 	v := p.V
 	g := geomOf(v)
 	var s [2]side
-	for c := range 2 {
-		s[c].kings = p.Pieces[c] & p.Kings
-		s[c].men = p.Pieces[c] &^ p.Kings
-		s[c].nMen = bits.OnesCount64(s[c].men)
-		s[c].nKings = bits.OnesCount64(s[c].kings)
-	}
+	sidesOf(p, &s)
 	menLeft := s[0].nMen + s[1].nMen
 	if menLeft == 0 {
-		total := kingsEnding(w, g, &s, p)
+		empty := g.board &^ (p.Pieces[0] | p.Pieces[1])
+		mob := g.kingMoves(s[0].kings, empty, g.flying) - g.kingMoves(s[1].kings, empty, g.flying)
+		total := kingsEnding(w, g, &s, mob)
 		if p.Side == engine.Black {
 			return -total
 		}
@@ -96,8 +93,8 @@ func (w *Weights) Evaluate(p *engine.Position) int {
 
 // denseScore is the dense features' part of the middlegame and endgame
 // sums of p (White's view, in weight units): each of denseCounts'
-// counts, White's minus Black's, times its weight. s holds both sides'
-// pieces.
+// counts, White's minus Black's, times its weight, without the table of
+// counts. s holds both sides' pieces.
 func (w *Weights) denseScore(p *engine.Position, g *geometry, s *[2]side) (mg, eg int) {
 	wt := &w.Dense
 	add := func(k, x int) {
@@ -126,75 +123,33 @@ func (w *Weights) denseScore(p *engine.Position, g *geometry, s *[2]side) (mg, e
 	default:
 		add(DenseTrade, n0+n1-2*g.men)
 	}
-	var manMob, blocked, tempo, balance, runaway, runSteps [2]int
-	var kingEdge, kingCentre, kingCorner, kingMob, kingDiag [2]int
-	for c := engine.White; c <= engine.Black; c++ {
-		me, op := &s[c], &s[c^1]
-		if men := me.men; men != 0 {
-			l, r := g.forward(men, c)
-			l &= empty
-			r &= empty
-			manMob[c] = bits.OnesCount64(l) + bits.OnesCount64(r)
-			var movable uint64
-			if c == engine.White {
-				movable = l<<g.upLeft | r<<g.upRight
-			} else {
-				movable = l>>g.upLeft | r>>g.upRight
-			}
-			blocked[c] = bits.OnesCount64(men &^ movable)
-			pl := &g.advPlanes[c]
-			tempo[c] = bits.OnesCount64(men&pl[0]) + bits.OnesCount64(men&pl[1])<<1 +
-				bits.OnesCount64(men&pl[2])<<2 + bits.OnesCount64(men&pl[3])<<3
-			balance[c] = abs(2*bits.OnesCount64(men&g.leftHalf) - me.nMen)
-			if op.nKings == 0 {
-				for b := men & g.half[c]; b != 0; b &= b - 1 {
-					i := bits.TrailingZeros64(b)
-					if g.cone[c][i]&op.men == 0 {
-						togo := int(g.row[i])
-						if c == engine.Black {
-							togo = g.size - 1 - togo
-						}
-						runaway[c]++
-						runSteps[c] += togo
-					}
-				}
-			}
-		}
-		if k := me.kings; k != 0 {
-			kingEdge[c] = bits.OnesCount64(k & g.edge)
-			kingCentre[c] = bits.OnesCount64(k & g.centre)
-			kingCorner[c] = bits.OnesCount64(k & (g.corner2[0] | g.corner2[1]))
-			kingMob[c] = g.kingMoves(k, empty, g.flying)
-			if g.flying {
-				kingDiag[c] = bits.OnesCount64(k & g.longDiag)
-			}
-		}
-	}
-	add(DenseManMob, manMob[0]-manMob[1])
-	add(DenseBlocked, blocked[0]-blocked[1])
-	add(DenseTempo, tempo[0]-tempo[1])
-	add(DenseBalance, balance[0]-balance[1])
-	add(DenseRunaway, runaway[0]-runaway[1])
-	add(DenseRunSteps, runSteps[0]-runSteps[1])
+	var a, b sideCounts
+	g.countSide(engine.White, &s[0], &s[1], empty, &a)
+	g.countSide(engine.Black, &s[1], &s[0], empty, &b)
+	add(DenseManMob, a.manMob-b.manMob)
+	add(DenseBlocked, a.blocked-b.blocked)
+	add(DenseTempo, a.tempo-b.tempo)
+	add(DenseBalance, a.balance-b.balance)
+	add(DenseRunaway, a.runaway-b.runaway)
+	add(DenseRunSteps, a.runSteps-b.runSteps)
 	if s[0].kings|s[1].kings != 0 {
-		add(DenseKingEdge, kingEdge[0]-kingEdge[1])
-		add(DenseKingCentre, kingCentre[0]-kingCentre[1])
-		add(DenseKingCorner, kingCorner[0]-kingCorner[1])
-		add(DenseKingMob, kingMob[0]-kingMob[1])
-		add(DenseKingDiag, kingDiag[0]-kingDiag[1])
+		add(DenseKingEdge, a.kingEdge-b.kingEdge)
+		add(DenseKingCentre, a.kingCentre-b.kingCentre)
+		add(DenseKingCorner, a.kingCorner-b.kingCorner)
+		add(DenseKingMob, a.kingMob-b.kingMob)
+		add(DenseKingDiag, a.kingDiag-b.kingDiag)
 	}
 	return mg, eg
 }
 
 // kingsEnding scores a position with kings only (no pattern applies and
 // the training positions hold men): the learned endgame value of a king
-// per king, the hand-set mobility term (kingRules.KingMob, per move),
-// then the hand rules of kingsOnly. White's view.
-func kingsEnding(w *Weights, g *geometry, s *[2]side, p *engine.Position) int {
+// per king, the hand-set mobility term (kingRules.KingMob per move of
+// mob, White's king moves minus Black's), then the hand rules of
+// kingsOnly. White's view.
+func kingsEnding(w *Weights, g *geometry, s *[2]side, mob int) int {
 	r := &kingRulesOf[w.V]
 	king := int(w.Dense[DenseKings][1]) >> WeightShift
-	empty := g.board &^ (p.Pieces[0] | p.Pieces[1])
-	mob := g.kingMoves(s[0].kings, empty, g.flying) - g.kingMoves(s[1].kings, empty, g.flying)
 	total := king*(s[0].nKings-s[1].nKings) + r.KingMob*mob
 	strong := engine.White
 	if s[1].nKings > s[0].nKings || s[1].nKings == s[0].nKings && total < 0 {

@@ -14,12 +14,13 @@ import (
 // engine's rules table. Row 0 is the top row (Black's back rank), column 0
 // is file a.
 type geometry struct {
-	size    int    // 8 or 10
-	men     int    // men per side in the start position (12 or 20)
-	flying  bool   // flying kings (the variant's FlyingKings)
-	board   uint64 // all playable bits
-	upLeft  uint   // right shift for a step toward row 0 and column 0 (White's forward-left)
-	upRight uint   // right shift for a step toward row 0 and higher columns
+	size    int          // 8 or 10
+	layout  engine.Board // the engine's board (its count of king moves is the mobility term)
+	men     int          // men per side in the start position (12 or 20)
+	flying  bool         // flying kings (the variant's FlyingKings)
+	board   uint64       // all playable bits
+	upLeft  uint         // right shift for a step toward row 0 and column 0 (White's forward-left)
+	upRight uint         // right shift for a step toward row 0 and higher columns
 	rowMask [10]uint64
 	// leftHalf: files a to the middle; advPlanes[c][k]: the squares where a
 	// man of colour c has advanced a number of rows with bit k set.
@@ -62,6 +63,7 @@ func bitOf(v engine.VariantID, sq engine.Square) int {
 func initGeometry(g *geometry, v engine.VariantID) {
 	r := v.Rules()
 	g.size = r.BoardSize
+	g.layout = r.Board
 	g.men = r.Board.Info().Men
 	g.flying = r.FlyingKings
 	n := g.size
@@ -122,9 +124,6 @@ func initGeometry(g *geometry, v engine.VariantID) {
 			setShift(&g.upRight, uint(b-u))
 		}
 	}
-	if n == 10 && (g.upLeft != 6 || g.upRight != 5) || n == 8 && (g.upLeft != 5 || g.upRight != 4) {
-		panic("eval: engine bit layout's diagonal shifts are not the ones of slides8x8 and slides10x10")
-	}
 	g.corner2[0] = 1<<at(0, 1) | 1<<at(1, 0)         // b8 and a7 (10x10: b10, a9)
 	g.corner2[1] = 1<<at(n-1, n-2) | 1<<at(n-2, n-1) // g1 and h2 (10x10: i1, j2)
 	for b := 0; b < 64; b++ {
@@ -165,39 +164,10 @@ func (g *geometry) forward(m uint64, c engine.Color) (uint64, uint64) {
 	return m << g.upLeft, m << g.upRight
 }
 
-// kingMoves counts the non-capturing moves of the kings k over empty squares.
+// kingMoves counts the non-capturing moves of the kings k over empty
+// squares (engine.CountKingQuietMoves on g's board).
 func (g *geometry) kingMoves(k, empty uint64, flying bool) int {
-	if k == 0 {
-		return 0
-	}
-	if !flying {
-		return bits.OnesCount64(k>>g.upLeft&empty) + bits.OnesCount64(k>>g.upRight&empty) +
-			bits.OnesCount64(k<<g.upLeft&empty) + bits.OnesCount64(k<<g.upRight&empty)
-	}
-	// The padded layouts' diagonal shifts are constants of the board
-	// (initGeometry checks them): with them as constants the fills
-	// shift by immediates.
-	if g.size == 10 {
-		return slides10x10(k, empty)
-	}
-	return slides8x8(k, empty)
-}
-
-// slides10x10 counts the squares the kings k slide to over empty squares
-// on the 10x10 board, in the four directions. Rays of one direction never
-// overlap (a king blocks the ray of another), so the count of the squares
-// is the count of the moves.
-func slides10x10(k, empty uint64) int {
-	const ul, ur = 6, 5
-	return bits.OnesCount64(engine.FillRight(k, empty, ul)>>ul&empty) + bits.OnesCount64(engine.FillRight(k, empty, ur)>>ur&empty) +
-		bits.OnesCount64(engine.FillLeft(k, empty, ul)<<ul&empty) + bits.OnesCount64(engine.FillLeft(k, empty, ur)<<ur&empty)
-}
-
-// slides8x8 is slides10x10 on the 8x8 board.
-func slides8x8(k, empty uint64) int {
-	const ul, ur = 5, 4
-	return bits.OnesCount64(engine.FillRight(k, empty, ul)>>ul&empty) + bits.OnesCount64(engine.FillRight(k, empty, ur)>>ur&empty) +
-		bits.OnesCount64(engine.FillLeft(k, empty, ul)<<ul&empty) + bits.OnesCount64(engine.FillLeft(k, empty, ur)<<ur&empty)
+	return engine.CountKingQuietMoves(g.layout, k, empty, flying)
 }
 
 // distance is the number of king steps between bits a and b, ignoring

@@ -291,15 +291,72 @@ func patternPieces(p *engine.Position, c engine.Color, set uint8) uint64 {
 	return p.Pieces[c] &^ p.Kings
 }
 
-// denseCounts fills s with each side's pieces and d with each side's
-// dense counts.
-func denseCounts(p *engine.Position, g *geometry, s *[2]side, d *[2][NumDense]int) {
+// sidesOf fills s with each colour's men and kings in p.
+func sidesOf(p *engine.Position, s *[2]side) {
 	for c := range 2 {
 		s[c].kings = p.Pieces[c] & p.Kings
 		s[c].men = p.Pieces[c] &^ p.Kings
 		s[c].nMen = bits.OnesCount64(s[c].men)
 		s[c].nKings = bits.OnesCount64(s[c].kings)
 	}
+}
+
+// sideCounts is one colour's dense counts that depend on its own pieces
+// (and the board), not on the two sides' balance: each is the count of
+// the dense feature of the same name.
+type sideCounts struct {
+	manMob, blocked, tempo, balance, runaway, runSteps  int
+	kingEdge, kingCentre, kingCorner, kingMob, kingDiag int
+}
+
+// countSide fills k (zero) with colour c's sideCounts, me its pieces, op
+// the opponent's, empty the empty squares.
+func (g *geometry) countSide(c engine.Color, me, op *side, empty uint64, k *sideCounts) {
+	if men := me.men; men != 0 {
+		l, r := g.forward(men, c)
+		l &= empty
+		r &= empty
+		k.manMob = bits.OnesCount64(l) + bits.OnesCount64(r)
+		var movable uint64
+		if c == engine.White {
+			movable = l<<g.upLeft | r<<g.upRight
+		} else {
+			movable = l>>g.upLeft | r>>g.upRight
+		}
+		k.blocked = bits.OnesCount64(men &^ movable)
+		pl := &g.advPlanes[c]
+		k.tempo = bits.OnesCount64(men&pl[0]) + bits.OnesCount64(men&pl[1])<<1 +
+			bits.OnesCount64(men&pl[2])<<2 + bits.OnesCount64(men&pl[3])<<3
+		k.balance = abs(2*bits.OnesCount64(men&g.leftHalf) - me.nMen)
+		if op.nKings == 0 {
+			for b := men & g.half[c]; b != 0; b &= b - 1 {
+				i := bits.TrailingZeros64(b)
+				if g.cone[c][i]&op.men == 0 {
+					togo := int(g.row[i])
+					if c == engine.Black {
+						togo = g.size - 1 - togo
+					}
+					k.runaway++
+					k.runSteps += togo
+				}
+			}
+		}
+	}
+	if kings := me.kings; kings != 0 {
+		k.kingEdge = bits.OnesCount64(kings & g.edge)
+		k.kingCentre = bits.OnesCount64(kings & g.centre)
+		k.kingCorner = bits.OnesCount64(kings & (g.corner2[0] | g.corner2[1]))
+		k.kingMob = g.kingMoves(kings, empty, g.flying)
+		if g.flying {
+			k.kingDiag = bits.OnesCount64(kings & g.longDiag)
+		}
+	}
+}
+
+// denseCounts fills s with each side's pieces and d with each side's
+// dense counts.
+func denseCounts(p *engine.Position, g *geometry, s *[2]side, d *[2][NumDense]int) {
+	sidesOf(p, s)
 	empty := g.board &^ (p.Pieces[0] | p.Pieces[1])
 	pieces := s[0].nMen + s[0].nKings + s[1].nMen + s[1].nKings
 	// The move: with as many pieces on each side, the side to move has it
@@ -322,47 +379,12 @@ func denseCounts(p *engine.Position, g *geometry, s *[2]side, d *[2][NumDense]in
 		if diff := me.nMen + me.nKings - op.nMen - op.nKings; diff > 0 {
 			dc[DenseTrade] = 2*g.men - pieces
 		}
-		if men := me.men; men != 0 {
-			l, r := g.forward(men, c)
-			l &= empty
-			r &= empty
-			dc[DenseManMob] = bits.OnesCount64(l) + bits.OnesCount64(r)
-			var movable uint64
-			if c == engine.White {
-				movable = l<<g.upLeft | r<<g.upRight
-			} else {
-				movable = l>>g.upLeft | r>>g.upRight
-			}
-			dc[DenseBlocked] = bits.OnesCount64(men &^ movable)
-			pl := &g.advPlanes[c]
-			dc[DenseTempo] = bits.OnesCount64(men&pl[0]) + bits.OnesCount64(men&pl[1])<<1 +
-				bits.OnesCount64(men&pl[2])<<2 + bits.OnesCount64(men&pl[3])<<3
-			left := bits.OnesCount64(men & g.leftHalf)
-			dc[DenseBalance] = abs(2*left - me.nMen)
-			if op.nKings == 0 {
-				enemy := op.men
-				for b := men & g.half[c]; b != 0; b &= b - 1 {
-					i := bits.TrailingZeros64(b)
-					if g.cone[c][i]&enemy == 0 {
-						togo := int(g.row[i])
-						if c == engine.Black {
-							togo = g.size - 1 - togo
-						}
-						dc[DenseRunaway]++
-						dc[DenseRunSteps] += togo
-					}
-				}
-			}
-		}
-		if me.kings != 0 {
-			dc[DenseKingEdge] = bits.OnesCount64(me.kings & g.edge)
-			dc[DenseKingCentre] = bits.OnesCount64(me.kings & g.centre)
-			dc[DenseKingCorner] = bits.OnesCount64(me.kings & (g.corner2[0] | g.corner2[1]))
-			dc[DenseKingMob] = g.kingMoves(me.kings, empty, g.flying)
-			if g.flying {
-				dc[DenseKingDiag] = bits.OnesCount64(me.kings & g.longDiag)
-			}
-		}
+		var k sideCounts
+		g.countSide(c, me, op, empty, &k)
+		dc[DenseManMob], dc[DenseBlocked], dc[DenseTempo] = k.manMob, k.blocked, k.tempo
+		dc[DenseBalance], dc[DenseRunaway], dc[DenseRunSteps] = k.balance, k.runaway, k.runSteps
+		dc[DenseKingEdge], dc[DenseKingCentre], dc[DenseKingCorner] = k.kingEdge, k.kingCentre, k.kingCorner
+		dc[DenseKingMob], dc[DenseKingDiag] = k.kingMob, k.kingDiag
 	}
 }
 

@@ -455,7 +455,7 @@ func TestSetFourRowBands(t *testing.T) {
 
 // referenceEvaluate is Evaluate computed the plain way, from the trainer's
 // features and the table of dense counts, also in the endings of kings
-// only (the hand rules of kingsOnly on the dense counts' mobility).
+// only (kingsEnding on the dense counts' mobility).
 func referenceEvaluate(w *Weights, p *engine.Position) int {
 	if score, ok := recompute(w, p); ok {
 		return score
@@ -464,18 +464,7 @@ func referenceEvaluate(w *Weights, p *engine.Position) int {
 	var s [2]side
 	var d [2][NumDense]int
 	denseCounts(p, g, &s, &d)
-	r := &kingRulesOf[w.V]
-	king := int(w.Dense[DenseKings][1]) >> WeightShift
-	total := king*(s[0].nKings-s[1].nKings) + r.KingMob*(d[0][DenseKingMob]-d[1][DenseKingMob])
-	strong := engine.White
-	if s[1].nKings > s[0].nKings || s[1].nKings == s[0].nKings && total < 0 {
-		strong = engine.Black
-	}
-	sign := 1
-	if strong == engine.Black {
-		sign = -1
-	}
-	total = sign * kingsOnly(r, g, &s[strong], &s[strong^1], sign*total, g.flying)
+	total := kingsEnding(w, g, &s, d[0][DenseKingMob]-d[1][DenseKingMob])
 	if p.Side == engine.Black {
 		return -total
 	}

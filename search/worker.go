@@ -548,20 +548,37 @@ func ttValue(s, ply int) int {
 	return s
 }
 
+// enterNode counts a node of search or quiesce, checks the limits every
+// 256 nodes (main worker) and reports whether the search must stop: then
+// w.stopped is set. Quiescence nodes check too, since a capture tree can
+// be huge (many kings).
+func (w *worker) enterNode() bool {
+	w.nodes++
+	if w.nodes&255 == 0 {
+		w.poll()
+	}
+	if !w.e.stop.Load() {
+		return false
+	}
+	w.stopped = true
+	return true
+}
+
+// poll is enterNode's work every 256 nodes: the main worker's limits, and
+// the host's turn (js/wasm).
+func (w *worker) poll() {
+	if w.main {
+		w.checkLimits()
+	}
+	yieldHost()
+}
+
 // search is the principal variation alpha-beta search of the position at
 // ply to depth plies.
 func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	st := &w.stack[ply]
 	st.pvLen = 0
-	w.nodes++
-	if w.nodes&255 == 0 {
-		if w.main {
-			w.checkLimits()
-		}
-		yieldHost()
-	}
-	if w.e.stop.Load() {
-		w.stopped = true
+	if w.enterNode() {
 		return 0
 	}
 	p := &st.pos
@@ -761,17 +778,7 @@ func (w *worker) rewardQuiet(ply, depth int, m engine.Move, i int) {
 func (w *worker) quiesce(alpha, beta, ply int, shots bool) int {
 	st := &w.stack[ply]
 	st.pvLen = 0
-	w.nodes++
-	if w.nodes&255 == 0 {
-		if w.main {
-			w.checkLimits()
-		}
-		yieldHost()
-	}
-	if w.e.stop.Load() {
-		// A capture tree can be huge (many kings): the search stops here
-		// too, not only at the next full-width node.
-		w.stopped = true
+	if w.enterNode() {
 		return 0
 	}
 	if ply > w.selDepth {

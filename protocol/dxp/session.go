@@ -333,7 +333,4 @@ type session struct {
 	epoch    time.Time
 	lastSend int64
 	lastRecv atomic.Int64
-	// sendBy, when set, is the latest time the message being sent may
-	// wait for the gap until: a move is never held past its time (think).
-	sendBy time.Time
 }

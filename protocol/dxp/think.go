@@ -55,10 +55,7 @@ func (s *session) think(ctx context.Context) (req *wire.GameReq, over bool, err 
 			mm := wire.MoveMessage(&pos, res.Move, secs)
 			s.log.Debug().Str("move", pos.FormatMove(res.Move, engine.FormatFull)).Int("depth", res.Depth).
 				Int("score", res.Score).Uint64("nodes", res.Nodes).Dur("think", res.Time).Msg("dxp: our move")
-			s.sendBy = moveDeadline(gs.turn, l)
-			err := s.send(mm)
-			s.sendBy = time.Time{}
-			if err != nil {
+			if err := s.sendBy(mm, moveDeadline(gs.turn, l)); err != nil {
 				s.finish(engine.Ongoing, "write failed")
 				return nil, true, err
 			}

@@ -86,12 +86,16 @@ func (s *session) wait(ctx context.Context, timeout time.Duration, sr <-chan sea
 }
 
 // send writes m; an error means the connection is gone.
-func (s *session) send(m wire.Message) error {
+func (s *session) send(m wire.Message) error { return s.sendBy(m, time.Time{}) }
+
+// sendBy is send for a message that may wait for the message gap at most
+// until by (the zero time: no bound).
+func (s *session) sendBy(m wire.Message, by time.Time) error {
 	b, err := wire.AppendFrame(make([]byte, 0, wire.MaxMessageLen+1), m)
 	if err != nil {
 		return err
 	}
-	s.pause()
+	s.pause(by)
 	s.log.Debug().Str("send", string(b[:len(b)-1])).Msg("dxp message")
 	// Taken before the write: an answer the reader gets at once comes after.
 	s.lastSend = int64(time.Since(s.epoch))
@@ -104,16 +108,16 @@ func (s *session) send(m wire.Message) error {
 }
 
 // pause waits until MessageGap has passed since our last message when the
-// peer has sent nothing since (see Config.MessageGap), and not past sendBy
-// when that is set.
-func (s *session) pause() {
+// peer has sent nothing since (see Config.MessageGap), and not past by
+// unless that is the zero time.
+func (s *session) pause(by time.Time) {
 	gap := s.cfg.MessageGap
 	if gap <= 0 || s.lastSend == 0 || s.lastRecv.Load() > s.lastSend {
 		return
 	}
 	d := time.Duration(s.lastSend) + gap - time.Since(s.epoch)
-	if !s.sendBy.IsZero() {
-		d = min(d, time.Until(s.sendBy))
+	if !by.IsZero() {
+		d = min(d, time.Until(by))
 	}
 	if d > 0 {
 		s.log.Debug().Dur("pause", d).Msg("dxp: pause before the next message (message gap)")
