@@ -5,8 +5,10 @@ package cli
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/signal"
@@ -319,6 +321,41 @@ func checkOutputPath(out string) error {
 	f, err := os.CreateTemp(dir, ".damka-write-test-*")
 	if err != nil {
 		return badInput("--out %s: cannot write in %s: %v", out, dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
+}
+
+// checkOutputDir reports, as bad input, an output folder that cannot be
+// used: a file by that name, or its parent folder missing or not a folder
+// (the folder itself is made when missing, its parents are not, as with
+// every other --out). The folder must be writable.
+func checkOutputDir(out string) error {
+	st, err := os.Stat(out)
+	switch {
+	case err == nil && !st.IsDir():
+		return badInput("--out %s is a file, not a folder", out)
+	case err == nil:
+	case errors.Is(err, fs.ErrNotExist):
+		parent := filepath.Dir(filepath.Clean(out))
+		pst, perr := os.Stat(parent)
+		if perr != nil {
+			return badInput("--out %s: folder %s: %v", out, parent, perr)
+		}
+		if !pst.IsDir() {
+			return badInput("--out %s: %s is not a folder", out, parent)
+		}
+		if err := os.Mkdir(out, 0o755); err != nil {
+			return badInput("--out %s: %v", out, err)
+		}
+	default:
+		return badInput("--out %s: %v", out, err)
+	}
+	f, err := os.CreateTemp(out, ".damka-write-test-*")
+	if err != nil {
+		return badInput("--out %s: cannot write in it: %v", out, err)
 	}
 	name := f.Name()
 	f.Close()

@@ -82,6 +82,9 @@ indexed job, with the same --out. The output does not depend on --threads.`,
 			if out == "" {
 				return badInput("--out is required (the directory of the tables)")
 			}
+			if err := checkOutputDir(out); err != nil {
+				return err
+			}
 			si, sn, err := parseShard(shard)
 			if err != nil {
 				return err

@@ -151,3 +151,29 @@ func TestEGDBEmptyDir(t *testing.T) {
 		assert.NotContains(t, out, "slices=0", sub)
 	}
 }
+
+// TestEGDBBuildOutRules: egdb build's --out follows the rules of every
+// other --out: a file by that name is refused, a missing parent is not
+// made (exit 2 for both), a missing last folder is made.
+func TestEGDBBuildOutRules(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(file, []byte("x"), 0o644))
+	_, errs, code := runCLI("egdb", "build", "--variant", "english", "--pieces", "2", "--out", file)
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, "--out "+file+" is a file, not a folder")
+
+	deep := filepath.Join(dir, "missing", "tree", "x")
+	_, errs, code = runCLI("egdb", "build", "--variant", "english", "--pieces", "2", "--out", deep)
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Contains(t, errs, filepath.Join(dir, "missing", "tree"))
+	_, err := os.Stat(filepath.Join(dir, "missing"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "no folder made")
+
+	fresh := filepath.Join(dir, "tables")
+	_, errs, code = runCLI("egdb", "build", "--variant", "english", "--pieces", "2", "--out", fresh, "--no-progress")
+	require.Equal(t, 0, code, errs)
+	entries, err := os.ReadDir(fresh)
+	require.NoError(t, err)
+	assert.NotEmpty(t, entries)
+}
