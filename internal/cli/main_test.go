@@ -303,3 +303,24 @@ func TestHelpTexts(t *testing.T) {
 		}
 	}
 }
+
+// TestPDNCheckResultContradiction: pdn check counts a game whose result
+// contradicts its final position as bad and says why, with the position.
+func TestPDNCheckResultContradiction(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "r.pdn")
+	require.NoError(t, os.WriteFile(name, []byte(`[Event "won"]
+[FEN "W:Wc3:Bd4"]
+1. c3:e5 1-0
+
+[Event "drawn?"]
+[Result "1/2-1/2"]
+[FEN "W:Wc3:Bd4"]
+1. c3:e5 1/2-1/2
+`), 0o644))
+	out, _, code := runCLI("pdn", "check", "--variant", "russian", name)
+	assert.Equal(t, 1, code)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 2, out)
+	assert.Contains(t, lines[0], `game 2 ("drawn?") line 5: result 1/2-1/2 (a draw) contradicts the final position: Black to move has no pieces left, so White wins (1-0) [FEN "B:We5:B"]`)
+	assert.Equal(t, "games=2 ok=1 bad=1", lines[1])
+}

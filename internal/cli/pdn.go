@@ -36,7 +36,10 @@ func newPDNCmd() *cobra.Command {
 		Long: `check replays every game of the given PDN files. The GameType tag chooses each
 game's variant; --variant is the default when the tag is absent. It prints one
 line per bad game (file, game index, move number, move text, position) and a
-last line games=N ok=K bad=B. The exit status is 0 only when B is 0, else 1;
+last line games=N ok=K bad=B. A game is bad too when its result contradicts
+it: a Result tag that differs from the movetext's result, or a final
+position lost by the rules (no piece or no legal move for the side to move)
+recorded as a draw or as that side's win. The exit status is 0 only when B is 0, else 1;
 a file in which nothing reads as a game (an empty file, or text without
 moves) is bad input (status 2). Text that looks like moves (a README) reads
 as bad games.
@@ -95,7 +98,17 @@ func checkPDNFile(out io.Writer, name string, v engine.VariantID) (games, bad in
 			return games, bad, first, nil
 		}
 		games++
-		if err != nil {
+		if err == nil {
+			if cerr := pdn.CheckResult(g); cerr != nil {
+				bad++
+				final := g.Position()
+				pe := &pdn.Error{Index: games, Line: g.Line, Event: g.Tag("Event"), Err: cerr,
+					FEN: final.FENStyle(g.Variant.Rules().Notation)}
+				fmt.Fprintf(out, "%s: %v\n", name, pe)
+			}
+			continue
+		}
+		{
 			var pe *pdn.Error
 			if !errors.As(err, &pe) {
 				return games, bad + 1, first, fmt.Errorf("%s: %v", name, err)
