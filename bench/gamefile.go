@@ -39,9 +39,10 @@ type gameFile struct {
 }
 
 // open opens the file for appending: a new file gets a header; an existing
-// one is read to its last whole record (a torn tail is cut off), its
-// records checked and counted. It returns the file, the writer appending
-// to it and the number of records kept.
+// one is read to its last whole record (a torn tail is cut off, a torn
+// header starts the file again), its records checked and counted. It
+// returns the file, the writer appending to it and the number of records
+// kept.
 func (gf gameFile) open() (*os.File, *pdn.RecordWriter, int, error) {
 	fail := func(f *os.File, format string, a ...any) (*os.File, *pdn.RecordWriter, int, error) {
 		if f != nil {
@@ -57,6 +58,21 @@ func (gf gameFile) open() (*os.File, *pdn.RecordWriter, int, error) {
 	if err != nil {
 		return fail(f, "%w", err)
 	}
+	gr, err := pdn.NewRecordReader(f)
+	if errors.Is(err, pdn.ErrTruncatedHeader) {
+		// A run stopped while writing the header: no game to keep, so
+		// the file starts again, as a torn last record is cut off.
+		if err := f.Truncate(0); err != nil {
+			return fail(f, "resume %s: %w", gf.path, err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return fail(f, "resume %s: %w", gf.path, err)
+		}
+		st, err = f.Stat()
+		if err != nil {
+			return fail(f, "%w", err)
+		}
+	}
 	if st.Size() == 0 {
 		gw, err := pdn.NewRecordWriter(f, gf.variant, gf.note)
 		if err == nil {
@@ -67,7 +83,6 @@ func (gf gameFile) open() (*os.File, *pdn.RecordWriter, int, error) {
 		}
 		return f, gw, 0, nil
 	}
-	gr, err := pdn.NewRecordReader(f)
 	if err != nil {
 		return fail(f, "%w %s: %w", ErrResume, gf.path, err)
 	}

@@ -211,6 +211,31 @@ func TestSelfPlayResume(t *testing.T) {
 		}
 	})
 
+	t.Run("torn header", func(t *testing.T) {
+		// Cut inside the header (magic, version, note): no game was
+		// kept, the file starts again and is the file of one run.
+		gr, err := pdn.NewRecordReader(bytes.NewReader(full))
+		require.NoError(t, err)
+		for _, cut := range []int64{1, 7, 8, 15, 16, 50, gr.Offset() - 1} {
+			p := o
+			p.Out = filepath.Join(dir, "torn-header.games")
+			require.NoError(t, os.WriteFile(p.Out, full[:cut], 0o644))
+			got, res := playToFile(t, p)
+			assert.Zero(t, res.Resumed, "cut at %d", cut)
+			assert.Equal(t, full, got, "cut at %d: not the file of one run", cut)
+		}
+		// A short file that is no beginning of a game file is not
+		// overwritten.
+		p := o
+		p.Out = filepath.Join(dir, "other.games")
+		require.NoError(t, os.WriteFile(p.Out, []byte("DMKX"), 0o644))
+		_, err = SelfPlay(context.Background(), p)
+		require.ErrorIs(t, err, ErrResume)
+		kept, err := os.ReadFile(p.Out)
+		require.NoError(t, err)
+		assert.Equal(t, "DMKX", string(kept))
+	})
+
 	t.Run("more games", func(t *testing.T) {
 		p := o
 		p.Out = filepath.Join(dir, "more.games")

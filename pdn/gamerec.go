@@ -30,6 +30,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"damka/engine"
@@ -54,6 +55,11 @@ const maxNoteLen = 1 << 20
 // ErrTruncatedRecord is wrapped by RecordReader.Next when the file ends inside
 // a record (a run stopped while writing it).
 var ErrTruncatedRecord = errors.New("truncated game record")
+
+// ErrTruncatedHeader is wrapped by NewRecordReader when the input ends
+// inside the header (a run stopped while it was writing it): what it holds
+// is a beginning of a game file's header, and it holds no game.
+var ErrTruncatedHeader = errors.New("truncated game file header")
 
 // Record is one game of a game file.
 type Record struct {
@@ -167,11 +173,16 @@ type RecordReader struct {
 }
 
 // NewRecordReader reads the header of a game file from r. It fails with a
-// message naming the fault when the magic, version or variant is wrong.
+// message naming the fault when the magic, version or variant is wrong,
+// and with one wrapping ErrTruncatedHeader when the input ends inside the
+// header.
 func NewRecordReader(r io.Reader) (*RecordReader, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	h := make([]byte, 16)
-	if _, err := io.ReadFull(br, h); err != nil {
+	if n, err := io.ReadFull(br, h); err != nil {
+		if isEOF(err) && strings.HasPrefix(RecordFileMagic, string(h[:min(n, 8)])) {
+			return nil, fmt.Errorf("game file header: %w after %d bytes", ErrTruncatedHeader, n)
+		}
 		return nil, fmt.Errorf("game file header: %w", noEOF(err))
 	}
 	if string(h[:8]) != RecordFileMagic {
@@ -189,14 +200,20 @@ func NewRecordReader(r io.Reader) (*RecordReader, error) {
 		return nil, fmt.Errorf("game file note of %d bytes (at most %d)", n, maxNoteLen)
 	}
 	note := make([]byte, n)
-	if _, err := io.ReadFull(br, note); err != nil {
-		return nil, fmt.Errorf("game file note: %w", noEOF(err))
+	if got, err := io.ReadFull(br, note); err != nil {
+		if isEOF(err) {
+			return nil, fmt.Errorf("game file note: %w after %d of its %d bytes", ErrTruncatedHeader, got, n)
+		}
+		return nil, fmt.Errorf("game file note: %w", err)
 	}
 	if !utf8.Valid(note) {
 		return nil, errors.New("game file note is not UTF-8")
 	}
 	return &RecordReader{r: br, v: v, note: string(note), offset: int64(16 + n)}, nil
 }
+
+// isEOF reports whether err is io.EOF or io.ErrUnexpectedEOF.
+func isEOF(err error) bool { return err == io.EOF || err == io.ErrUnexpectedEOF }
 
 func noEOF(err error) error {
 	if err == io.EOF {

@@ -317,9 +317,11 @@ func TestGameFileHeaderErrors(t *testing.T) {
 		{"version", func(b []byte) []byte { b[8] = 2; return b }, "game file version 2, want 1"},
 		{"variant", func(b []byte) []byte { b[10] = 9; return b }, "game file variant 9 unknown"},
 		{"note length", func(b []byte) []byte { binary.LittleEndian.PutUint32(b[12:], 1<<30); return b }, "note of 1073741824 bytes"},
-		{"note cut", func(b []byte) []byte { return b[:17] }, "game file note: unexpected EOF"},
+		{"note cut", func(b []byte) []byte { return b[:17] }, "game file note: truncated game file header after 1 of its 2 bytes"},
 		{"note not UTF-8", func(b []byte) []byte { b[16] = 0xFF; return b }, "note is not UTF-8"},
-		{"empty", func(b []byte) []byte { return nil }, "game file header: unexpected EOF"},
+		{"empty", func(b []byte) []byte { return nil }, "game file header: truncated game file header after 0 bytes"},
+		{"header cut", func(b []byte) []byte { return b[:11] }, "game file header: truncated game file header after 11 bytes"},
+		{"short other file", func(b []byte) []byte { return []byte("DMKX") }, "game file header: unexpected EOF"},
 		{"pdn", func(b []byte) []byte { return []byte(`[Event "x"]` + "\n1. 22-17 *\n") }, "not a damka game file"},
 	}
 	for _, c := range cases {

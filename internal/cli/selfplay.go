@@ -51,7 +51,8 @@ still going after 600 plies is adjudicated a draw.
 Each game depends only on the flags and its number, and the file is written
 in game order, so a run is deterministic for a --seed whatever --threads
 is. An existing --out is resumed: its games are kept (a torn last record is
-cut off) and the run plays on to --games. Ctrl-C stops after the games
+cut off; a file cut inside its header, holding no game, starts again) and
+the run plays on to --games. Ctrl-C stops after the games
 finished so far.
 
 --shard I/N plays only the games i of 0 to --games-1 with i mod N = I-1,
