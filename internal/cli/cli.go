@@ -19,6 +19,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"damka/engine"
 )
@@ -53,9 +54,11 @@ func noArgs(cmd *cobra.Command, args []string) error {
 var pflagNumberError = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: strconv\.Parse(Int|Uint|Float): parsing ".*": (invalid syntax|value out of range)$`)
 
 // flagError turns a flag parsing error into bad input, saying in words
-// what strconv's raw message means: "--nodes -5: out of range (want a
-// whole number, 0 or more)" or "--depth x: not a number".
-func flagError(err error) error {
+// what strconv's raw message means: "--seed -5: out of range (want a
+// whole number, 0 or more)" or "--depth x: not a number". A flag of fs
+// with a range (setFlagRange) names its range: "--nodes -5 out of range
+// 1..1000000000000", as the command's own check says it of "--nodes 0".
+func flagError(fs *pflag.FlagSet, err error) error {
 	m := pflagNumberError.FindStringSubmatch(err.Error())
 	if m == nil {
 		return inputError{err}
@@ -64,9 +67,53 @@ func flagError(err error) error {
 	want := map[string]string{"Int": "a whole number", "Uint": "a whole number, 0 or more", "Float": "a number"}[kind]
 	_, ferr := strconv.ParseFloat(strings.TrimSpace(val), 64)
 	if verdict == "value out of range" || ferr == nil || errors.Is(ferr, strconv.ErrRange) {
+		if r := flagRange(fs, strings.TrimPrefix(flag, "--")); r != "" {
+			return badInput("%s %s out of range %s", flag, strings.TrimSpace(val), r)
+		}
 		return badInput("%s %s: out of range (want %s)", flag, val, want)
 	}
 	return badInput("%s %q: not a number (want %s)", flag, val, want)
+}
+
+// rangeAnnotation is the pflag annotation that holds a number flag's
+// range as its messages write it ("1..1000000000000").
+const rangeAnnotation = "damka-range"
+
+// setFlagRange records the range of fs's number flag name, for the
+// message of a value that does not parse as the flag's type (a negative
+// --nodes): the same words as the command's own range check.
+func setFlagRange(fs *pflag.FlagSet, name, r string) {
+	if err := fs.SetAnnotation(name, rangeAnnotation, []string{r}); err != nil {
+		panic(err) // a flag name misspelt in the code
+	}
+}
+
+// flagRange returns the range setFlagRange recorded for fs's flag name,
+// or "".
+func flagRange(fs *pflag.FlagSet, name string) string {
+	if fs == nil {
+		return ""
+	}
+	if f := fs.Lookup(name); f != nil && len(f.Annotations[rangeAnnotation]) == 1 {
+		return f.Annotations[rangeAnnotation][0]
+	}
+	return ""
+}
+
+// maxNodes is the most --nodes of any command: a search of 10^12 nodes
+// takes days.
+const maxNodes = 1_000_000_000_000
+
+// nodesRange is maxNodes's range in messages.
+var nodesRange = fmt.Sprintf("1..%d", uint64(maxNodes))
+
+// checkNodes is every command's check of a --nodes value n given on the
+// command line: bad input outside 1..maxNodes.
+func checkNodes[N int64 | uint64](n N) error {
+	if n < 1 || uint64(n) > maxNodes {
+		return badInput("--nodes %d out of range %s", n, nodesRange)
+	}
+	return nil
 }
 
 // globalFlags are the flags every subcommand shares.
@@ -222,7 +269,7 @@ commands below are the tools.`,
 			return target.Help()
 		},
 	})
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return flagError(c.Flags(), err) })
 	root.AddCommand(newPerftCmd(), newMovesCmd(), newPDNCmd(), newHubCmd(), newDXPCmd(), newBookCmd(), newMatchCmd(), newGuiCmd(),
 		newPlayCmd(), newAnalyseCmd(), newBenchCmd(), newSolveCmd(), newSelfPlayCmd(), newLabelCmd(), newTrainCmd(), newEGDBCmd(), newOpeningsCmd(), newReviewCmd())
 	return root

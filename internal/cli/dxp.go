@@ -93,7 +93,8 @@ flag of the same name: --threads, --hash, --book, --book-margin,
 	f.IntVar(&o.moves, "moves", 0, "initiator: move limit, moves per player (0..999; 0: none)")
 	f.StringVar(&o.openings, "openings", "", "initiator: opening deck (as for damka match: .tsv, .json, .pdn, or lines of FEN or Hub position)")
 	f.IntVar(&o.depth, "depth", 0, "search depth limit per move in plies (0: none; for quick tests)")
-	f.Uint64Var(&o.nodes, "nodes", 0, "node limit per move (0: none; for quick tests)")
+	f.Uint64Var(&o.nodes, "nodes", 0, "node limit per move (0: none; else "+nodesRange+"; for quick tests)")
+	setFlagRange(f, "nodes", "0..1000000000000 (0: none)")
 	f.Float64Var(&o.movetime, "movetime", 0, "fixed time per move in seconds (0: use the clock)")
 	f.StringVar(&o.pdn, "pdn", "", "append every game to this PDN file as soon as it ends")
 	f.StringVar(&o.name, "name", dxp.DefaultName, "name sent to the peer (at most 32 characters)")
@@ -169,6 +170,8 @@ func checkDXPOptions(cmd *cobra.Command, o *dxpOptions) error {
 		return badInput("--moves %d out of range 0..999", o.moves)
 	case o.depth < 0 || o.depth > search.MaxDepth:
 		return badInput("--depth %d out of range 0..%d", o.depth, search.MaxDepth)
+	case o.nodes > maxNodes:
+		return badInput("--nodes %d out of range 0..%d (0: none)", o.nodes, uint64(maxNodes))
 	case !(o.movetime >= 0 && o.movetime <= 3600): // also NaN
 		return badInput("--movetime %g out of range 0..3600 seconds", o.movetime)
 	case o.sessions < 0:

@@ -76,8 +76,8 @@ indexed job, with the same --out. The output does not depend on --threads.`,
 			if pieces < 2 || pieces > egdb.MaxPieces {
 				return badInput("--pieces %d out of range 2..%d", pieces, egdb.MaxPieces)
 			}
-			if threads < 1 || threads > 1024 {
-				return badInput("--threads %d out of range 1..1024", threads)
+			if threads < 1 || threads > search.MaxThreads {
+				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
 			}
 			if out == "" {
 				return badInput("--out is required (the directory of the tables)")
@@ -272,8 +272,8 @@ white kings, black men, black kings), to split a long verify or resume one.`,
 			if err != nil {
 				return err
 			}
-			if threads < 1 || threads > 1024 {
-				return badInput("--threads %d out of range 1..1024", threads)
+			if threads < 1 || threads > search.MaxThreads {
+				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
 			}
 			if limit < 0 {
 				return badInput("--limit %d: want 0 or more", limit)

@@ -68,8 +68,8 @@ another score.`,
 				return badInput("give --nodes or --depth: the search of each position")
 			case fl.Changed("depth") && (depth < 1 || depth > search.MaxDepth):
 				return badInput("--depth %d out of range 1..%d", depth, search.MaxDepth)
-			case fl.Changed("nodes") && (nodes < 1 || nodes > 1e12):
-				return badInput("--nodes %d out of range 1..1000000000000", nodes)
+			case fl.Changed("nodes") && checkNodes(nodes) != nil:
+				return checkNodes(nodes)
 			case threads < 1 || threads > search.MaxThreads:
 				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
 			case hashMiB < 1 || hashMiB > search.MaxHashMiB:
@@ -129,7 +129,8 @@ another score.`,
 	f := cmd.Flags()
 	f.StringVar(&data, "data", "", "game file to label, plain or gzip-compressed (required)")
 	f.StringVar(&out, "out", "", "game file to write or resume (required)")
-	f.Uint64Var(&nodes, "nodes", 0, "nodes per searched position")
+	f.Uint64Var(&nodes, "nodes", 0, "nodes per searched position ("+nodesRange+")")
+	setFlagRange(f, "nodes", nodesRange)
 	f.IntVar(&depth, "depth", 0, "search depth per position in plies instead of --nodes")
 	f.IntVar(&threads, "threads", search.DefaultThreads, "games labelled at the same time (one search thread each)")
 	f.IntVar(&hashMiB, "hash", 8, "transposition table of each game, MiB")

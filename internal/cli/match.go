@@ -171,7 +171,7 @@ func parseEngineArgs(cmd *cobra.Command, args []string, trailing bool) (specs []
 	// merges the root's --log-level and --log-file into Flags first.
 	_ = cmd.InheritedFlags()
 	if err := cmd.Flags().Parse(rest); err != nil {
-		return nil, nil, false, flagError(err)
+		return nil, nil, false, flagError(cmd.Flags(), err)
 	}
 	if help, _ := cmd.Flags().GetBool("help"); help {
 		return nil, nil, true, cmd.Help()
@@ -293,7 +293,8 @@ func newMatchCmd() *cobra.Command {
 	fl.StringVar(&f.tc, "tc", "", "clock [moves/]base[+inc] in seconds, e.g. 40/60+0.5")
 	fl.Float64Var(&f.movetime, "movetime", 0, "seconds per move (more than 0)")
 	fl.IntVar(&f.depth, "depth", 0, "search depth per move (plies)")
-	fl.Uint64Var(&f.nodes, "nodes", 0, "nodes per move")
+	fl.Uint64Var(&f.nodes, "nodes", 0, "nodes per move ("+nodesRange+")")
+	setFlagRange(fl, "nodes", nodesRange)
 	fl.IntVar(&f.concurrency, "concurrency", 1, "games played at once (each with its own two engine processes; at most 4 a processor core)")
 	fl.BoolVar(&f.ponder, "ponder", false, "Hub engines think on the opponent's time (go ponder, ponder-hit); an engine's ponder=true|false overrides it")
 	fl.StringVar(&f.pdn, "pdn", "", "append every game to this PDN file as it ends")
@@ -366,6 +367,11 @@ func matchConfig(f matchFlags, specs [][]string) (match.Config, error) {
 	}
 	if f.depth < 0 || f.depth > search.MaxDepth {
 		return cfg, badInput("--depth %d: out of range 1..%d", f.depth, search.MaxDepth)
+	}
+	if f.nodes != 0 {
+		if err := checkNodes(f.nodes); err != nil {
+			return cfg, err
+		}
 	}
 	cfg.Limits.Depth, cfg.Limits.Nodes = f.depth, f.nodes
 	if most := maxConcurrency(); f.concurrency < 1 || f.concurrency > most {

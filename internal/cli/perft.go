@@ -41,8 +41,8 @@ whole-process time is then that of one perft).`,
 			if depth < 1 || depth > engine.MaxPerftDepth {
 				return badInput("--depth %d out of range 1..%d", depth, engine.MaxPerftDepth)
 			}
-			if threads < 1 || threads > 1024 {
-				return badInput("--threads %d out of range 1..1024", threads)
+			if threads < 1 || threads > search.MaxThreads {
+				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
 			}
 			if mib < 0 || mib > maxPerftHashMiB {
 				return badInput("--hash %d out of range 0..%d MiB", mib, maxPerftHashMiB)

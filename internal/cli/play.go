@@ -49,7 +49,7 @@ text mode's "level" command sets it later; 1 s a move without them).`,
 	f := cmd.Flags()
 	f.Float64Var(&lv.movetime, "movetime", 0, "damka's time per move in seconds (more than 0, at most 3600; text mode: level time S)")
 	f.IntVar(&lv.depth, "depth", 0, fmt.Sprintf("damka searches this many plies a move (1..%d; text mode: level depth N)", search.MaxDepth))
-	f.Int64Var(&lv.nodes, "nodes", 0, "damka searches this many nodes a move (1 or more; text mode: level nodes N)")
+	f.Int64Var(&lv.nodes, "nodes", 0, "damka searches this many nodes a move ("+nodesRange+"; text mode: level nodes N)")
 	f.StringVar(&lv.clock, "clock", "", "a game clock M+I: M minutes each, I seconds added a move (text mode: level clock M+I)")
 	return cmd
 }
@@ -83,8 +83,8 @@ func (lv *playLevel) config() (text.Config, error) {
 	}
 	if lv.nodes != 0 {
 		given++
-		if lv.nodes < 1 {
-			return cfg, badInput("--nodes %d: out of range (1 or more)", lv.nodes)
+		if err := checkNodes(lv.nodes); err != nil {
+			return cfg, err
 		}
 		cfg.Limits.Nodes = uint64(lv.nodes)
 	}

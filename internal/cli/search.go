@@ -45,7 +45,8 @@ func (f *searchFlags) register(cmd *cobra.Command) { f.registerWith(cmd, searchS
 func (f *searchFlags) registerWith(cmd *cobra.Command, settings []string) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.depth, "depth", 0, fmt.Sprintf("search to this depth in plies (1..%d)", search.MaxDepth))
-	fl.Uint64Var(&f.nodes, "nodes", 0, "stop after about this many nodes (1 or more)")
+	fl.Uint64Var(&f.nodes, "nodes", 0, "stop after about this many nodes ("+nodesRange+")")
+	setFlagRange(fl, "nodes", nodesRange)
 	fl.Float64Var(&f.movetime, "movetime", 0, "search this many seconds (more than 0)")
 	f.settings = registerSettings(cmd, settings...)
 }
@@ -84,8 +85,10 @@ func (f *searchFlags) player(cmd *cobra.Command) (*player.Player, error) {
 func (f *searchFlags) limits(fs *pflag.FlagSet) (search.Limits, error) {
 	var l search.Limits
 	set := 0
-	if fs.Changed("nodes") && f.nodes == 0 {
-		return l, badInput("--nodes 0 out of range: want 1 or more")
+	if fs.Changed("nodes") || f.nodes != 0 {
+		if err := checkNodes(f.nodes); err != nil {
+			return l, err
+		}
 	}
 	if fs.Changed("depth") || f.depth != 0 {
 		if f.depth < 1 || f.depth > search.MaxDepth {

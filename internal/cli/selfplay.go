@@ -75,8 +75,8 @@ resumes on its own; a file of another shard is refused.`,
 				return badInput("--games %d out of range 1..100000000", games)
 			case fl.Changed("depth") && (depth < 1 || depth > search.MaxDepth):
 				return badInput("--depth %d out of range 1..%d", depth, search.MaxDepth)
-			case !fl.Changed("depth") && (nodes < 1 || nodes > 1e12):
-				return badInput("--nodes %d out of range 1..1000000000000", nodes)
+			case !fl.Changed("depth") && checkNodes(nodes) != nil:
+				return checkNodes(nodes)
 			case threads < 1 || threads > search.MaxThreads:
 				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
 			case hashMiB < 1 || hashMiB > search.MaxHashMiB:
@@ -139,7 +139,8 @@ resumes on its own; a file of another shard is refused.`,
 	f := cmd.Flags()
 	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
 	f.IntVar(&games, "games", 1000, "games of the whole run, all shards together (resumed games count)")
-	f.Uint64Var(&nodes, "nodes", 10000, "nodes per searched move")
+	f.Uint64Var(&nodes, "nodes", 10000, "nodes per searched move ("+nodesRange+")")
+	setFlagRange(f, "nodes", nodesRange)
 	f.IntVar(&depth, "depth", 0, "search depth per move in plies instead of --nodes")
 	f.IntVar(&threads, "threads", search.DefaultThreads, "games played at the same time (one search thread each)")
 	f.IntVar(&hashMiB, "hash", 8, "transposition table of each game, MiB")

@@ -110,8 +110,8 @@ are not quite those of the engine's evaluation.`,
 				return badInput("--batch %d: want at least 1", o.Batch)
 			case o.Lambda < 0 || o.Lambda > 1:
 				return badInput("--lambda %g out of range 0..1", o.Lambda)
-			case o.Threads < 1 || o.Threads > 1024:
-				return badInput("--threads %d out of range 1..1024", o.Threads)
+			case o.Threads < 1 || o.Threads > search.MaxThreads:
+				return badInput("--threads %d out of range 1..%d", o.Threads, search.MaxThreads)
 			case o.Rate <= 0 || o.Decay <= 0 || o.Decay > 1 || o.L2 < 0 || o.Scale < 0:
 				return badInput("--rate, --decay (0..1], --l2 and --scale must be positive")
 			case o.Validate < 2:
