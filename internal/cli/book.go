@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -461,7 +462,10 @@ func newBookStatsCmd() *cobra.Command {
 		Short: "print positions, depth and size of the books",
 		Long: `stats prints, for the embedded book of --variant (default: every variant)
 or for the file --book, one line variant=V positions=N moves=M max-ply=P
-bytes=B, then the build text recorded in the book (command and settings).`,
+bytes=B, then the build text recorded in the book (command and settings).
+The command of an embedded book names its game and ballot files where a
+clone of the repository has them (testdata/draughts): run it from the
+repository root to build the book again.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			vs := engine.AllVariants()
@@ -483,6 +487,9 @@ bytes=B, then the build text recorded in the book (command and settings).`,
 					st.Variant, st.Positions, st.Moves, st.MaxPly, st.Bytes)
 				lines := strings.Split(strings.TrimSpace(st.BuildInfo), "\n")
 				for _, l := range lines {
+					if file == "" {
+						l = embeddedBuildLine(l)
+					}
 					fmt.Fprintf(w, "  %s\n", l)
 				}
 			}
@@ -493,4 +500,25 @@ bytes=B, then the build text recorded in the book (command and settings).`,
 	f.StringVar(&variant, "variant", "", "variant (default: every variant)")
 	f.StringVar(&file, "book", "", "book file instead of the embedded book (its variant is read from the file)")
 	return cmd
+}
+
+// bookFileArgRe: a file argument of a recorded book build command.
+var bookFileArgRe = regexp.MustCompile(`(--(?:games|positions-file) )('(?:[^']|'\\'')*'|\S+)`)
+
+// embeddedBuildLine returns a line of an embedded book's build text with the
+// game and ballot files of its command named in testdata/draughts, where a
+// clone of the repository has them (the same files: the header's hashes of
+// them agree); the header names them by the folder they were read from.
+func embeddedBuildLine(l string) string {
+	if !strings.HasPrefix(l, "command: ") {
+		return l
+	}
+	return bookFileArgRe.ReplaceAllStringFunc(l, func(m string) string {
+		p := bookFileArgRe.FindStringSubmatch(m)
+		f := p[2]
+		if strings.HasPrefix(f, "'") {
+			f = strings.ReplaceAll(f[1:len(f)-1], `'\''`, "'")
+		}
+		return p[1] + shellQuote("testdata/draughts/"+filepath.Base(f))
+	})
 }

@@ -10,8 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"damka/engine"
 )
 
 // maxREADMELines bounds the README: a manual, with the rest in docs/.
@@ -314,4 +317,65 @@ func TestLicence(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
 	require.NoError(t, err)
 	assert.Regexp(t, `(?s)## Licence\s+MIT, © the damka authors\. See \[LICENSE\]\(LICENSE\)\.`, string(readme))
+}
+
+// TestHelpNamesNoPeersHarness: no command's help names the folder of the
+// project's own peer builds ($PEERS) or its Scan adapter (scan_hub2), which
+// a user of damka does not have; docs/strength.md ("The peer engines") is
+// the one place that describes them.
+func TestHelpNamesNoPeersHarness(t *testing.T) {
+	var walk func(c *cobra.Command)
+	commands := 0
+	walk = func(c *cobra.Command) {
+		commands++
+		help := c.Long + "\n" + c.Example + "\n" + c.Flags().FlagUsages()
+		for _, s := range []string{"$PEERS", "scan_hub2", "peers harness"} {
+			assert.NotContains(t, help, s, "damka %s --help", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd())
+	assert.Greater(t, commands, 10)
+}
+
+// TestBookStatsCommandsRunFromAClone: damka book stats prints each embedded
+// book's build command as a user can run it from the repository root: its
+// game and ballot files are files of the repository (testdata/draughts),
+// none outside it, and docs/book.md gives the same command.
+func TestBookStatsCommandsRunFromAClone(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "book.md"))
+	require.NoError(t, err)
+	out, stderr, code := runCLI("book", "stats")
+	require.Equal(t, 0, code, stderr)
+	fileArg := regexp.MustCompile(`--(?:games|positions-file) (\S+)`)
+	commands, files := 0, 0
+	for _, l := range strings.Split(out, "\n") {
+		command, ok := strings.CutPrefix(l, "  command: ")
+		if !ok {
+			continue
+		}
+		commands++
+		assert.NotContains(t, command, "..", "book stats: %s", command)
+		for _, m := range fileArg.FindAllStringSubmatch(command, -1) {
+			files++
+			assert.True(t, strings.HasPrefix(m[1], "testdata/draughts/"), "book stats: %s", m[1])
+			_, err := os.Stat(filepath.Join(repoRoot, m[1]))
+			assert.NoError(t, err, "book stats names %s", m[1])
+		}
+		assert.Contains(t, string(doc), "\n"+command+"\n", "docs/book.md lacks the command book stats prints")
+	}
+	assert.Equal(t, len(engine.AllVariants()), commands, out)
+	assert.GreaterOrEqual(t, files, 4, out)
+}
+
+func TestEmbeddedBuildLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"command: damka book build --games /x/y/a.pdn --positions-file b.tsv --variant english": "command: damka book build --games testdata/draughts/a.pdn --positions-file testdata/draughts/b.tsv --variant english",
+		"command: damka book build --games '/x/my games/it'\\''s.pdn' --depth 4":                "command: damka book build --games 'testdata/draughts/it'\\''s.pdn' --depth 4",
+		"settings: variant=english games=1/0":                                                   "settings: variant=english games=1/0",
+	} {
+		assert.Equal(t, want, embeddedBuildLine(in))
+	}
 }

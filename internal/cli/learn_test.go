@@ -165,7 +165,7 @@ func TestLearnCommandsBadInput(t *testing.T) {
 	}{
 		{[]string{"selfplay", "--games", "1"}, "--out is required"},
 		{[]string{"selfplay", "--nodes", "0", "--out", out}, "--nodes 0 out of range 1..1000000000000"},
-		{[]string{"selfplay", "--nodes", "-3", "--out", out}, "--nodes -3: out of range"},
+		{[]string{"selfplay", "--nodes", "-3", "--out", out}, "--nodes -3 out of range 1..1000000000000"},
 		{[]string{"selfplay", "--depth", "3", "--nodes", "100", "--out", out}, "give one of --nodes and --depth, not both"},
 		{[]string{"selfplay", "--depth", "0", "--out", out}, "--depth 0 out of range"},
 		{[]string{"selfplay", "--games", "0", "--out", out}, "--games 0 out of range"},

@@ -57,7 +57,7 @@ the suite with each engine in turn: the summary lines then come together at
 the end, one per engine. damka itself can be one of them:
   damka solve suite.epd --variant international --movetime 1 \
     --engine 'name=damka cmd="damka hub"' \
-    --engine 'name=scan cmd=$PEERS/scan2/scan_hub2 dir=$PEERS/scan2'
+    --engine 'name=other cmd=/path/to/engine dir=/path/to/its/folder'
 With --engine, damka's own settings flags other than --variant do not apply:
 give the engines their settings as option.P=V.`
 
