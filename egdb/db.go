@@ -26,6 +26,7 @@ import (
 // use.
 type DB struct {
 	dir    string
+	withEm bool // the embedded set is behind dir
 	slots  [engine.NumVariants][numCodes]slot
 	pieces [engine.NumVariants]int
 
@@ -40,6 +41,7 @@ type slot struct {
 	embedded string // name in the embedded set, or ""
 	once     sync.Once
 	t        atomic.Pointer[table]
+	err      error // why the file could not be used (set by load, under once)
 	release  func() error
 }
 
@@ -84,7 +86,7 @@ func Open(dir string) (*DB, error) { return open(dir, true) }
 func OpenDir(dir string) (*DB, error) { return open(dir, false) }
 
 func open(dir string, withEmbedded bool) (*DB, error) {
-	db := &DB{dir: dir}
+	db := &DB{dir: dir, withEm: withEmbedded}
 	ents, err := fs.ReadDir(embedded, embeddedDir)
 	if err == nil && withEmbedded {
 		for _, e := range ents {
@@ -251,10 +253,41 @@ func (db *DB) load(v engine.VariantID, m Material, s *slot) {
 			s.release()
 			s.release = nil
 		}
+		s.err = err
 		db.report(fmt.Errorf("endgame table not used: %w", err))
 		return
 	}
 	s.t.Store(t)
+}
+
+// sliceError loads slice m of v and returns why it cannot be used: its
+// file is missing from db, or could not be read or is damaged (the error
+// names the file and the fault); nil when it loads.
+func (db *DB) sliceError(v engine.VariantID, m Material) error {
+	s := &db.slots[v][m.code()]
+	if !s.present() {
+		return fmt.Errorf("slice %s of %s is not in %s", m, v, db.where())
+	}
+	if s.t.Load() != nil {
+		return nil
+	}
+	s.once.Do(func() { db.load(v, m, s) })
+	if s.t.Load() != nil {
+		return nil
+	}
+	return s.err
+}
+
+// where names db's tables in messages: its directory, the embedded set,
+// or both.
+func (db *DB) where() string {
+	switch {
+	case db.dir == "":
+		return "the embedded set"
+	case db.withEm:
+		return db.dir + " or the embedded set"
+	}
+	return db.dir
 }
 
 // report records a load error and passes it to the handler.

@@ -558,3 +558,61 @@ func TestVerifyOnly(t *testing.T) {
 	err = db.Verify(context.Background(), engine.English, 1, 5, []Material{{WK: 3, BK: 3}}, func(VerifyResult) { t.Error("called") })
 	assert.ErrorContains(t, err, "slice 0303 of english is not in the database")
 }
+
+// TestVerifyDamagedFile: Verify over a set with a damaged file (a flipped
+// byte, a truncated file, a bad header) names that file and what is wrong
+// with it, both for its own slice and for the slices whose moves lead into
+// it, instead of calling the slice not available; the slices that do not
+// need it are still checked.
+func TestVerifyDamagedFile(t *testing.T) {
+	_, built := buildMem(t, engine.English, 3)
+	bad := Material{WM: 1, BK: 1} // 1001: reached by captures and moves from 0110, 1101, ...
+	for _, c := range []struct {
+		name   string
+		damage func([]byte) []byte
+		want   string
+	}{
+		{"flipped byte", func(b []byte) []byte { b[len(b)/2] ^= 0x55; return b }, "checksum"},
+		{"truncated", func(b []byte) []byte { return b[:len(b)-30] }, "header says"},
+		{"bad header", func(b []byte) []byte { b[3] = 'X'; return b }, "bad magic"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			ents, err := os.ReadDir(built)
+			require.NoError(t, err)
+			for _, e := range ents {
+				b, err := os.ReadFile(filepath.Join(built, e.Name()))
+				require.NoError(t, err)
+				if e.Name() == FileName(engine.English, bad) {
+					b = c.damage(b)
+				}
+				require.NoError(t, os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644))
+			}
+			file := filepath.Join(dir, FileName(engine.English, bad))
+			db, err := OpenDir(dir)
+			require.NoError(t, err)
+			defer db.Close()
+			var checked, failed []Material
+			err = db.Verify(context.Background(), engine.English, 2, 5, nil, func(r VerifyResult) {
+				if r.Err == nil {
+					checked = append(checked, r.Material)
+					assert.Zero(t, r.Wrong, "%s", r.Material)
+					return
+				}
+				failed = append(failed, r.Material)
+				assert.Equal(t, bad, r.Cause, "%s", r.Material)
+				assert.ErrorContains(t, r.Err, file+": corrupt endgame table: ", "%s", r.Material)
+				assert.ErrorContains(t, r.Err, c.want, "%s", r.Material)
+				assert.NotContains(t, r.Err.Error(), "not available", "%s", r.Material)
+				if r.Material != bad {
+					assert.ErrorContains(t, r.Err, fmt.Sprintf("slice %s of english not checked: its moves lead to slice 1001, which cannot be used: ", r.Material))
+				}
+			})
+			require.NoError(t, err)
+			assert.Contains(t, failed, bad)
+			assert.Contains(t, failed, bad.Flip(), "the flipped slice's quiet moves lead into it")
+			assert.Contains(t, checked, Material{WK: 2, BK: 1}, "a slice that does not need it is checked")
+			assert.Len(t, append(checked, failed...), len(Materials(engine.English, 3)))
+		})
+	}
+}

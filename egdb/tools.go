@@ -6,6 +6,7 @@ package egdb
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"damka/engine"
 )
@@ -46,6 +47,12 @@ type VerifyResult struct {
 	Checked    uint64     // stored entries checked (no capture pending)
 	Wrong      uint64     // entries that disagree, all of them
 	Mismatches []Mismatch // the first ones found (at most the limit given)
+	// Err, when set, says why the slice could not be checked: its own file
+	// or the file of a slice its moves lead to is damaged, unreadable or
+	// missing; it names that file and what is wrong with it. Checked and
+	// Wrong are then 0, and Cause is the slice whose file is at fault.
+	Err   error
+	Cause Material
 }
 
 // Verify checks every slice of v in db (see the package comment: each
@@ -53,9 +60,10 @@ type VerifyResult struct {
 // resolved, and each distance one more than the best successor's), the
 // slices in dependency order, calling fn after each. A non-empty only
 // restricts the check to those slices (each must be in db); the others are
-// still read as successors. The error is a slice that could not be read, a
-// slice of only that db lacks, or ctx ending; mismatches are reported
-// through fn.
+// still read as successors. A slice that cannot be checked (its file, or
+// one it needs, damaged or missing) is reported through fn with Err set,
+// and the others are still checked. The error is a slice of only that db
+// lacks, or ctx ending; mismatches are reported through fn.
 func (db *DB) Verify(ctx context.Context, v engine.VariantID, threads, limit int, only []Material, fn func(VerifyResult)) error {
 	want := make(map[Material]bool, len(only))
 	for _, m := range only {
@@ -68,16 +76,46 @@ func (db *DB) Verify(ctx context.Context, v engine.VariantID, threads, limit int
 		if !db.Has(v, m) || (len(want) > 0 && !want[m]) {
 			continue
 		}
-		n, wrong, bad, err := verifySlice(ctx, db, v, m, threads, limit)
+		if err := db.sliceError(v, m); err != nil {
+			fn(VerifyResult{Variant: v, Material: m, Err: fmt.Errorf("slice %s of %s: %w", m, v, err), Cause: m})
+			continue
+		}
+		src := &watchSource{db: db}
+		n, wrong, bad, err := verifySlice(ctx, src, v, m, threads, limit)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		if err != nil {
-			if e := db.Errors(); len(e) > 0 {
-				return fmt.Errorf("%w (%v)", err, e[len(e)-1])
+			cause := m
+			if f := src.miss.Load(); f != nil {
+				if ferr := db.sliceError(v, *f); ferr != nil {
+					cause = *f
+					err = fmt.Errorf("slice %s of %s not checked: its moves lead to slice %s, which cannot be used: %w", m, v, *f, ferr)
+				}
 			}
-			return err
+			fn(VerifyResult{Variant: v, Material: m, Err: err, Cause: cause})
+			continue
 		}
 		fn(VerifyResult{Variant: v, Material: m, Checked: n, Wrong: wrong, Mismatches: bad})
 	}
 	return ctx.Err()
+}
+
+// watchSource is a DB as a source that remembers the first slice it could
+// not read, so that a failed check names the file at fault.
+type watchSource struct {
+	db   *DB
+	miss atomic.Pointer[Material] // the first slice not read
+}
+
+// code implements source.
+func (w *watchSource) code(v engine.VariantID, m Material, i uint64) (uint8, bool, bool) {
+	c, dtm, ok := w.db.code(v, m, i)
+	if !ok {
+		f := m
+		w.miss.CompareAndSwap(nil, &f)
+	}
+	return c, dtm, ok
 }
 
 // Stats returns the header and size of every slice of v in db, loading

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"damka/engine"
@@ -96,49 +97,132 @@ var ErrProgress = errors.New("review progress")
 // Games returns the number of games in the file.
 func (pf *ProgressFile) Games() int { return pf.n }
 
-// ReadProgress reads the progress file name of a review stamped now: the
-// games it holds by index, and the length of its good part (a half-written
-// last record is left out and reported on warn). A file of another review
-// is refused with an error wrapping ErrProgress that names what differs; a
-// file whose header line is incomplete holds nothing (size 0).
-func ReadProgress(name string, now Stamp, warn io.Writer) (map[int]*Game, int64, error) {
+// Progress is what ReadProgress found in a progress file.
+type Progress struct {
+	Games map[int]*Game // the games of its sound records, by index
+	// Size is the length of the file's sound beginning: the header and
+	// the records before the first damaged one (0: a half-written header).
+	Size int64
+	// Kept is the file without its damaged records (the header and every
+	// sound record, in file order) when a damaged record has sound ones
+	// after it; nil when the sound records are the first Size bytes.
+	Kept []byte
+}
+
+// ReadProgress reads the progress file name of a review stamped now. Every
+// sound record is kept: a damaged record in the middle of the file is left
+// out, with a warning on warn naming its line and place, and the records
+// after it are read on; a half-written last record (a run stopped while
+// writing it) is left out with a warning too. The games of the records
+// left out are not in the result, so they are reviewed again. A file of
+// another review is refused with an error wrapping ErrProgress that names
+// what differs; a file whose header line is incomplete holds nothing
+// (Size 0).
+func ReadProgress(name string, now Stamp, warn io.Writer) (*Progress, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%w: %v", ErrProgress, err)
+		return nil, fmt.Errorf("%w: %v", ErrProgress, err)
 	}
 	line, rest, ok := bytes.Cut(data, []byte("\n"))
 	header := []byte(progressHeaderPrefix)
 	if !ok && (bytes.HasPrefix(header, line) || bytes.HasPrefix(line, header)) {
 		fmt.Fprintf(warn, "%s: half-written header dropped; the review starts from the beginning\n", name)
-		return map[int]*Game{}, 0, nil
+		return &Progress{Games: map[int]*Game{}}, nil
 	}
 	if !ok || !bytes.HasPrefix(line, header) {
-		return nil, 0, fmt.Errorf("%w: %s is not a damka review progress file: delete it or give another --out", ErrProgress, name)
+		return nil, fmt.Errorf("%w: %s is not a damka review progress file: delete it or give another --out", ErrProgress, name)
 	}
 	var was Stamp
 	if err := json.Unmarshal(line[len(progressHeaderPrefix):], &was); err != nil {
-		return nil, 0, fmt.Errorf("%w: %s: bad header line: %v: delete it to start over", ErrProgress, name, err)
+		return nil, fmt.Errorf("%w: %s: bad header line: %v: delete it to start over", ErrProgress, name, err)
 	}
 	if d := was.Differences(now); len(d) > 0 {
-		return nil, 0, fmt.Errorf("%w: %s is the progress of another review (%s): delete it to start over, or run the review it was made for", ErrProgress,
+		return nil, fmt.Errorf("%w: %s is the progress of another review (%s): delete it to start over, or run the review it was made for", ErrProgress,
 			name, strings.Join(d, ", "))
 	}
-	games := map[int]*Game{}
-	good := int64(len(line) + 1)
+	pr := &Progress{Games: map[int]*Game{}, Size: int64(len(line) + 1)}
+	var kept [][]byte // the sound parts, once a damaged record is left out
+	damaged := false
+	record := 0 // records read or left out so far
+	lineNo := 2 // the line rest starts on
 	for len(rest) > 0 {
 		rv, n, err := readProgressGame(rest)
-		if err != nil {
-			fmt.Fprintf(warn, "%s: half-written last record dropped (%v); its game is reviewed again\n", name, err)
-			break
+		if err == nil {
+			if pr.Games[rv.Index] != nil {
+				return nil, fmt.Errorf("%w: %s: line %d: game %d twice: delete it to start over", ErrProgress, name, lineNo, rv.Index)
+			}
+			record++
+			pr.Games[rv.Index] = rv
+			if damaged {
+				kept = append(kept, rest[:n])
+			} else {
+				pr.Size += int64(n)
+			}
+			lineNo += bytes.Count(rest[:n], []byte("\n"))
+			rest = rest[n:]
+			continue
 		}
-		if games[rv.Index] != nil {
-			return nil, 0, fmt.Errorf("%w: %s: game %d twice: delete it to start over", ErrProgress, name, rv.Index)
+		next := nextProgressGame(rest)
+		if next < 0 {
+			// Nothing sound after it: the end of the file is damaged.
+			if starts := progressGameStarts(rest); starts > 1 {
+				fmt.Fprintf(warn, "%s: the last %d records (%d to %d, from line %d) are damaged (%v): they are dropped and their games reviewed again\n",
+					name, starts, record+1, record+starts, lineNo, err)
+			} else {
+				fmt.Fprintf(warn, "%s: half-written last record dropped (record %d, line %d: %v); its game is reviewed again\n",
+					name, record+1, lineNo, err)
+			}
+			if damaged {
+				pr.Kept = bytes.Join(kept, nil)
+			}
+			return pr, nil
 		}
-		games[rv.Index] = rv
-		rest = rest[n:]
-		good += int64(n)
+		starts := max(progressGameStarts(rest[:next]), 1)
+		if starts == 1 {
+			fmt.Fprintf(warn, "%s: record %d (line %d), in the middle of the file, is damaged (%v): it is dropped and its game reviewed again; the records after it are kept\n",
+				name, record+1, lineNo, err)
+		} else {
+			fmt.Fprintf(warn, "%s: records %d to %d (from line %d), in the middle of the file, are damaged (%v): they are dropped and their games reviewed again; the records after them are kept\n",
+				name, record+1, record+starts, lineNo, err)
+		}
+		record += starts
+		if !damaged {
+			kept = append(kept, data[:pr.Size])
+			damaged = true
+		}
+		lineNo += bytes.Count(rest[:next], []byte("\n"))
+		rest = rest[next:]
 	}
-	return games, good, nil
+	if damaged {
+		pr.Kept = bytes.Join(kept, nil)
+	}
+	return pr, nil
+}
+
+// nextProgressGame returns the offset in b of the first sound game record
+// that starts on a line after b's first, or -1 when there is none.
+func nextProgressGame(b []byte) int {
+	sep := []byte("\n" + progressGamePrefix)
+	for off := 0; ; {
+		i := bytes.Index(b[off:], sep)
+		if i < 0 {
+			return -1
+		}
+		off += i + 1
+		if _, _, err := readProgressGame(b[off:]); err == nil {
+			return off
+		}
+	}
+}
+
+// progressGameStarts counts the lines of b that start as a game record's
+// first line.
+func progressGameStarts(b []byte) int {
+	n := bytes.Count(b, []byte("\n"+progressGamePrefix))
+	if bytes.HasPrefix(b, []byte(progressGamePrefix)) {
+		n++
+	}
+	return n
 }
 
 // readProgressGame reads the first game record of b: the game and the
@@ -160,7 +244,7 @@ func readProgressGame(b []byte) (*Game, int, error) {
 	}
 	rec := rest[:pg.Bytes]
 	if sum := sha256.Sum256(rec); hex.EncodeToString(sum[:]) != pg.SHA256 {
-		return nil, 0, fmt.Errorf("game %d damaged", pg.Index)
+		return nil, 0, fmt.Errorf("game %d: its text does not match its sha256", pg.Index)
 	}
 	rv := &Game{Index: pg.Index, Names: pg.Names, Sides: pg.Sides, Result: pg.Result,
 		Record: bytes.Clone(rec)}
@@ -187,7 +271,7 @@ func CreateProgress(name string, stamp Stamp) (*ProgressFile, error) {
 }
 
 // AppendProgress opens the progress file name to go on after its first
-// size bytes (what readProgress found good), with games games in it.
+// size bytes (what ReadProgress found sound), with games games in it.
 func AppendProgress(name string, size int64, games int) (*ProgressFile, error) {
 	f, err := os.OpenFile(name, os.O_WRONLY, 0)
 	if err != nil {
@@ -202,6 +286,62 @@ func AppendProgress(name string, size int64, games int) (*ProgressFile, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return &ProgressFile{name: name, f: f, n: games}, nil
+}
+
+// ResumeProgress opens the progress file name of a review stamped now to
+// go on with it: it reads the file (ReadProgress, warnings on warn), cuts
+// it back to its sound records and returns it open for appending, with the
+// games it holds by index. When a damaged record had sound ones after it,
+// the file is first written again without it, through a temporary file
+// renamed over it, so that no sound record is lost if the rewrite is
+// interrupted.
+func ResumeProgress(name string, now Stamp, warn io.Writer) (*ProgressFile, map[int]*Game, error) {
+	pr, err := ReadProgress(name, now, warn)
+	if err != nil {
+		return nil, nil, err
+	}
+	var pf *ProgressFile
+	switch {
+	case pr.Kept != nil:
+		if err = replaceFile(name, pr.Kept); err == nil {
+			pf, err = AppendProgress(name, int64(len(pr.Kept)), len(pr.Games))
+		}
+	case pr.Size > 0:
+		pf, err = AppendProgress(name, pr.Size, len(pr.Games))
+	default:
+		pf, err = CreateProgress(name, now)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return pf, pr.Games, nil
+}
+
+// replaceFile writes b to name through a temporary file in its folder,
+// synced and renamed over it.
+func replaceFile(name string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	_, err = tmp.Write(b)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	return nil
 }
 
 // write writes b and syncs the file, so that a record is on disk before

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,8 +14,8 @@ import (
 
 // FuzzReadProgress reads arbitrary bytes as a review's progress file
 // (after a good header line, or as the whole file): it must not panic;
-// what it keeps is a prefix of the file, and that prefix read again gives
-// the same games with nothing dropped.
+// what it keeps (its sound beginning, or the file without its damaged
+// records) read again gives the same games with nothing dropped.
 func FuzzReadProgress(f *testing.F) {
 	stamp := NewStamp("in.pdn", []byte("1. c3-d4 *\n"), engine.Russian, "depth 3", "test", "eval-file= egdb-path= egdb-pieces=7")
 	dir := f.TempDir()
@@ -32,6 +33,9 @@ func FuzzReadProgress(f *testing.F) {
 	_, body, _ := cutLine(full)
 	f.Add(body, true)
 	f.Add(body[:len(body)-7], true)
+	mid := bytes.Clone(body) // game 1's text damaged, game 2 sound
+	mid[bytes.LastIndex(mid, []byte(progressGamePrefix))-5] ^= 1
+	f.Add(mid, true)
 	f.Add(full, false)
 	f.Add([]byte("; damka review progress {\"size\":1"), false)
 	f.Add([]byte("; damka review game {\"index\":1,\"bytes\":99999}\n"), true)
@@ -41,26 +45,33 @@ func FuzzReadProgress(f *testing.F) {
 		}
 		name := filepath.Join(t.TempDir(), "p.partial")
 		require.NoError(t, os.WriteFile(name, data, 0o644))
-		games, good, err := ReadProgress(name, stamp, io.Discard)
+		pr, err := ReadProgress(name, stamp, io.Discard)
 		if err != nil {
 			return
 		}
-		require.GreaterOrEqual(t, good, int64(0))
-		require.LessOrEqual(t, good, int64(len(data)))
-		for i, g := range games {
+		require.GreaterOrEqual(t, pr.Size, int64(0))
+		require.LessOrEqual(t, pr.Size, int64(len(data)))
+		for i, g := range pr.Games {
 			require.Equal(t, i, g.Index)
 			require.GreaterOrEqual(t, g.Index, 1)
 		}
-		if good == 0 {
+		if pr.Size == 0 {
 			return
 		}
-		require.NoError(t, os.WriteFile(name, data[:good], 0o644))
+		keep := data[:pr.Size]
+		if pr.Kept != nil {
+			require.Greater(t, len(pr.Kept), int(pr.Size))
+			require.Equal(t, keep, pr.Kept[:pr.Size], "the sound beginning comes first")
+			keep = pr.Kept
+		}
+		require.NoError(t, os.WriteFile(name, keep, 0o644))
 		var warn countWriter
-		again, good2, err := ReadProgress(name, stamp, &warn)
+		again, err := ReadProgress(name, stamp, &warn)
 		require.NoError(t, err)
-		require.Equal(t, good, good2)
-		require.Len(t, again, len(games))
-		require.Zero(t, warn.n, "the good prefix reads with nothing dropped")
+		require.Equal(t, int64(len(keep)), again.Size)
+		require.Nil(t, again.Kept)
+		require.Len(t, again.Games, len(pr.Games))
+		require.Zero(t, warn.n, "the sound records read with nothing dropped")
 	})
 }
 

@@ -3,10 +3,12 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -175,7 +177,8 @@ func openEGDB(dir string) (*egdb.DB, error) {
 }
 
 // openToolDB opens the DIR argument of verify and stats: that directory
-// alone, or the embedded set when there is none.
+// alone, or the embedded set when there is none. Both commands report each
+// file they cannot use themselves, so its load errors are not logged.
 func openToolDB(args []string) (*egdb.DB, error) {
 	if len(args) == 0 {
 		return egdb.Open("")
@@ -184,7 +187,6 @@ func openToolDB(args []string) (*egdb.DB, error) {
 	if err != nil {
 		return nil, badInput("%v", err)
 	}
-	db.SetErrorHandler(func(err error) { logger.Error().Err(err).Msg("endgame table") })
 	return db, nil
 }
 
@@ -264,6 +266,9 @@ the embedded set):
 every stored value must be the best over the position's moves, captures
 resolved, and each stored distance one more than the best successor's. One
 line per slice; exit status 1 when anything disagrees or a file is unsound.
+A file that cannot be used (damaged: its size, header, checksum or a block;
+unreadable) is named on standard error with what is wrong with it; the
+slices that need it are listed as "unchecked" and the others still checked.
 --slices checks only the slices named (e.g. --slices 0212,1103: white men,
 white kings, black men, black kings), to split a long verify or resume one.`,
 		Args: cobra.MaximumNArgs(1),
@@ -301,10 +306,20 @@ white kings, black men, black kings), to split a long verify or resume one.`,
 				}
 			}
 			var bad uint64
-			slices := 0
+			reported, unchecked := 0, 0
+			var unusable []string // the files at fault, each once
 			w := cmd.OutOrStdout()
 			err = db.Verify(cmdContext(cmd), v, threads, limit, ms, func(r egdb.VerifyResult) {
-				slices++
+				reported++
+				if r.Err != nil {
+					unchecked++
+					fmt.Fprintf(w, "slice=%s unchecked\n", r.Material)
+					fmt.Fprintln(cmd.ErrOrStderr(), "damka:", r.Err)
+					if f := egdb.FileName(v, r.Cause); !slices.Contains(unusable, f) {
+						unusable = append(unusable, f)
+					}
+					return
+				}
 				fmt.Fprintf(w, "slice=%s checked=%d mismatches=%d\n", r.Material, r.Checked, r.Wrong)
 				for _, m := range r.Mismatches {
 					fmt.Fprintln(w, "  "+m.String())
@@ -314,10 +329,25 @@ white kings, black men, black kings), to split a long verify or resume one.`,
 			if err != nil {
 				return err
 			}
-			if slices == 0 {
+			if reported == 0 {
 				return noTables(v, where)
 			}
-			fmt.Fprintf(w, "variant=%s slices=%d mismatches=%d\n", v, slices, bad)
+			if unchecked > 0 {
+				fmt.Fprintf(w, "variant=%s slices=%d mismatches=%d unchecked=%d\n", v, reported, bad, unchecked)
+				msg := fmt.Sprintf("%d of %d slices of %s not checked: %s cannot be used (what is wrong is above)",
+					unchecked, reported, v, strings.Join(unusable, ", "))
+				if db.Dir() != "" {
+					most := 0
+					for _, m := range egdb.Materials(v, egdb.MaxPieces) {
+						if db.Has(v, m) {
+							most = max(most, m.Pieces())
+						}
+					}
+					msg += fmt.Sprintf("; damka egdb build --variant %s --pieces %d --out %s builds them again", v, most, db.Dir())
+				}
+				return errors.New(msg)
+			}
+			fmt.Fprintf(w, "variant=%s slices=%d mismatches=%d\n", v, reported, bad)
 			if bad > 0 {
 				return exitStatus(1)
 			}

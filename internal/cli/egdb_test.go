@@ -85,6 +85,51 @@ func TestEGDBBuildProbeVerifyStats(t *testing.T) {
 	assert.Contains(t, errs, name)
 }
 
+// TestEGDBVerifyDamagedFile: verify over a set with a damaged file (a
+// flipped byte, a truncated file, a bad header) names the file and what is
+// wrong with it, not a missing slice; the slices that need it are listed
+// as unchecked, the others still checked, and the exit status is 1.
+func TestEGDBVerifyDamagedFile(t *testing.T) {
+	built := t.TempDir()
+	_, errs, code := runCLI("egdb", "build", "--variant", "english", "--pieces", "3", "--out", built, "--threads", "2")
+	require.Equal(t, 0, code, errs)
+	for _, c := range []struct {
+		name   string
+		damage func([]byte) []byte
+		want   string
+	}{
+		{"flipped byte", func(b []byte) []byte { b[len(b)/2] ^= 0x55; return b }, ": corrupt endgame table: checksum "},
+		{"truncated", func(b []byte) []byte { return b[:100] }, ": corrupt endgame table: 100 bytes, header says 266 (truncated or padded)"},
+		{"bad header", func(b []byte) []byte { b[12] = 3; return b }, ": corrupt endgame table: 868 positions, slice 3001 has "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			entries, err := os.ReadDir(built)
+			require.NoError(t, err)
+			for _, e := range entries {
+				b, err := os.ReadFile(filepath.Join(built, e.Name()))
+				require.NoError(t, err)
+				if e.Name() == "english-1001.egdb" {
+					b = c.damage(b)
+				}
+				require.NoError(t, os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644))
+			}
+			name := filepath.Join(dir, "english-1001.egdb")
+			out, errs, code := runCLI("egdb", "verify", "--variant", "english", dir)
+			assert.Equal(t, 1, code, errs)
+			assert.Contains(t, errs, "damka: slice 1001 of english: "+name+c.want)
+			assert.Contains(t, errs, "damka: slice 0110 of english not checked: its moves lead to slice 1001, which cannot be used: "+name+c.want)
+			assert.NotContains(t, errs, "not available")
+			assert.Contains(t, errs, "english-1001.egdb cannot be used")
+			assert.Contains(t, errs, "damka egdb build --variant english --pieces 3 --out "+dir)
+			assert.Contains(t, out, "slice=1001 unchecked\n")
+			assert.Contains(t, out, "slice=0110 unchecked\n")
+			assert.Regexp(t, `slice=0201 checked=\d+ mismatches=0\n`, out, "a slice that does not need it is checked")
+			assert.Contains(t, out, "variant=english slices=16 mismatches=0 unchecked=7\n")
+		})
+	}
+}
+
 func TestEGDBShards(t *testing.T) {
 	// Three parts into one directory make what one build makes.
 	dir := t.TempDir()

@@ -59,7 +59,8 @@ as soon as it is reviewed, to the progress file OUT.partial beside it, which
 is removed at the end. When the review is interrupted (Ctrl-C, SIGTERM) the
 progress file stays: the same command with --resume reviews only the games
 that are not in it, and writes the same OUT and summary as a run straight
-through. A progress file of another input or other settings is refused;
+through; a damaged record of it is named (its place and line) and only its
+game reviewed again. A progress file of another input or other settings is refused;
 without --resume an existing progress file is refused too, so that no work
 is thrown away (delete it to start over). Standard output gets one line per game, one per player and a totals
 line (docs/review.md). A bad game (a PDN error, an illegal move) is reported
@@ -177,16 +178,7 @@ func runReview(ctx context.Context, cmd *cobra.Command, rv *review.Reviewer, in,
 	case statErr == nil && !o.resume:
 		return badInput("%s holds the games of an interrupted review: run again with --resume to go on with it, or delete it to start over", partial)
 	case statErr == nil:
-		var size int64
-		done, size, err = review.ReadProgress(partial, stamp, stderr)
-		if err != nil {
-			return progressError(err)
-		}
-		if size > 0 {
-			pf, err = review.AppendProgress(partial, size, len(done))
-		} else {
-			pf, err = review.CreateProgress(partial, stamp)
-		}
+		pf, done, err = review.ResumeProgress(partial, stamp, stderr)
 	case errors.Is(statErr, os.ErrNotExist):
 		pf, err = review.CreateProgress(partial, stamp)
 	default:

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,6 +148,63 @@ func TestReviewResumeTruncated(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, string(text))
 	assert.Equal(t, wantSummary, summaryOf(stdout))
+}
+
+// TestReviewResumeDamagedMiddle: a damaged record in the middle of the
+// progress file is named by its place and line, not taken for a
+// half-written last record; only its game is reviewed again, the records
+// after it are kept (the file written again without it), and the result
+// is that of a run straight through.
+func TestReviewResumeDamagedMiddle(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "games.pdn")
+	require.NoError(t, os.WriteFile(in, []byte(resumeInput), 0o644))
+	want, wantSummary := straightReview(t, dir, in)
+
+	out := filepath.Join(dir, "resumed.pdn")
+	partial := out + review.ProgressSuffix
+	interruptAfter(t, 3, reviewArgs(in, out)) // games 1, 3 and 4 (game 2 is bad)
+	kept, err := os.ReadFile(partial)
+	require.NoError(t, err)
+	const prefix = "; damka review game "
+	var at []int // the offsets of the three records
+	for off := 0; ; off++ {
+		i := strings.Index(string(kept[off:]), prefix)
+		if i < 0 {
+			break
+		}
+		off += i
+		at = append(at, off)
+	}
+	require.Len(t, at, 3)
+	second, third := at[1], at[2]
+	kept[third-10] ^= 1 // in game 3's text
+	require.NoError(t, os.WriteFile(partial, kept, 0o644))
+	line := 1 + strings.Count(string(kept[:second]), "\n")
+
+	// Stopped again after the damaged record's game is reviewed: the file
+	// holds the three games once more, game 4's record as it was.
+	errs := interruptAfter(t, 3, reviewArgs(in, out, "--resume"))
+	assert.Contains(t, errs, fmt.Sprintf("%s: record 2 (line %d), in the middle of the file, is damaged (game 3: ", partial, line))
+	assert.Contains(t, errs, "the records after it are kept")
+	assert.NotContains(t, errs, "last record")
+	now, err := os.ReadFile(partial)
+	require.NoError(t, err)
+	assert.Equal(t, 3, strings.Count(string(now), prefix))
+	assert.Contains(t, string(now), string(kept[third:]), "game 4's record kept")
+
+	var reviewed []int
+	reviewedHook = func(games int) bool { reviewed = append(reviewed, games); return false }
+	defer func() { reviewedHook = nil }()
+	stdout, errs, code := runCLI(reviewArgs(in, out, "--resume")...)
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.NotContains(t, errs, "damaged", "the file written again is sound")
+	assert.Equal(t, []int{4}, reviewed, "only game 5 is left")
+	text, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, want, string(text))
+	assert.Equal(t, wantSummary, summaryOf(stdout))
+	assert.NoFileExists(t, partial)
 }
 
 // TestReviewResumeRefusesOtherReview: the progress file of another input
