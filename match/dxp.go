@@ -180,6 +180,7 @@ func (p *DXPEngine) start(port int) error {
 	cmd.Dir = p.Spec.Dir
 	cmd.Stdout, cmd.Stderr = p.Stderr, p.Stderr
 	childproc.Tie(cmd)
+	childproc.OwnGroup(cmd) // Ctrl-C stops the match, which ends the engine
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("dxp: %w", err)
@@ -365,6 +366,9 @@ func (p *dxpPlayer) kill() {
 	p.Kill()
 	p.inGame = false
 }
+
+// abort is kill: a DXP engine's kill logs nothing.
+func (p *dxpPlayer) abort() { p.kill() }
 
 func (p *dxpPlayer) close() { p.Close() }
 

@@ -690,7 +690,7 @@ func (gm *matchGame) move(ctx context.Context) *fault {
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			p.kill()
+			p.abort()
 			gm.r.aborted = true
 			return nil
 		}
@@ -736,7 +736,7 @@ func (gm *matchGame) ponder(ctx context.Context, e int) *fault {
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			gm.w.players[e].kill()
+			gm.w.players[e].abort()
 			gm.r.aborted = true
 			return nil
 		}
@@ -896,6 +896,9 @@ func (w *worker) clientFault(e int, err error, what string) *fault {
 	case errors.Is(err, hub.ErrUnreadableLine):
 		w.players[e].kill() // restarted for the next game
 		return &fault{engine: e, term: TermIllegal, detail: fmt.Sprintf("%s gave an unreadable answer while %s: %v", name, what, err)}
+	case errors.Is(err, hub.ErrLineTooLong):
+		w.players[e].kill() // restarted for the next game
+		return &fault{engine: e, term: TermIllegal, detail: fmt.Sprintf("%s gave an answer over %d bytes while %s: %v", name, hub.MaxLineBytes, what, err)}
 	case !w.players[e].alive():
 		w.players[e].kill()
 		return &fault{engine: e, term: TermCrash, detail: fmt.Sprintf("%s died while %s: %v", name, what, err)}

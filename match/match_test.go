@@ -10,9 +10,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -53,7 +55,8 @@ func pdnGames(t *testing.T, buf []byte, v engine.VariantID) []*pdn.Game {
 // TestMatchFaults: an engine that plays an illegal move, one that crashes,
 // one that hangs and one that overruns its clock each lose every game with
 // that reason, the crashed and hung ones are restarted, and the match
-// plays its whole schedule.
+// plays its whole schedule. An engine killed is logged once per kill: a
+// hung one once per game, one that exited by itself never.
 func TestMatchFaults(t *testing.T) {
 	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
 	ops, err := openings.Load("testdata/openings_russian.fen", engine.Russian)
@@ -88,12 +91,23 @@ func TestMatchFaults(t *testing.T) {
 			specs[c.bad] = fakeEngine(fake, "bad", "-mode", c.mode, "-at", "2", "-seed", "7", "-over", "1200ms")
 			specs[1-c.bad] = fakeEngine(fake, "good", "-seed", "3")
 			var pdn, out bytes.Buffer
+			var log syncBuffer
 			sum, err := Run(context.Background(), Config{
 				Variant: engine.Russian, Engines: specs, Openings: ops, Limits: c.limits,
 				TimeMargin: 600 * time.Millisecond, StopGrace: c.grace,
 				HangTimeout: 400 * time.Millisecond, PDN: &pdn, Out: &out,
+				Log: zerolog.New(&log).Level(zerolog.WarnLevel),
 			})
 			require.NoError(t, err)
+			kills := strings.Count(log.String(), "killing the engine")
+			switch c.mode {
+			case "hang":
+				assert.Equal(t, 4, kills, "one kill a game, logged once: %s", log.String())
+			case "crash":
+				assert.Zero(t, kills, "an engine that exited is not killed: %s", log.String())
+			default:
+				assert.LessOrEqual(t, kills, 4, log.String())
+			}
 			assert.Equal(t, 4, sum.Played, "the match goes on after each fault")
 			assert.Equal(t, 4, sum.Faults[c.bad][c.want], "%v", sum.Faults)
 			assert.Empty(t, sum.Faults[1-c.bad])
@@ -510,4 +524,74 @@ func TestMatchPDNOpeningMoves(t *testing.T) {
 			assert.Equal(t, ops[0].Position().Pieces, g.Start.Play(g.Moves[0]).Play(g.Moves[1]).Play(g.Moves[2]).Pieces, c.v.String())
 		}
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the concurrent writes of a
+// match's log.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestMatchLongLines: an engine line over hub.MaxLineBytes, and what the
+// log says of it, agree with the game's result. A 3 MB info line is
+// logged as skipped and the game goes on to its end, no fault; a 3 MB done
+// line (the engine's move lost) is logged as lost and loses the game as
+// an "illegal move" whose detail says the answer was too long, not as a
+// crash.
+func TestMatchLongLines(t *testing.T) {
+	fake := goBuild(t, t.TempDir(), "fakeengine", "./testdata/fakeengine")
+	ops, err := openings.Load("testdata/openings_russian.fen", engine.Russian)
+	require.NoError(t, err)
+	ops = ops[1:] // two openings: 4 games
+	run := func(mode string) (Summary, string) {
+		var log syncBuffer
+		sum, err := Run(context.Background(), Config{
+			Variant: engine.Russian, Openings: ops, Limits: Limits{MoveTime: 50 * time.Millisecond},
+			Engines: [2]EngineSpec{
+				fakeEngine(fake, "long", "-mode", mode, "-at", "2", "-long", "3000000", "-seed", "7"),
+				fakeEngine(fake, "good", "-seed", "3"),
+			},
+			TimeMargin: 600 * time.Millisecond, MaxPlies: 40, Concurrency: 2,
+			Log: zerolog.New(&log).Level(zerolog.WarnLevel),
+		})
+		require.NoError(t, err)
+		require.Equal(t, 4, sum.Played)
+		return sum, log.String()
+	}
+
+	sum, log := run("longinfo")
+	assert.Empty(t, sum.Faults[0], "%v", sum.Terminations)
+	assert.Empty(t, sum.Faults[1])
+	for _, r := range sum.Results {
+		assert.Greater(t, r.Plies, 3, "%s: the game went on after the long line", r.Job.RoundTag())
+		assert.Contains(t, []string{TermNormal, TermAdjudication}, r.Termination, r.Detail)
+	}
+	assert.Equal(t, 4, strings.Count(log, "engine line too long, skipped"), log)
+	assert.NotContains(t, log, "engine fault")
+	assert.NotContains(t, log, "killing the engine")
+
+	sum, log = run("longdone")
+	assert.Equal(t, map[string]int{TermIllegal: 4}, sum.Faults[0])
+	for _, r := range sum.Results {
+		assert.Equal(t, TermIllegal, r.Termination)
+		assert.Contains(t, r.Detail, "long gave an answer over 1048576 bytes while searching: ")
+		assert.Contains(t, r.Detail, `hub engine line too long: line `)
+		assert.Contains(t, r.Detail, `(starts "done move=`)
+	}
+	assert.Equal(t, 4, strings.Count(log, "engine line too long: the answer waited for is lost"), log)
+	assert.NotContains(t, log, "skipped")
+	assert.Equal(t, 4, strings.Count(log, `"termination":"illegal move"`), log)
 }

@@ -54,6 +54,10 @@ type enginePlayer interface {
 	endGame(ctx context.Context, gm *matchGame, e int, res engine.Result) error
 	// kill ends the engine at once; ensure starts it again.
 	kill()
+	// abort is kill for a game the match gave up (its context was
+	// cancelled: Ctrl-C): no fault of the engine, so nothing is logged
+	// above debug level.
+	abort()
 	// close quits the engine (politely, then killed after the stop grace).
 	close()
 }
@@ -122,7 +126,7 @@ func (p *hubPlayer) ensure(ctx context.Context) error {
 	cfg := p.cfg
 	c, err := hub.Start(ctx, hub.ClientOptions{
 		Path: p.spec.Command[0], Args: p.spec.Command[1:], Dir: p.spec.Dir,
-		Stderr: cfg.EngineStderr, StopGrace: cfg.StopGrace,
+		Stderr: cfg.EngineStderr, StopGrace: cfg.StopGrace, OwnGroup: true,
 		Log: cfg.Log.With().Str("engine", p.spec.Name).Logger(),
 	})
 	if err != nil {
@@ -144,7 +148,11 @@ func (p *hubPlayer) ensure(ctx context.Context) error {
 	defer cancel()
 	_, params, err := c.Handshake(hctx, settings...)
 	if err != nil {
-		c.Kill()
+		if ctx.Err() != nil {
+			c.Abort()
+		} else {
+			c.Kill()
+		}
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			return startError{fmt.Errorf("no `wait` from the engine within %s (--handshake-timeout): is it a Hub engine?", timeout)}
 		}
@@ -224,13 +232,19 @@ func (p *hubPlayer) endGame(context.Context, *matchGame, int, engine.Result) err
 	return p.endPonder()
 }
 
-func (p *hubPlayer) kill() {
+func (p *hubPlayer) kill() { p.end((*hub.Client).Kill) }
+
+func (p *hubPlayer) abort() { p.end((*hub.Client).Abort) }
+
+// end ends the engine with kill (the client's Kill or Abort) and joins
+// its ponder search, if any.
+func (p *hubPlayer) end(kill func(*hub.Client)) {
 	if p.c != nil {
-		p.c.Kill()
+		kill(p.c)
 		<-p.c.Exited()
 		if pd := p.pond; pd != nil {
 			<-pd.res // the search ends with the engine's output
-			pd.cancel()
+			pd.cancel(nil)
 			p.pond = nil
 		}
 		p.c = nil
@@ -252,11 +266,13 @@ func (p *hubPlayer) close() {
 // pondering is a Hub engine's ponder search: go ponder on the game after
 // its move and the reply it expects, answered (done) to res.
 type pondering struct {
-	s      *hub.Search
-	ply    int         // the game's plies when it began: the reply is move ply
-	reply  engine.Move // the expected reply
-	res    chan ponderResult
-	cancel context.CancelFunc // ends the Wait (stop, the stop grace, then kill)
+	s     *hub.Search
+	ply   int         // the game's plies when it began: the reply is move ply
+	reply engine.Move // the expected reply
+	res   chan ponderResult
+	// cancel ends the Wait (stop, the stop grace, then kill); a cause of
+	// context.DeadlineExceeded says the engine ran out of time.
+	cancel context.CancelCauseFunc
 }
 
 // ponderResult is the end of a ponder search: its done (or the error of
@@ -302,7 +318,7 @@ func (p *hubPlayer) ponder(ctx context.Context, gm *matchGame, level hub.Level, 
 	if err != nil {
 		return false, err
 	}
-	wctx, wcancel := context.WithCancel(ctx)
+	wctx, wcancel := context.WithCancelCause(ctx)
 	pd := &pondering{s: s, ply: gm.g.Ply(), reply: m, res: make(chan ponderResult, 1), cancel: wcancel}
 	go func() {
 		r := ponderResult{score: math.NaN()}
@@ -325,7 +341,7 @@ func (p *hubPlayer) ponder(ctx context.Context, gm *matchGame, level hub.Level, 
 func (p *hubPlayer) ponderHit(gm *matchGame, deadline time.Duration) (answer, error) {
 	pd := p.pond
 	p.pond = nil
-	defer pd.cancel()
+	defer pd.cancel(nil)
 	a := answer{score: math.NaN(), ponderHit: true}
 	began := time.Now()
 	var r ponderResult
@@ -338,7 +354,7 @@ func (p *hubPlayer) ponderHit(gm *matchGame, deadline time.Duration) (answer, er
 			a.stage = "sending ponder-hit"
 			return a, err
 		}
-		timer := time.AfterFunc(deadline, pd.cancel)
+		timer := time.AfterFunc(deadline, func() { pd.cancel(context.DeadlineExceeded) })
 		r = <-pd.res
 		timer.Stop()
 	}
@@ -362,7 +378,7 @@ func (p *hubPlayer) endPonder() error {
 		return nil
 	}
 	p.pond = nil
-	defer pd.cancel()
+	defer pd.cancel(nil)
 	var r ponderResult
 	select {
 	case r = <-pd.res:

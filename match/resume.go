@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"damka/engine"
 	"damka/pdn"
@@ -196,13 +197,9 @@ func checkPlayed(cfg *Config, played []*pdn.Game) ([]playedGame, error) {
 		if !j.AWhite() {
 			wl, bl = bl, wl
 		}
-		if wl == bl {
-			if tc := g.Tag("TimeControl"); tc != wl.String() {
-				return nil, fmt.Errorf("%s: TimeControl %q, this match's is %q", where, tc, wl.String())
-			}
-		} else if g.Tag("WhiteTimeControl") != wl.String() || g.Tag("BlackTimeControl") != bl.String() {
-			return nil, fmt.Errorf("%s: time controls %q (White) and %q (Black), this match's are %q and %q",
-				where, g.Tag("WhiteTimeControl"), g.Tag("BlackTimeControl"), wl.String(), bl.String())
+		if !sameTimeControls(g, wl, bl) {
+			return nil, fmt.Errorf("%s: the file's game has %s, this match's game has %s (different limits)",
+				where, gameTimeControls(g), matchTimeControls(wl, bl))
 		}
 		res, err := engine.ParseResult(g.Variant, g.Result)
 		if err != nil {
@@ -231,6 +228,43 @@ func checkPlayed(cfg *Config, played []*pdn.Game) ([]playedGame, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// sameTimeControls reports whether g's time control tags are those that
+// Run writes for a game in which White has limits wl and Black bl: the
+// TimeControl tag when they are the same, WhiteTimeControl and
+// BlackTimeControl otherwise.
+func sameTimeControls(g *pdn.Game, wl, bl Limits) bool {
+	if wl == bl {
+		return g.Tag("TimeControl") == wl.String()
+	}
+	return g.Tag("WhiteTimeControl") == wl.String() && g.Tag("BlackTimeControl") == bl.String()
+}
+
+// gameTimeControls names the time control tags of g as the file has them:
+// `TimeControl "movetime=0.05"`, `WhiteTimeControl "movetime=0.1" and
+// BlackTimeControl "movetime=0.05"`, or "no time control tag".
+func gameTimeControls(g *pdn.Game) string {
+	var parts []string
+	for _, t := range []string{"TimeControl", "WhiteTimeControl", "BlackTimeControl"} {
+		if v := g.Tag(t); v != "" {
+			parts = append(parts, fmt.Sprintf("%s %q", t, v))
+		}
+	}
+	if len(parts) == 0 {
+		return "no time control tag"
+	}
+	return strings.Join(parts, " and ")
+}
+
+// matchTimeControls names the time controls of a game of this match in
+// which White has limits wl and Black bl, as gameTimeControls names a
+// game's.
+func matchTimeControls(wl, bl Limits) string {
+	if wl == bl {
+		return fmt.Sprintf("TimeControl %q", wl.String())
+	}
+	return fmt.Sprintf("WhiteTimeControl %q and BlackTimeControl %q", wl.String(), bl.String())
 }
 
 // shardText names cfg's shard, "" for the whole schedule.

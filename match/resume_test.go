@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,6 +18,7 @@ import (
 	"damka/engine"
 	"damka/internal/testfiles"
 	"damka/openings"
+	"damka/pdn"
 )
 
 // resumeConfig is a small match of the fake engines (deterministic moves):
@@ -200,7 +202,7 @@ func TestResumeRefusesOtherMatch(t *testing.T) {
 		{func(c *Config) { c.Engines[0], c.Engines[1] = c.Engines[1], c.Engines[0] }, "different engines"},
 		{func(c *Config) { c.Variant = engine.Brazilian }, "a russian game, this match is brazilian"},
 		{func(c *Config) { c.Seed = 6 }, "played with --seed 5, this match has seed 6"},
-		{func(c *Config) { c.Limits = Limits{Depth: 2} }, `TimeControl "depth=1", this match's is "depth=2"`},
+		{func(c *Config) { c.Limits = Limits{Depth: 2} }, `the file's game has TimeControl "depth=1", this match's game has TimeControl "depth=2" (different limits)`},
 		{func(c *Config) { c.Shard, c.Shards = 2, 2 }, "not a game of this match's schedule (2 openings x 1 rounds, shard 2/2)"},
 		{func(c *Config) { c.Openings = []Opening{c.Openings[1], c.Openings[0]} }, "a different seed or openings file"},
 	}
@@ -277,5 +279,71 @@ func TestMatchPDNWriteError(t *testing.T) {
 		cfg.PDN = full
 		_, err := Run(context.Background(), cfg)
 		assert.ErrorContains(t, err, "match: writing PDN file /dev/full: ")
+	}
+}
+
+// TestResumeNamesTimeControls: a file whose games were played under other
+// limits than the resumed match's is refused with a message naming both
+// sides' time controls as they are, whether each has one TimeControl tag
+// (the engines' limits alike) or WhiteTimeControl and BlackTimeControl (an
+// engine with limits of its own): never an empty "".
+func TestResumeNamesTimeControls(t *testing.T) {
+	ops, err := openings.Load(testfiles.Path(t, "pydraughts_ballots_150russian_and_brazilian.json"), engine.Russian)
+	require.NoError(t, err)
+	movetime := func(ms int) Limits { return Limits{MoveTime: time.Duration(ms) * time.Millisecond} }
+	own := movetime(100)
+	base := Config{
+		Variant: engine.Russian, Openings: ops[:1], Limits: movetime(50),
+		Engines: [2]EngineSpec{{Name: "A", Command: []string{"a"}}, {Name: "B", Command: []string{"b"}}},
+	}
+	// played returns the first game of cfg's schedule as Run records it.
+	played := func(cfg Config) *pdn.Game {
+		j := scheduleJobs(&cfg)[0] // 1.1.1: A has White
+		require.True(t, j.AWhite())
+		g := pdn.NewGame(cfg.Variant, j.Opening.Start)
+		g.Result, g.Line = "1-0", 1
+		for _, tag := range [][2]string{{"Round", j.RoundTag()}, {"White", "A"}, {"Black", "B"}, {"Opening", j.Opening.Name}, {SeedTag, "0"}} {
+			g.SetTag(tag[0], tag[1])
+		}
+		wl, bl := cfg.EngineLimits(0), cfg.EngineLimits(1)
+		if wl == bl {
+			g.SetTag("TimeControl", wl.String())
+		} else {
+			g.SetTag("WhiteTimeControl", wl.String())
+			g.SetTag("BlackTimeControl", bl.String())
+		}
+		return g
+	}
+	withOwn := base
+	withOwn.Engines[0].Limits = own
+	faster := base
+	faster.Limits = movetime(200)
+	cases := []struct {
+		name        string
+		file, run   Config
+		want, want2 string
+	}{
+		{"alike, then A with its own", base, withOwn,
+			`the file's game has TimeControl "movetime=0.05"`,
+			`this match's game has WhiteTimeControl "movetime=0.1" and BlackTimeControl "movetime=0.05" (different limits)`},
+		{"A with its own, then alike", withOwn, faster,
+			`the file's game has WhiteTimeControl "movetime=0.1" and BlackTimeControl "movetime=0.05"`,
+			`this match's game has TimeControl "movetime=0.2" (different limits)`},
+		{"alike, another move time", base, faster,
+			`the file's game has TimeControl "movetime=0.05"`,
+			`this match's game has TimeControl "movetime=0.2" (different limits)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := played(c.file)
+			_, err := checkPlayed(&c.file, []*pdn.Game{g})
+			require.NoError(t, err, "the file's own match takes its game")
+			_, err = checkPlayed(&c.run, []*pdn.Game{g})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), `game 1 (line 1, Round "1.1.1"): `)
+			assert.Contains(t, err.Error(), c.want)
+			assert.Contains(t, err.Error(), c.want2)
+			assert.NotContains(t, err.Error(), `""`)
+		})
 	}
 }

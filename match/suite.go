@@ -150,7 +150,11 @@ func (s *SuiteEngine) Search(ctx context.Context, pos engine.Position) SuiteAnsw
 	// fail kills the engine after a fault during stage and says what
 	// happened.
 	fail := func(stage string, err error) SuiteAnswer {
-		s.p.kill()
+		if ctx.Err() != nil {
+			s.p.abort()
+		} else {
+			s.p.kill()
+		}
 		switch {
 		case ctx.Err() != nil:
 			a.Err = ctx.Err()

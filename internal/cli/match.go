@@ -589,7 +589,7 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		err = fmt.Errorf("interrupted (by a signal) after %d of %d games (continue with --resume)", sum.Played, sum.Scheduled)
 		if sum.Played == 0 {
-			return err
+			return fmt.Errorf("match stopped early: %w", err)
 		}
 	}
 	endBar()
@@ -608,12 +608,31 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		cfg.Engines[0].Name, sum.Longest[0].Seconds(), cfg.EngineLimits(0), cfg.Engines[1].Name, sum.Longest[1].Seconds(), cfg.EngineLimits(1))
 	writeTimeUse(out, cfg, &sum)
 	writePonderHits(out, cfg, &sum)
-	fmt.Fprintf(out, "wall time %s for %d of %d games\n", sum.Wall.Round(time.Millisecond), sum.Played, sum.Scheduled)
+	fmt.Fprintln(out, wallTimeLine(&sum))
 	fmt.Fprintln(out, sum.Stats.Line(cfg.SPRT))
 	if err != nil {
 		return fmt.Errorf("match stopped early: %w", err)
 	}
 	return nil
+}
+
+// wallTimeLine is the summary's line of the run's wall time and the games
+// it covers: "wall time 3.2s for 40 of 40 games", or after a resume the
+// games this run played and those read from the file apart, "wall time
+// 2.1s for 25 games played, 15 resumed from the file: 40 of 40 games".
+func wallTimeLine(sum *match.Summary) string {
+	wall := sum.Wall.Round(time.Millisecond)
+	if sum.Resumed == 0 {
+		return fmt.Sprintf("wall time %s for %d of %d games", wall, sum.Played, sum.Scheduled)
+	}
+	games := func(n int) string {
+		if n == 1 {
+			return "1 game"
+		}
+		return fmt.Sprintf("%d games", n)
+	}
+	return fmt.Sprintf("wall time %s for %s played, %d resumed from the file: %d of %d games",
+		wall, games(sum.Played-sum.Resumed), sum.Resumed, sum.Played, sum.Scheduled)
 }
 
 // barWriter prints lines above the progress bar.

@@ -179,7 +179,7 @@ func TestMatchBadInputMessages(t *testing.T) {
 		{[]string{"--engine", "name=A", "cmd=/nonexistent/engine", "--engine", "name=B", "cmd=" + self, "--depth", "2"}, "/nonexistent/engine"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--movetime", "-1"}, "out of range"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--tc", "-5+1"}, "out of range"},
-		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--nodes", "-5"}, "--nodes -5: out of range"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--nodes", "-5"}, "--nodes -5 out of range 1..1000000000000"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "99999999999999999999"}, "--depth 99999999999999999999: out of range"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--draw", "movecount=0,score=1"}, "--draw: draw rule"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--resign", "movecount=3"}, "score= is missing"},
@@ -336,6 +336,70 @@ func TestMatchSIGTERM(t *testing.T) {
 	assert.Equal(t, m[1], strconv.Itoa(strings.Count(string(data), "[Round ")), "every game of the summary is in the PDN")
 }
 
+// TestMatchCtrlC: Ctrl-C in a terminal (SIGINT to the whole foreground
+// process group: the match and, unless they run in a group of their own,
+// its engines) while engines are searching prints on stderr the documented
+// line alone, no warning of the engines stopped or killed, and records no
+// game lost by an engine that died of the signal; exit status 1, every
+// game of the summary in the PDN, no engine left running.
+func TestMatchCtrlC(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no process groups to signal")
+	}
+	dir := t.TempDir()
+	bin := buildDamka(t, dir)
+	fake := buildPkg(t, dir, "fakeengine", "../../match/testdata/fakeengine")
+	deck := filepath.Join(dir, "deck.txt")
+	require.NoError(t, os.WriteFile(deck, []byte(strings.Repeat("W:W21-32:B1-12\nB:W21-32:B1-12\n", 25)), 0o644))
+	pdn := filepath.Join(dir, "m.pdn")
+	rec := filepath.Join(dir, "rec") // the engines' PID.log files
+	require.NoError(t, os.Mkdir(rec, 0o755))
+	eng := func(seed string) string { return "cmd=" + fake + " -seed " + seed + " -delay 20ms -record " + rec }
+	cmd := exec.Command(bin, "match", "--variant", "english", "--engine", "name=A", eng("1"), "--engine", "name=B", eng("2"),
+		"--openings", deck, "--movetime", "0.5", "--time-margin", "5", "--concurrency", "2", "--pdn", pdn, "--no-progress")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // a terminal's foreground group of its own
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	var out strings.Builder
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
+		if strings.HasPrefix(sc.Text(), "game 2/100 ") {
+			time.Sleep(100 * time.Millisecond) // both workers' engines in mid-game
+			require.NoError(t, syscall.Kill(-cmd.Process.Pid, syscall.SIGINT))
+			break
+		}
+	}
+	for sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "%s\n%s", out.String(), stderr.String())
+	assert.Equal(t, 1, ee.ExitCode())
+	assert.Regexp(t, `^damka: match stopped early: interrupted \(by a signal\) after \d+ of 100 games \(continue with --resume\)\n$`,
+		stderr.String(), "the documented line alone")
+	data, err := os.ReadFile(pdn)
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), `[Termination "crash"]`, "no engine died of the signal")
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	m := regexp.MustCompile(`^games=(\d+) `).FindStringSubmatch(lines[len(lines)-1])
+	require.NotNil(t, m, out.String())
+	assert.Equal(t, m[1], strconv.Itoa(strings.Count(string(data), "[Round ")), "every game of the summary is in the PDN")
+	logs, err := os.ReadDir(rec)
+	require.NoError(t, err)
+	require.NotEmpty(t, logs)
+	for _, l := range logs {
+		pid, err := strconv.Atoi(strings.TrimSuffix(l.Name(), ".log"))
+		require.NoError(t, err)
+		assert.Eventually(t, func() bool { return syscall.Kill(pid, 0) != nil }, 5*time.Second, 20*time.Millisecond,
+			"engine process %d left running", pid)
+	}
+}
+
 // TestMatchProgressBarEndsBeforeSummary: on a terminal, where the bar
 // (stderr) and the results (stdout) share the screen, the bar is finished
 // and its line ended before the summary, so that "score of" starts a line
@@ -458,8 +522,9 @@ func TestMatchMovetimeSeconds(t *testing.T) {
 // TestMatchResume: `damka match --resume` run again on the --pdn file of a
 // match cut off mid-game drops the torn game with a warning naming the
 // file, plays the missing games and ends with the last line of the match
-// played straight through; the file of other engines is refused, naming
-// the file; --resume needs --pdn.
+// played straight through; its summary tells the games this run played
+// from those resumed from the file; the file of other engines is refused,
+// naming the file; --resume needs --pdn.
 func TestMatchResume(t *testing.T) {
 	dir := t.TempDir()
 	fake := buildPkg(t, dir, "fakeengine", "../../match/testdata/fakeengine")
@@ -479,6 +544,7 @@ func TestMatchResume(t *testing.T) {
 	require.Equal(t, 0, code, "%s\n%s", out, errs)
 	straight := lastLine(out)
 	assert.Contains(t, straight, "games=6 ")
+	assert.Regexp(t, `(?m)^wall time \S+ for 6 of 6 games$`, out)
 
 	data, err := os.ReadFile(pdnFile)
 	require.NoError(t, err)
@@ -497,12 +563,14 @@ func TestMatchResume(t *testing.T) {
 	assert.Contains(t, errs, "warning: "+pdnFile+": game 2 (line ")
 	assert.Contains(t, out, "resuming "+pdnFile+": 1 of 6 games played, 5 to play\n")
 	assert.Equal(t, 5, strings.Count(out, "\ngame "))
+	assert.Regexp(t, `(?m)^wall time \S+ for 5 games played, 1 resumed from the file: 6 of 6 games$`, out)
 	assert.Equal(t, straight, lastLine(out), "the resumed match ends as the straight one")
 
 	out, errs, code = runCLI(args("b", "--resume")...)
 	require.Equal(t, 0, code, "%s\n%s", out, errs)
 	assert.Equal(t, straight, lastLine(out), "a finished match resumed plays nothing and tells the same")
 	assert.Equal(t, 0, strings.Count(out, "\ngame "))
+	assert.Regexp(t, `(?m)^wall time \S+ for 0 games played, 6 resumed from the file: 6 of 6 games$`, out)
 	cout, _, code := runCLI("pdn", "check", pdnFile)
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "games=6 ok=6 bad=0\n", cout)
@@ -588,4 +656,16 @@ func TestMatchDXPDamkaKeepsItsTime(t *testing.T) {
 	assert.Equal(t, 4, strings.Count(out, "\ngame "), out)
 	assert.Contains(t, out, "faults of dx: illegal=0 crash=0 hang=0 time=0", out)
 	assert.Contains(t, out, "faults of hub: illegal=0 crash=0 hang=0 time=0", out)
+}
+
+// TestMatchWallTimeLine: the summary's wall time line counts the games of
+// the run, and after --resume tells the games this run played from those
+// resumed from the file.
+func TestMatchWallTimeLine(t *testing.T) {
+	sum := match.Summary{Wall: 1500 * time.Millisecond, Played: 40, Scheduled: 40}
+	assert.Equal(t, "wall time 1.5s for 40 of 40 games", wallTimeLine(&sum))
+	sum.Resumed = 15
+	assert.Equal(t, "wall time 1.5s for 25 games played, 15 resumed from the file: 40 of 40 games", wallTimeLine(&sum))
+	sum.Played, sum.Resumed = 16, 15
+	assert.Equal(t, "wall time 1.5s for 1 game played, 15 resumed from the file: 16 of 40 games", wallTimeLine(&sum))
 }

@@ -38,10 +38,12 @@ var (
 	// quote): the error quotes it. The engine is alive; its answer is
 	// lost.
 	ErrUnreadableLine = errors.New("hub engine line unreadable")
-	// ErrLineTooLong: the engine wrote a line longer than MaxLineBytes
-	// (the limit the engine side applies to its input). The client keeps
-	// at most MaxLineBytes of it, fails the wait in progress with this
-	// error, and skips the rest of the line.
+	// ErrLineTooLong: the line the client waited for (done, wait, ...)
+	// came longer than MaxLineBytes (the limit the engine side applies to
+	// its input): the wait fails with this error as soon as the limit is
+	// passed, and the rest of the line is read and dropped. The engine is
+	// alive; its answer is lost. A long line of another kind (an info
+	// line) is skipped, with a warning, and the wait goes on.
 	ErrLineTooLong = errors.New("hub engine line too long")
 	// ErrNotHub2: the engine's answer to hub is not Hub 2's: no id line
 	// before wait (an older dialect, such as Scan 2.0's `scan hub`), or no
@@ -68,6 +70,11 @@ type ClientOptions struct {
 	// StopGrace is how long the engine may take to answer done after a
 	// stop; 0 means DefaultStopGrace.
 	StopGrace time.Duration
+
+	// OwnGroup starts the engine in a process group of its own (Unix),
+	// so that a terminal's Ctrl-C reaches only the caller, which stops
+	// the engine itself, instead of killing the engine in mid-search.
+	OwnGroup bool
 
 	// Log receives every line sent and received at debug level (fields
 	// "send" and "recv"). The zero Logger is silent.
@@ -170,7 +177,7 @@ type Done struct {
 // Client is the GUI side of a Hub session with one engine. Its methods are
 // meant to be called from one goroutine, except that Search.Stop and
 // Search.PonderHit may be called from another while Search.Wait runs, and
-// Kill at any time.
+// Kill and Abort at any time.
 type Client struct {
 	w         io.Writer
 	closeIn   func() error
@@ -188,14 +195,20 @@ type Client struct {
 	errors []string // engine error lines not yet taken
 
 	searching bool
+
+	killMu sync.Mutex
+	killed bool // Kill or Abort has run: the kill is logged once
 }
 
 // recvLine is one line read from the engine (or a read failure).
 type recvLine struct {
-	text  string
-	line  Line
-	err   error // the line's syntax error
-	fatal error // not a line: the engine broke the protocol (ErrLineTooLong)
+	text string
+	line Line
+	err  error // the line's syntax error
+	// tooLong is set for a line over MaxLineBytes (text is then its
+	// start): an ErrLineTooLong error naming the line.
+	tooLong error
+	num     int // the line's number in the engine's output
 }
 
 // Start runs the engine process of opts and returns a client talking to
@@ -209,6 +222,9 @@ func Start(ctx context.Context, opts ClientOptions) (*Client, error) {
 	cmd.Env = opts.Env
 	cmd.Stderr = opts.Stderr
 	childproc.Tie(cmd)
+	if opts.OwnGroup {
+		childproc.OwnGroup(cmd)
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("hub client: %w", err)
@@ -248,9 +264,10 @@ func newClient(out io.Reader, in io.WriteCloser, log zerolog.Logger, grace time.
 
 // read delivers the engine's lines to c.in until its output ends, then
 // waits for the process and closes c.exited. A line longer than
-// MaxLineBytes is delivered as an ErrLineTooLong failure as soon as the
-// limit is passed; the rest of it is read and dropped, so memory stays
-// bounded however long the line.
+// MaxLineBytes is delivered, as soon as the limit is passed, as its first
+// bytes with an ErrLineTooLong error (waitFor decides whether it was the
+// answer waited for or is skipped); the rest of it is read and dropped, so
+// memory stays bounded however long the line.
 func (c *Client) read(out io.Reader) {
 	br := bufio.NewReaderSize(out, 64<<10)
 	var err error
@@ -268,15 +285,13 @@ func (c *Client) read(out io.Reader) {
 			case n <= MaxLineBytes:
 				buf = append(buf, chunk...)
 			case !reported:
-				// Over the limit: report it at once, then read on to the
+				// Over the limit: deliver it at once, then read on to the
 				// newline without keeping anything.
 				reported = true
 				nlines++
 				buf = append(buf, chunk[:min(len(chunk), 40)]...)
-				prefix := buf[:min(len(buf), 40)]
-				c.log.Error().Int("line", nlines).Int("max", MaxLineBytes).Str("starts", string(prefix)).
-					Msg("hub client: engine line too long, skipped")
-				c.in <- recvLine{fatal: fmt.Errorf("%w: line %d is over %d bytes (starts %q)", ErrLineTooLong, nlines, MaxLineBytes, prefix)}
+				prefix := string(buf[:min(len(buf), 40)])
+				c.in <- recvLine{text: prefix, num: nlines, tooLong: fmt.Errorf("%w: line %d is over %d bytes (starts %q)", ErrLineTooLong, nlines, MaxLineBytes, prefix)}
 				buf = buf[:0]
 			}
 			if err != bufio.ErrBufferFull {
@@ -390,15 +405,24 @@ func (c *Client) next(ctx context.Context) (recvLine, error) {
 }
 
 // waitFor reads lines until one with command want, which it returns.
-// Lines it skips go to skip (when not nil).
+// Lines it skips go to skip (when not nil). A line over MaxLineBytes that
+// starts with want fails the wait (ErrLineTooLong); another is skipped
+// with a warning, and not passed to skip.
 func (c *Client) waitFor(ctx context.Context, want string, skip func(recvLine)) (Line, error) {
 	for {
 		r, err := c.next(ctx)
-		if err == nil {
-			err = r.fatal
-		}
 		if err != nil {
 			return Line{}, fmt.Errorf("hub client: waiting for %s: %w", want, err)
+		}
+		if r.tooLong != nil {
+			if firstWord(r.text) == want {
+				c.log.Error().Str("want", want).Int("line", r.num).Int("max", MaxLineBytes).Str("starts", r.text).
+					Msg("hub client: engine line too long: the answer waited for is lost")
+				return Line{}, fmt.Errorf("hub client: waiting for %s: %w", want, r.tooLong)
+			}
+			c.log.Warn().Str("want", want).Int("line", r.num).Int("max", MaxLineBytes).Str("starts", r.text).
+				Msg("hub client: engine line too long, skipped")
+			continue
 		}
 		if r.err == nil && r.line.Command == want {
 			return r.line, nil
@@ -685,6 +709,10 @@ func (s *Search) Ping() error { return s.c.send(NewLine("ping")) }
 // Wait reads info lines (passing each to onInfo when not nil) until done.
 // When ctx ends first it sends stop and allows the stop grace; an engine
 // that still does not answer is killed and Wait returns ErrEngineHung.
+// The stop and the kill are logged as warnings when ctx's deadline passed
+// (context.Cause(ctx) is context.DeadlineExceeded, as for Think's
+// timeout), and at debug level when ctx was cancelled otherwise: the
+// caller gave the search up, which is no fault of the engine.
 func (s *Search) Wait(ctx context.Context, onInfo func(Info)) (Done, error) {
 	c := s.c
 	defer func() {
@@ -709,18 +737,24 @@ func (s *Search) Wait(ctx context.Context, onInfo func(Info)) (Done, error) {
 	}
 	l, err := c.waitFor(ctx, "done", handle)
 	if err != nil && ctx.Err() != nil && !errors.Is(err, ErrEngineExited) {
-		// Out of time: stop, then give the engine its grace.
-		c.log.Warn().Msg("hub client: search deadline passed, sending stop")
+		// Out of time (or given up): stop, then give the engine its grace.
+		late := errors.Is(context.Cause(ctx), context.DeadlineExceeded)
+		warn, fail := zerolog.DebugLevel, zerolog.DebugLevel
+		if late {
+			warn, fail = zerolog.WarnLevel, zerolog.ErrorLevel
+			c.log.Warn().Msg("hub client: search deadline passed, sending stop")
+		} else {
+			c.log.Debug().Msg("hub client: search cancelled, sending stop")
+		}
 		if serr := s.Stop(); serr != nil {
-			c.Kill()
+			c.kill(warn, fmt.Sprintf("stop could not be sent: %v", serr))
 			return d, fmt.Errorf("%w (%v)", ErrEngineHung, serr)
 		}
 		gctx, cancel := context.WithTimeout(context.Background(), c.stopGrace)
 		l, err = c.waitFor(gctx, "done", handle)
 		cancel()
 		if err != nil && !errors.Is(err, ErrEngineExited) {
-			c.log.Error().Dur("grace", c.stopGrace).Msg("hub client: no done after stop, killing the engine")
-			c.Kill()
+			c.kill(fail, fmt.Sprintf("no done within %s after stop", c.stopGrace))
 			return d, ErrEngineHung
 		}
 	}
@@ -786,13 +820,44 @@ func parseInfo(l Line) Info {
 }
 
 // Kill ends the engine process at once (a no-op for a stream client, whose
-// input it closes instead).
-func (c *Client) Kill() {
+// input it closes instead). The first kill of a running engine is logged
+// as a warning; a second kill, or that of an engine that has exited
+// already, is not logged.
+func (c *Client) Kill() { c.kill(zerolog.WarnLevel, "") }
+
+// Abort ends the engine process at once as Kill does, for a caller that
+// gives the session up (its work was cancelled, e.g. a match interrupted
+// by Ctrl-C): no fault of the engine, so the kill is logged at debug
+// level only.
+func (c *Client) Abort() { c.kill(zerolog.DebugLevel, "the session was given up") }
+
+// kill is Kill, logged at level with the reason why (when not "").
+func (c *Client) kill(level zerolog.Level, why string) {
 	if c.cmd != nil && c.cmd.Process != nil {
-		c.log.Warn().Int("pid", c.cmd.Process.Pid).Msg("hub client: killing the engine")
+		c.killMu.Lock()
+		first := !c.killed
+		c.killed = true
+		c.killMu.Unlock()
+		if first && !c.hasExited() {
+			ev := c.log.WithLevel(level).Int("pid", c.cmd.Process.Pid)
+			if why != "" {
+				ev = ev.Str("reason", why)
+			}
+			ev.Msg("hub client: killing the engine")
+		}
 		_ = c.cmd.Process.Kill()
 	}
 	_ = c.closeIn()
+}
+
+// hasExited reports whether the engine's output has ended.
+func (c *Client) hasExited() bool {
+	select {
+	case <-c.exited:
+		return true
+	default:
+		return false
+	}
 }
 
 // Close sends quit, closes the engine's input and waits for its output to

@@ -312,39 +312,129 @@ type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
 
-// TestClientLineTooLong: an engine line over MaxLineBytes fails the wait in
-// progress with ErrLineTooLong as soon as the limit is passed (not at the
-// newline), is not kept in memory, and the client reads the next lines.
+// TestClientLineTooLong: an engine line over MaxLineBytes is not kept in
+// memory, and what the log says is what happens. A line of another kind
+// than the one waited for (a 32 MB line in the handshake, a 10 MB info line
+// in a search) is logged as skipped and the wait goes on to the engine's
+// answer; the answer waited for over the limit (a done line) fails the wait
+// with ErrLineTooLong as soon as the limit is passed (not at the newline),
+// is logged as lost, and the client reads the lines after it.
 func TestClientLineTooLong(t *testing.T) {
 	outR, outW := io.Pipe()
 	t.Cleanup(func() { outR.Close(); outW.Close() })
-	c := NewClient(outR, nopCloser{io.Discard}, zerolog.Nop())
+	var log safeBuffer
+	c := NewClient(outR, nopCloser{io.Discard}, zerolog.New(&log))
 	ctx := ctxT(t)
+	// long writes n bytes of a line starting with head, without its newline.
+	long := func(head string, n int) error {
+		if _, err := io.WriteString(outW, head); err != nil {
+			return err
+		}
+		chunk := []byte(strings.Repeat("x", 64<<10))
+		for k := len(head); k < n; k += len(chunk) {
+			if _, err := outW.Write(chunk); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 
 	const huge = 32 << 20
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	rest := make(chan struct{})
 	go func() {
 		_, _ = io.WriteString(outW, "id name=fake\n")
-		chunk := []byte(strings.Repeat("x", 64<<10))
-		for n := 0; n < huge; n += len(chunk) {
-			if _, err := outW.Write(chunk); err != nil {
-				return
-			}
+		if long("", huge) == nil {
+			_, _ = io.WriteString(outW, "\nwait\n")
 		}
-		<-rest // the newline only after the client has reported the line
-		_, _ = io.WriteString(outW, "\nwait\npong\n")
 	}()
-	_, _, err := c.Hello(ctx)
-	require.ErrorIs(t, err, ErrLineTooLong)
-	assert.Contains(t, err.Error(), fmt.Sprintf("line 2 is over %d bytes (starts \"xxxx", MaxLineBytes))
-	close(rest)
-	// The rest of the long line is skipped; the next lines arrive.
-	require.NoError(t, c.Ping(ctx))
+	id, _, err := c.Hello(ctx)
+	require.NoError(t, err, "the long line is skipped; wait follows it")
+	assert.Equal(t, "fake", id.Name)
 	runtime.ReadMemStats(&after)
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(8<<20), "the long line was not kept")
+	assert.Contains(t, log.String(), `"line":2,"max":1048576,"starts":"xxxx`)
+	assert.Contains(t, log.String(), `"message":"hub client: engine line too long, skipped"`)
+
+	// A 10 MB info line in a search: skipped, and the done after it is
+	// the search's answer.
+	go func() {
+		if long("info depth=3 pv=", 10<<20) == nil {
+			_, _ = io.WriteString(outW, "\ninfo depth=4 score=0.5\ndone move=32-28\n")
+		}
+	}()
+	s, err := c.Go(Think)
+	require.NoError(t, err)
+	var infos []Info
+	d, err := s.Wait(ctx, func(in Info) { infos = append(infos, in) })
+	require.NoError(t, err)
+	assert.Equal(t, "32-28", d.Move)
+	require.Len(t, infos, 1, "the long info line is not passed on")
+	assert.Equal(t, 4, infos[0].Depth)
+	assert.Equal(t, 2, strings.Count(log.String(), "engine line too long, skipped"))
+	assert.NotContains(t, log.String(), "lost")
+
+	// A done line over the limit: the search fails at once.
+	rest := make(chan struct{})
+	go func() {
+		if long("done move=32-28 pv=", huge) == nil {
+			<-rest // the newline only after the client has given up the line
+			_, _ = io.WriteString(outW, "\npong\n")
+		}
+	}()
+	s, err = c.Go(Think)
+	require.NoError(t, err)
+	_, err = s.Wait(ctx, nil)
+	require.ErrorIs(t, err, ErrLineTooLong)
+	assert.Contains(t, err.Error(), fmt.Sprintf("waiting for done: hub engine line too long: line 7 is over %d bytes (starts \"done move=32-28 pv=xxx", MaxLineBytes))
+	assert.Contains(t, log.String(), `"want":"done","line":7,"max":1048576,"starts":"done move=32-28 pv=xxx`)
+	assert.Contains(t, log.String(), `"message":"hub client: engine line too long: the answer waited for is lost"`)
+	assert.Equal(t, 2, strings.Count(log.String(), "engine line too long, skipped"), "the lost answer is not logged as skipped")
+	close(rest)
+	require.NoError(t, c.Ping(ctx), "the rest of the long line is skipped; the next lines arrive")
+}
+
+// TestClientKillLoggedOnce: an engine that does not answer stop is killed
+// once, and its kill is logged once (at error level, with the reason);
+// the kill that the caller adds (the match runner restarts the engine) is
+// not logged again. A session given up (the search's context cancelled,
+// then Abort) stops the engine without a warning.
+func TestClientKillLoggedOnce(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs sleep(1)")
+	}
+	start := func(log io.Writer) *Client {
+		c, err := Start(ctxT(t), ClientOptions{Path: "sleep", Args: []string{"60"}, StopGrace: 50 * time.Millisecond,
+			Log: zerolog.New(log).Level(zerolog.InfoLevel)})
+		require.NoError(t, err)
+		t.Cleanup(c.Kill)
+		return c
+	}
+	var log safeBuffer
+	c := start(&log)
+	_, err := c.Think(ctxT(t), 20*time.Millisecond, nil)
+	require.ErrorIs(t, err, ErrEngineHung)
+	c.Kill()
+	<-c.Exited()
+	c.Kill()
+	assert.Equal(t, 1, strings.Count(log.String(), "killing the engine"), log.String())
+	assert.Contains(t, log.String(), `"level":"error","pid":`)
+	assert.Contains(t, log.String(), `"reason":"no done within 50ms after stop","message":"hub client: killing the engine"`)
+	assert.Equal(t, 1, strings.Count(log.String(), "search deadline passed, sending stop"))
+
+	var quiet safeBuffer
+	c = start(&quiet)
+	ctx, cancel := context.WithCancel(ctxT(t))
+	s, err := c.Go(Think)
+	require.NoError(t, err)
+	time.AfterFunc(20*time.Millisecond, cancel)
+	_, err = s.Wait(ctx, nil)
+	require.ErrorIs(t, err, ErrEngineHung)
+	c.Abort()
+	<-c.Exited()
+	assert.NotContains(t, quiet.String(), `"level":"warn"`)
+	assert.NotContains(t, quiet.String(), `"level":"error"`)
 }
 
 // scriptedEngine answers the client's lines with answer(line) over pipes:

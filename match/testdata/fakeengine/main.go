@@ -15,6 +15,8 @@
 //	         country lines, wait: no id, no param) and every pos with
 //	         `error bad position`
 //	novariant a Hub 2 engine that declares no variant parameter
+//	longinfo writes an info line of -long bytes, then its done as usual
+//	longdone writes its done padded to -long bytes (the answer too long)
 //
 // With -scores it reports a score (men, its own view) in an info line
 // before each done: the n-th value at its n-th move of the game.
@@ -43,7 +45,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "good", "good, illegal, crash, kill, hang, slow, scan20, novariant, or nul, esc, del, quote (an unreadable done line)")
+	mode := flag.String("mode", "good", "good, illegal, crash, kill, hang, slow, scan20, novariant, longinfo, longdone, or nul, esc, del, quote (an unreadable done line)")
 	at := flag.Int("at", 1, "misbehave at this move of each game (1 = first)")
 	seed := flag.Uint64("seed", 0, "varies the move choice")
 	over := flag.Duration("over", 500*time.Millisecond, "slow: how far past its time to answer")
@@ -52,6 +54,7 @@ func main() {
 	predict := flag.Uint64("predict", 0, "ponder: expect the reply of a fakeengine with this -seed")
 	mispredict := flag.Bool("mispredict", false, "ponder: expect another reply than -predict's, when there is one")
 	delay := flag.Duration("delay", 0, "how long each go think takes")
+	long := flag.Int("long", 10<<20, "longinfo, longdone: the long line's length in bytes")
 	record := flag.String("record", "", "write every line read to DIR/PID.log in this directory")
 	flag.Parse()
 	var rec *os.File
@@ -104,6 +107,15 @@ func main() {
 				return
 			case "slow":
 				time.Sleep(budget + *over)
+			case "longinfo":
+				head := "info depth=1 pv="
+				fmt.Fprintf(out, "%s%s\n", head, strings.Repeat("x", max(*long-len(head)-1, 0)))
+				out.Flush()
+			case "longdone":
+				head := "done move=" + text + " pad="
+				fmt.Fprintf(out, "%s%s\n", head, strings.Repeat("x", max(*long-len(head)-1, 0)))
+				out.Flush()
+				return
 			}
 		}
 		if *scores != "" {
