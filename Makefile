@@ -118,7 +118,7 @@ CBVERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 cbdll:
 	@mkdir -p bin
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=$(MINGW_CC) $(GO) build -buildmode=c-shared \
-		-ldflags "-X damka/version.release=$(CBVERSION)" -o bin/damka.dll ./cmd/damka-cb
+		-ldflags "-X github.com/damka-draughts/damka/version.release=$(CBVERSION)" -o bin/damka.dll ./cmd/damka-cb
 	rm -f bin/damka.h
 	cp cmd/damka-cb/damkahelp.htm bin/
 
@@ -131,3 +131,4 @@ cbhub:
 # the native damka (a few minutes).
 test-cb: build cbdll cbhub
 	cbhub/test-cb.sh
+

@@ -1,4 +1,4 @@
-module damka
+module github.com/damka-draughts/damka
 
 go 1.26
 

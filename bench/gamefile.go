@@ -12,8 +12,8 @@ import (
 	"os"
 	"sync"
 
-	"damka/engine"
-	"damka/pdn"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 // ErrResume is wrapped by SelfPlay's and Label's error when the existing

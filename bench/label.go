@@ -14,11 +14,11 @@ import (
 	"runtime"
 	"slices"
 
-	"damka/engine"
-	"damka/eval"
-	"damka/internal/gzfile"
-	"damka/pdn"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/internal/gzfile"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/search"
 )
 
 // LabelOptions configure Label.

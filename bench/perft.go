@@ -8,8 +8,8 @@ import (
 	"io"
 	"time"
 
-	"damka/engine"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/search"
 )
 
 // PerftConfig describes one `damka perft` run.

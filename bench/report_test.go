@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/search"
 )
 
 // TestReportFigures prints the figures of the search report: nodes per

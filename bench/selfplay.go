@@ -12,11 +12,11 @@ import (
 	"math/rand/v2"
 	"runtime"
 
-	"damka/engine"
-	"damka/eval"
-	"damka/openings"
-	"damka/pdn"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/search"
 )
 
 // SelfPlayMaxPlies is the move cap of a self-play game: one still going

@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"time"
 
-	"damka/engine"
-	"damka/eval"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/search"
 )
 
 // BenchPosition is one position of the bench set.

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"damka/engine"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/search"
 )
 
 // SuiteEntry is one position of a solve suite.

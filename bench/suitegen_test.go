@@ -25,10 +25,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/eval"
-	"damka/pdn"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/search"
 )
 
 type suiteSource struct {

@@ -51,7 +51,7 @@ import (
 	"slices"
 	"sync"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // Entry is one book move of a position.

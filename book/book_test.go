@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/book"
-	"damka/engine"
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // mustFEN parses a FEN of v or fails the test.

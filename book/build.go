@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // BatchSize is the number of positions Build analyses between two choices

@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/book"
-	"damka/engine"
-	"damka/search"
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/search"
 )
 
 // hashSearcher scores a move by a hash of the position after it: fast,

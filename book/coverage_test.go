@@ -6,8 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/book"
-	"damka/engine"
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // TestCoverage checks the positions the embedded books must cover: every

@@ -14,8 +14,8 @@ import (
 	"math/bits"
 	"slices"
 
-	"damka/engine"
-	"damka/internal/fileread"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/fileread"
 )
 
 // Format constants.

@@ -3,8 +3,8 @@ package book_test
 import (
 	"testing"
 
-	"damka/book"
-	"damka/engine"
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // FuzzLoad feeds arbitrary bytes to Load, as they are and with the

@@ -10,8 +10,8 @@ import (
 	"io"
 	"slices"
 
-	"damka/engine"
-	"damka/pdn"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 // MoveStat is how often a move was played from a position in the games

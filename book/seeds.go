@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // ParseSeeds reads the seed positions of variant v from data, named source

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // benchPositions returns n random stored-slice positions of v (up to

@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // BuildOptions configure Build.

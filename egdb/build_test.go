@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // buildMem builds v up to pieces into a temporary directory and returns

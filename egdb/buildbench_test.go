@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // BenchmarkBuildEnglish4 builds the English slices up to 4 pieces

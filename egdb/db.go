@@ -14,7 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // DB is a set of slice files: one directory, with the embedded set behind

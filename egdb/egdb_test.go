@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // probeFEN probes fen of v in db and fails the test when there is no value.

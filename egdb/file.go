@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"hash/crc32"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // File format constants.

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // MaxPieces is the most pieces of a slice this package indexes (each of

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // BestMove returns a best move of p by the tables (the fastest win or the

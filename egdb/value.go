@@ -6,7 +6,7 @@ package egdb
 import (
 	"fmt"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // Value is a game-theoretic value from the side to move's point of view.

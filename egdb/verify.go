@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // Mismatch is one stored value that disagrees with the best value over the

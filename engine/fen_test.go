@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/internal/testfiles"
+	"github.com/damka-draughts/damka/internal/testfiles"
 )
 
 // assertSamePosition asserts that q equals p in pieces, kings, side, variant and

@@ -13,7 +13,7 @@ package eval
 import (
 	"math/bits"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // kingRules are the hand-set numbers of the king-only endings (kingsOnly),

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // FuzzParseWeights feeds arbitrary bytes to ParseWeights, as they are and

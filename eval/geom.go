@@ -6,7 +6,7 @@ package eval
 import (
 	"math/bits"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // geometry holds the masks of one variant's board, in the engine's internal

@@ -20,7 +20,7 @@ package eval
 import (
 	"math/bits"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // FeatureSet is the version of the feature layout below; a weights file

@@ -33,8 +33,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"damka/engine"
-	"damka/internal/fileread"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/fileread"
 )
 
 // WeightsMagic opens every weights file.

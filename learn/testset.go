@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"io"
 
-	"damka/engine"
-	"damka/eval"
-	"damka/internal/gzfile"
-	"damka/pdn"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/internal/gzfile"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 // TestSet holds the positions of PDN games, each labelled with its game's

@@ -19,11 +19,11 @@ import (
 	"sync"
 	"time"
 
-	"damka/egdb"
-	"damka/engine"
-	"damka/eval"
-	"damka/internal/gzfile"
-	"damka/pdn"
+	"github.com/damka-draughts/damka/egdb"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/internal/gzfile"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 // Sample is one training position: its features and what it should score.

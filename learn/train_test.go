@@ -15,10 +15,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/bench"
-	"damka/engine"
-	"damka/eval"
-	"damka/pdn"
+	"github.com/damka-draughts/damka/bench"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 // testDir holds the game files the tests share (TestMain removes it).

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // The Termination values of adjudicated games besides TermAdjudication

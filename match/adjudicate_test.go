@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/openings"
-	"damka/pdn"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 func TestParseAdjudicationRules(t *testing.T) {

@@ -21,10 +21,10 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/engine"
-	"damka/internal/childproc"
-	"damka/protocol/dxp"
-	"damka/protocol/hub"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/childproc"
+	"github.com/damka-draughts/damka/protocol/dxp"
+	"github.com/damka-draughts/damka/protocol/hub"
 )
 
 // DefaultDXPPort is the port a DXP engine started by the runner listens

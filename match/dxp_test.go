@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/openings"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/openings"
 )
 
 // TestMatchDXP: a Hub engine against a DXP engine that the runner starts

@@ -8,8 +8,8 @@ package match
 import (
 	"fmt"
 
-	"damka/egdb"
-	"damka/engine"
+	"github.com/damka-draughts/damka/egdb"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // TermEGDBRule is the Termination of a game ended by the endgame

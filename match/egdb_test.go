@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/egdb"
-	"damka/engine"
-	"damka/openings"
+	"github.com/damka-draughts/damka/egdb"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/openings"
 )
 
 func englishFEN(t *testing.T, fen string) *engine.Position {

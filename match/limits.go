@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/hub"
 )
 
 // Limits is what each engine may spend on a move. Exactly one kind is set:

@@ -17,11 +17,11 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/engine"
-	"damka/openings"
-	"damka/pdn"
-	"damka/protocol/dxp"
-	"damka/protocol/hub"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/protocol/dxp"
+	"github.com/damka-draughts/damka/protocol/hub"
 )
 
 // Defaults of Config.

@@ -18,11 +18,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/internal/testfiles"
-	"damka/openings"
-	"damka/pdn"
-	"damka/protocol/hub"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/testfiles"
+	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/protocol/hub"
 )
 
 // goBuild builds the package pkg into dir/name and returns the path.
@@ -247,7 +247,7 @@ func TestMatchStartFailure(t *testing.T) {
 // recomputed from the PDN, and `damka pdn check` happy with the file.
 func TestMatchDamka(t *testing.T) {
 	dir := t.TempDir()
-	damka := goBuild(t, dir, "damka", "damka/cmd/damka")
+	damka := goBuild(t, dir, "damka", "github.com/damka-draughts/damka/cmd/damka")
 	load := func(file string, v engine.VariantID) []Opening {
 		ops, err := openings.Load(file, v)
 		require.NoError(t, err)

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"damka/engine"
-	"damka/pdn"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 // MergeSummary is what MergeGames finds in a set of match games.

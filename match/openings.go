@@ -3,7 +3,7 @@
 
 package match
 
-import "damka/openings"
+import "github.com/damka-draughts/damka/openings"
 
 // Opening is one start of a match game (see openings.Opening): a position
 // and the moves played from it before the engines take over.

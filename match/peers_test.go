@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/openings"
-	"damka/protocol/hub"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/protocol/hub"
 )
 
 // PeersEnv names the folder of the built peer engines (built as
@@ -36,7 +36,7 @@ func TestMatchRealPeers(t *testing.T) {
 		t.Skipf("$%s is not set (or -short): no real peers", PeersEnv)
 	}
 	dir := t.TempDir()
-	damka := goBuild(t, dir, "damka", "damka/cmd/damka")
+	damka := goBuild(t, dir, "damka", "github.com/damka-draughts/damka/cmd/damka")
 	ops, err := openings.Load("testdata/openings_international.pdn", engine.International)
 	require.NoError(t, err)
 	ops = ops[:1]

@@ -14,8 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"damka/engine"
-	"damka/protocol/hub"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/protocol/hub"
 )
 
 // enginePlayer is one engine of a worker: a Hub engine process

@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/openings"
-	"damka/protocol/hub"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/protocol/hub"
 )
 
 // recorded returns the lines each fake engine process read, one slice per
@@ -169,7 +169,7 @@ func TestMatchPonderNoParam(t *testing.T) {
 // TestMatchPonderDamka plays two games between two damka engines with
 // --ponder: no faults, and the summary counts ponder searches and hits.
 func TestMatchPonderDamka(t *testing.T) {
-	damka := goBuild(t, t.TempDir(), "damka", "damka/cmd/damka")
+	damka := goBuild(t, t.TempDir(), "damka", "github.com/damka-draughts/damka/cmd/damka")
 	ops, err := openings.Load("testdata/openings_russian.fen", engine.Russian)
 	require.NoError(t, err)
 	opts := []hub.Setting{{Name: "threads", Value: "1"}, {Name: "hash", Value: "8"}, {Name: "book", Value: "false"}}

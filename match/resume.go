@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"strings"
 
-	"damka/engine"
-	"damka/pdn"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 // SeedTag is the PDN tag in which Run records Config.Seed, so that a

@@ -15,10 +15,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/internal/testfiles"
-	"damka/openings"
-	"damka/pdn"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/testfiles"
+	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 // resumeConfig is a small match of the fake engines (deterministic moves):

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/protocol/hub"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/protocol/hub"
 )
 
 func testOpenings(n int) []Opening {

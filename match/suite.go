@@ -15,8 +15,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/engine"
-	"damka/protocol/hub"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/protocol/hub"
 )
 
 // DefaultSuiteMargin is how long past its move time an engine searching a

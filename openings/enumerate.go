@@ -9,7 +9,7 @@ import (
 	"io"
 	"strings"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // MaxEnumerated bounds the deck All makes (one million openings).

@@ -18,9 +18,9 @@ import (
 	"regexp"
 	"strings"
 
-	"damka/engine"
-	"damka/internal/fileread"
-	"damka/pdn"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/fileread"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 // MaxBytes bounds an openings file (64 MiB).

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // FuzzOpenings: the opening parsers never panic, and every opening they

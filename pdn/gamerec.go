@@ -33,7 +33,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // RecordFileMagic opens every game file.

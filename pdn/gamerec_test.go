@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

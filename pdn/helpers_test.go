@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

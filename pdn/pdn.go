@@ -12,7 +12,7 @@ import (
 	"io"
 	"strings"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // Tag is one PDN tag pair, [Name "Value"].

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // gameState is the state of reading one game.

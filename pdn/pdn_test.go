@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"damka/engine"
-	"damka/internal/testfiles"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/testfiles"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

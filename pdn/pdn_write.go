@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // pdnLineWidth is the column limit of the movetext Write writes.

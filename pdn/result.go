@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // CheckResult reports whether g's result agrees with g itself: nil when

@@ -4,10 +4,11 @@
 package player
 
 import (
-	"damka/book"
-	"damka/engine"
-	"damka/eval"
 	"fmt"
+
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
 )
 
 // inUse is what a Go reported in use: the variant and the weights and

@@ -21,10 +21,10 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/book"
-	"damka/engine"
-	"damka/eval"
-	"damka/search"
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/search"
 )
 
 // Searcher is the search engine a Player drives; *search.Engine implements

@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/egdb"
-	"damka/engine"
-	"damka/eval"
-	"damka/search"
+	"github.com/damka-draughts/damka/egdb"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/search"
 )
 
 // small makes players with a small table, so that tests stay light.

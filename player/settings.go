@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"damka/egdb"
-	"damka/engine"
-	"damka/search"
+	"github.com/damka-draughts/damka/egdb"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/search"
 )
 
 // Kind is the type of a setting's value.

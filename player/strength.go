@@ -13,8 +13,8 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
-	"damka/engine"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/search"
 )
 
 // MaxStrength is the full-strength level, the strength setting's default:

@@ -4,15 +4,16 @@
 package player
 
 import (
-	"damka/book"
-	"damka/egdb"
-	"damka/engine"
-	"damka/eval"
-	"damka/search"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/egdb"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/search"
 )
 
 // Set sets the setting called name to value (text, as Setting.Kind reads

@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"io"
 
-	"damka/engine"
-	"damka/pdn"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 // Report is the review of a PDN input: the good games reviewed, in input

@@ -16,7 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // ProgressSuffix names the progress file of a review: OUT.partial beside

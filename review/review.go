@@ -28,9 +28,9 @@ import (
 	"regexp"
 	"strings"
 
-	"damka/engine"
-	"damka/pdn"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/search"
 )
 
 // Loss thresholds and the score clamp, in centi-men (a man is 100).

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // residentPages counts the memory pages of the table words (aligned to a

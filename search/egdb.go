@@ -5,8 +5,8 @@ package search
 import (
 	"math/bits"
 
-	"damka/egdb"
-	"damka/engine"
+	"github.com/damka-draughts/damka/egdb"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // EGDB is an endgame database the search probes (Options.EGDB): an

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/egdb"
-	"damka/engine"
+	"github.com/damka-draughts/damka/egdb"
+	"github.com/damka-draughts/damka/engine"
 )
 
 func TestEGDBScoresWinsBelowMate(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // FormatScore writes a search score (centi-men from the side to move, see

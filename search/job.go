@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"damka/book"
-	"damka/engine"
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // Book settings: the default and the bound of BookOptions.Margin that

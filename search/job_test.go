@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/book"
-	"damka/engine"
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // waitJob waits for j at most d, failing the test when it does not end.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/internal/testfiles"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/testfiles"
 )
 
 // matchOpenings returns start positions for engine matches: the ACF

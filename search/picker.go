@@ -7,7 +7,7 @@ package search
 import (
 	"math/bits"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // Move-ordering score bands.

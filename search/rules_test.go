@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // TestDrawRuleShortcut checks the cheap filter in front of

@@ -20,8 +20,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"damka/engine"
-	"damka/eval"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
 )
 
 // Score bounds. A score above MateBound (or below -MateBound) is a forced

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/eval"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
 )
 
 // mustFEN parses a FEN of variant v or fails the test.

@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/eval"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
 )
 
 // TestQuiescenceFindsShots: positions where a one-ply search sees a shot

@@ -6,7 +6,7 @@ import (
 	"math/bits"
 	"time"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // DefaultMoveOverhead is what a search keeps back from its move time and

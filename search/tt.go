@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // The transposition table is an array of buckets of ttWays entries. One

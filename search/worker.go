@@ -8,9 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"damka/egdb"
-	"damka/engine"
-	"damka/eval"
+	"github.com/damka-draughts/damka/egdb"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
 )
 
 // maxHistory is the number of earlier game positions kept for repetition

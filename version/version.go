@@ -10,7 +10,7 @@ import (
 )
 
 // release is the release version, set by release builds with
-// -ldflags "-X damka/version.release=1.2.0"; empty otherwise.
+// -ldflags "-X github.com/damka-draughts/damka/version.release=1.2.0"; empty otherwise.
 var release string
 
 // String returns damka's version, one word without spaces (Hub's id line

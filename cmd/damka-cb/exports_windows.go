@@ -19,9 +19,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/protocol/cb"
-	"damka/search"
-	buildversion "damka/version"
+	"github.com/damka-draughts/damka/protocol/cb"
+	"github.com/damka-draughts/damka/search"
+	buildversion "github.com/damka-draughts/damka/version"
 )
 
 // eng is the DLL's one engine. Its game follows the DLL's file name

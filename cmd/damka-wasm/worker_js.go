@@ -8,9 +8,9 @@ import (
 	"sync"
 	"syscall/js"
 
-	"damka/player"
-	"damka/protocol/web"
-	buildversion "damka/version"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/web"
+	buildversion "github.com/damka-draughts/damka/version"
 )
 
 // main serves the page of the Web Worker it runs in: one player, one

@@ -9,7 +9,7 @@ package main
 import (
 	"os"
 
-	"damka/internal/cli"
+	"github.com/damka-draughts/damka/internal/cli"
 )
 
 func main() { os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -13,10 +13,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/book"
-	"damka/engine"
-	"damka/internal/testfiles"
-	"damka/search"
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/testfiles"
+	"github.com/damka-draughts/damka/search"
 )
 
 func TestBookBuildReproducible(t *testing.T) {

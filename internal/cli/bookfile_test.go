@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/book"
-	"damka/engine"
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // bookFile writes an English book whose start position has one move,

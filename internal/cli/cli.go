@@ -21,7 +21,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // exitBadInput is the exit status for bad input (flags, FEN, moves, files).

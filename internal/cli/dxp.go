@@ -15,12 +15,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"damka/engine"
-	"damka/openings"
-	"damka/pdn"
-	"damka/player"
-	"damka/protocol/dxp"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/dxp"
+	"github.com/damka-draughts/damka/search"
 )
 
 // dxpListening, when set (by tests), is told the address a listening dxp

@@ -19,11 +19,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/pdn"
-	"damka/player"
-	"damka/protocol/dxp"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/dxp"
+	"github.com/damka-draughts/damka/search"
 )
 
 func TestDXPBadInput(t *testing.T) {

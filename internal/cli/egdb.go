@@ -17,10 +17,10 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"damka/egdb"
-	"damka/engine"
-	"damka/match"
-	"damka/search"
+	"github.com/damka-draughts/damka/egdb"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/match"
+	"github.com/damka-draughts/damka/search"
 )
 
 func newEGDBCmd() *cobra.Command {

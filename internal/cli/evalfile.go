@@ -6,8 +6,8 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
-	"damka/engine"
-	"damka/eval"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
 )
 
 // registerEvalFile adds --eval-file to cmd.

@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/bench"
-	"damka/engine"
-	"damka/eval"
+	"github.com/damka-draughts/damka/bench"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
 )
 
 // evalFiles writes a good Russian weights file (the side to move worth 3

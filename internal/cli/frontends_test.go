@@ -18,13 +18,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/book"
-	"damka/engine"
-	"damka/pdn"
-	"damka/player"
-	"damka/protocol/cb"
-	"damka/protocol/dxp"
-	"damka/search"
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/cb"
+	"github.com/damka-draughts/damka/protocol/dxp"
+	"github.com/damka-draughts/damka/search"
 )
 
 // isBookMove reports whether m is a move of the embedded book in p.

@@ -22,12 +22,12 @@ import (
 	"github.com/google/shlex"
 	"github.com/spf13/cobra"
 
-	"damka/engine"
-	"damka/match"
-	"damka/player"
-	"damka/protocol/hub"
-	"damka/protocol/web"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/match"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/web"
+	"github.com/damka-draughts/damka/search"
 )
 
 const guiLong = `gui starts a web server on this machine and opens the default browser on

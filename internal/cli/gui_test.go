@@ -22,10 +22,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/player"
-	"damka/protocol/web"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/web"
+	"github.com/damka-draughts/damka/search"
 )
 
 func TestGuiBadInput(t *testing.T) {

@@ -13,10 +13,10 @@ import (
 	"sync"
 	"time"
 
-	"damka/engine"
-	"damka/match"
-	"damka/protocol/dxp"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/match"
+	"github.com/damka-draughts/damka/protocol/dxp"
+	"github.com/damka-draughts/damka/search"
 )
 
 // dxpGuiMoves is the number of moves a move time is given for: a DXP

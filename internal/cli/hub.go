@@ -12,14 +12,14 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
-	"damka/player"
-	"damka/protocol/hub"
-	buildversion "damka/version"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/hub"
+	buildversion "github.com/damka-draughts/damka/version"
 )
 
 // version is damka's version as `damka --version`, the text mode and the
 // Hub id line give it (see package version: a release version set with
-// -ldflags "-X damka/version.release=...", else the VCS revision and time
+// -ldflags "-X github.com/damka-draughts/damka/version.release=...", else the VCS revision and time
 // of the build).
 var version = buildversion.String()
 

@@ -13,12 +13,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"damka/bench"
-	"damka/engine"
-	"damka/internal/gzfile"
-	"damka/match"
-	"damka/pdn"
-	"damka/search"
+	"github.com/damka-draughts/damka/bench"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/gzfile"
+	"github.com/damka-draughts/damka/match"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/search"
 )
 
 func newLabelCmd() *cobra.Command {

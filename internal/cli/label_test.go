@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/pdn"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 // labelGames writes a small English game file with damka selfplay.

@@ -13,11 +13,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/internal/testfiles"
-	"damka/openings"
-	"damka/search"
-	buildversion "damka/version"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/testfiles"
+	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/search"
+	buildversion "github.com/damka-draughts/damka/version"
 )
 
 // runCLI runs the command line in-process and returns stdout, stderr and

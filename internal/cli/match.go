@@ -25,13 +25,13 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"damka/egdb"
-	"damka/engine"
-	"damka/internal/gzfile"
-	"damka/match"
-	"damka/openings"
-	"damka/pdn"
-	"damka/search"
+	"github.com/damka-draughts/damka/egdb"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/gzfile"
+	"github.com/damka-draughts/damka/match"
+	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/search"
 )
 
 const matchLong = `match plays engine against engine over Hub or DXP and reports the

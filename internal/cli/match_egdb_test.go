@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/match"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/match"
 )
 
 // TestMatchAdjudicateEGDBBadInput: an unknown --adjudicate value, a

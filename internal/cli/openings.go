@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"damka/openings"
+	"github.com/damka-draughts/damka/openings"
 )
 
 func newOpeningsCmd() *cobra.Command {

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"damka/engine"
-	"damka/internal/fileread"
-	"damka/pdn"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/fileread"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 func newPDNCmd() *cobra.Command {

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"damka/bench"
-	"damka/engine"
-	"damka/search"
+	"github.com/damka-draughts/damka/bench"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/search"
 )
 
 // maxPerftHashMiB bounds --hash: a table is allocated up front, and a

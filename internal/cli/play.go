@@ -13,9 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"damka/player"
-	"damka/protocol/text"
-	"damka/search"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/text"
+	"github.com/damka-draughts/damka/search"
 )
 
 func newPlayCmd() *cobra.Command {

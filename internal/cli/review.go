@@ -19,11 +19,11 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"damka/engine"
-	"damka/internal/fileread"
-	"damka/player"
-	"damka/review"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/fileread"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/review"
+	"github.com/damka-draughts/damka/search"
 )
 
 func newReviewCmd() *cobra.Command {

@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/review"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/review"
+	"github.com/damka-draughts/damka/search"
 )
 
 // reviewInput is a Russian game with a blunder (2. e3-d4), a bad game

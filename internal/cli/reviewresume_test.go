@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/player"
-	"damka/review"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/review"
 )
 
 // resumeInput is reviewInput and two more games: four good games and a bad

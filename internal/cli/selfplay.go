@@ -18,10 +18,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"damka/bench"
-	"damka/match"
-	decks "damka/openings"
-	"damka/search"
+	"github.com/damka-draughts/damka/bench"
+	"github.com/damka-draughts/damka/match"
+	decks "github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/search"
 )
 
 func newSelfPlayCmd() *cobra.Command {

@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"damka/player"
+	"github.com/damka-draughts/damka/player"
 )
 
 // settingAliases are older flag names of settings, still accepted (hidden

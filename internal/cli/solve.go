@@ -19,11 +19,11 @@ import (
 	"github.com/google/shlex"
 	"github.com/spf13/cobra"
 
-	"damka/bench"
-	"damka/engine"
-	"damka/match"
-	"damka/player"
-	"damka/search"
+	"github.com/damka-draughts/damka/bench"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/match"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/search"
 )
 
 const solveLong = `solve reads a suite of positions with their best moves, one per line:

@@ -14,10 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"damka/egdb"
-	"damka/eval"
-	"damka/learn"
-	"damka/search"
+	"github.com/damka-draughts/damka/egdb"
+	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/learn"
+	"github.com/damka-draughts/damka/search"
 )
 
 func newTrainCmd() *cobra.Command {

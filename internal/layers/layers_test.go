@@ -11,7 +11,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const module = "damka"
+// module is damka's module path; the table and the messages name a package
+// by its path below it, prefixed "damka" (short).
+const module = "github.com/damka-draughts/damka"
+
+// short is p's name in the table: "damka/engine" for module+"/engine".
+func short(p string) string { return "damka" + strings.TrimPrefix(p, module) }
 
 // layer is each package's layer, lowest first; see the package comment.
 // Packages of layer -1 are tools or test helpers that no package of the
@@ -47,13 +52,15 @@ var layer = map[string]int{
 	"damka/internal/testfiles":       -1,
 	"damka/internal/logjson":         -1,
 	"damka/internal/layers":          -1,
+	"damka/internal/slurmtest":       -1, // make test-slurm: sharded work on a one-node Slurm (runs the damka binary)
 
 	// DXP's codec: only engine below it; Go's internal/ keeps it protocol/dxp's.
 	"damka/protocol/dxp/internal/wire": 1,
 }
 
 // goList runs `go list -deps` over the module and returns, for every damka
-// package reached, its direct damka imports (test imports excluded).
+// package reached, its direct damka imports (test imports excluded), all
+// named short.
 func goList(t *testing.T) map[string][]string {
 	t.Helper()
 	gobin, err := exec.LookPath("go")
@@ -72,10 +79,10 @@ func goList(t *testing.T) map[string][]string {
 		var ours []string
 		for _, imp := range f[1:] {
 			if isOurs(imp) {
-				ours = append(ours, imp)
+				ours = append(ours, short(imp))
 			}
 		}
-		pkgs[f[0]] = ours
+		pkgs[short(f[0])] = ours
 	}
 	return pkgs
 }

@@ -23,11 +23,11 @@ import (
 	"sync"
 	"time"
 
-	"damka/engine"
-	"damka/match"
-	"damka/openings"
-	"damka/pdn"
-	"damka/protocol/hub"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/match"
+	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/protocol/hub"
 )
 
 // Config is what to play.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"damka/engine"
-	"damka/match"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/match"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -71,7 +71,7 @@ func TestSoak(t *testing.T) {
 	bin := filepath.Join(dir, "damka")
 	gobin, err := exec.LookPath("go")
 	require.NoError(t, err)
-	out, err := exec.Command(gobin, "build", "-o", bin, "damka/cmd/damka").CombinedOutput()
+	out, err := exec.Command(gobin, "build", "-o", bin, "github.com/damka-draughts/damka/cmd/damka").CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
 
 	shard, shards := 1, 1

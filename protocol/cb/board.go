@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // Piece and colour codes of a Board square and of getmove's color argument

@@ -16,9 +16,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/engine"
-	"damka/player"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/search"
 )
 
 // ReplySize is the size of enginecommand's reply buffer (ENGINECOMMAND_REPLY_SIZE)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // ParseFEN reads a PDN FEN position of variant v as CheckerBoard sends it

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 var fuzzVariants = []engine.VariantID{engine.English, engine.Russian, engine.Brazilian}

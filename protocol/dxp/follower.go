@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"time"
 
-	"damka/engine"
-	"damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
 )
 
 // runFollower answers the peer's GAMEREQs and plays their games until

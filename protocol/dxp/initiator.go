@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"time"
 
-	"damka/engine"
-	"damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
 )
 
 // runInitiator plays the initiator's Config.Games games, one GAMEREQ

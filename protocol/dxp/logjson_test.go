@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/internal/logjson"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/logjson"
 )
 
 // TestLogLinesUniqueKeys: with the command's logger (JSON with a

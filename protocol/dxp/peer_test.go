@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/player"
-	"damka/protocol/dxp/internal/wire"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/search"
 )
 
 // fakeEngine plays the first legal move, after waiting think (or until

@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"time"
 
-	"damka/engine"
-	"damka/pdn"
-	"damka/protocol/dxp/internal/wire"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/search"
 )
 
 // gameState is the game in progress.

@@ -16,8 +16,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/engine"
-	"damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
 )
 
 // Errors of a Remote.

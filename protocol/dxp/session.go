@@ -18,11 +18,11 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/engine"
-	"damka/pdn"
-	"damka/player"
-	"damka/protocol/dxp/internal/wire"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/search"
 )
 
 // Role is a session's DXP role (independent of who listens on TCP).

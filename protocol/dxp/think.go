@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"time"
 
-	"damka/engine"
-	"damka/player"
-	"damka/protocol/dxp/internal/wire"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/search"
 )
 
 // think chooses damka's move through the player (its book first, then its

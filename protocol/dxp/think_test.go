@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/book"
-	"damka/engine"
-	"damka/player"
-	"damka/protocol/dxp/internal/wire"
-	"damka/search"
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/search"
 )
 
 // TestBookMoveWithoutSearch: with the player's book on, damka's move in a

@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"time"
 
-	"damka/protocol/dxp/internal/wire"
-	"damka/search"
+	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/search"
 )
 
 // readLoop reads messages and hands them to the session loop.

@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/book"
-	"damka/engine"
-	"damka/player"
-	"damka/search"
+	"github.com/damka-draughts/damka/book"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/search"
 )
 
 // testBook writes an English book whose start position has one move, one

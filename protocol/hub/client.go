@@ -19,8 +19,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/engine"
-	"damka/internal/childproc"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/childproc"
 )
 
 // Errors of the client.

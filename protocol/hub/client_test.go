@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/player"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
 )
 
 // pipeClient connects a client to Run in-process over pipes.

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"damka/engine"
-	"damka/player"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/search"
 )
 
 // maxSeconds bounds the time values of a level line (about 115 days).

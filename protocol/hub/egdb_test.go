@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"damka/egdb"
+	"github.com/damka-draughts/damka/egdb"
 )
 
 // TestEGDBPathParam: egdb-path "" is the embedded set, "off" none, a

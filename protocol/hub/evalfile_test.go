@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/eval"
-	"damka/player"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/player"
 )
 
 // testWeights writes Russian weights that differ from the embedded ones

@@ -9,9 +9,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/player"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/search"
 )
 
 // cappedSearcher is a real search engine whose table and thread count are

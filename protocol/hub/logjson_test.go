@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/internal/logjson"
+	"github.com/damka-draughts/damka/internal/logjson"
 )
 
 // TestLogLinesUniqueKeys: with the command's logger (JSON with a

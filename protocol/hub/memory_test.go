@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/engine"
-	"damka/player"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
 )
 
 // TestSessionMemoryBounded: one Hub session playing game after game, as a

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"damka/player"
+	"github.com/damka-draughts/damka/player"
 )
 
 // paramLine is the param line announcing st with its current value.

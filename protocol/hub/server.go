@@ -15,9 +15,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/engine"
-	"damka/player"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/search"
 )
 
 // Config sets up a Hub session. The zero value is usable: damka's

@@ -5,11 +5,12 @@ package text
 
 import (
 	"bytes"
-	"damka/engine"
-	"damka/pdn"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/pdn"
 )
 
 func colourWord(c engine.Color) string {

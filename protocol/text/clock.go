@@ -3,12 +3,13 @@
 package text
 
 import (
-	"damka/engine"
-	"damka/search"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/search"
 )
 
 // textClock is the game clock: a time control (none when base and inc are

@@ -4,9 +4,9 @@
 package text
 
 import (
-	"damka/engine"
-	"damka/player"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/search"
 	"strings"
 	"time"
 )

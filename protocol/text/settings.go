@@ -4,10 +4,11 @@
 package text
 
 import (
-	"damka/player"
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/damka-draughts/damka/player"
 )
 
 // settings lists the player's settings, in the table's order: each one's

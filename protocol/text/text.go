@@ -20,9 +20,9 @@ import (
 	"strings"
 	"time"
 
-	"damka/engine"
-	"damka/player"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/search"
 )
 
 // Config sets up a text mode session.

@@ -5,13 +5,14 @@ package web
 
 import (
 	"context"
-	"damka/engine"
-	"damka/player"
-	"damka/search"
 	"errors"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/search"
 )
 
 // goNow makes damka move now for the side to move (or the engine that

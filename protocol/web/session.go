@@ -14,10 +14,10 @@ import (
 	"sync"
 	"time"
 
-	"damka/engine"
-	"damka/openings"
-	"damka/player"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/search"
 )
 
 // Who plays a side: a person at the page, damka, or an external engine by

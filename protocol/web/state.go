@@ -5,15 +5,16 @@ package web
 
 import (
 	"bytes"
-	"damka/engine"
-	"damka/pdn"
-	"damka/player"
 	"errors"
 	"fmt"
 	"io"
 	"math/bits"
 	"strings"
 	"time"
+
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/player"
 )
 
 // undo takes back moves until a person is to move again, at least one.

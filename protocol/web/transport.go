@@ -23,9 +23,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"damka/engine"
-	"damka/player"
-	"damka/search"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/search"
 )
 
 // Engine is an external engine the page can play against: a Hub engine the

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"damka/player"
+	"github.com/damka-draughts/damka/player"
 )
 
 // chanTransport is a Transport of two channels: what the test sends, and

@@ -40,8 +40,8 @@ import (
 	"syscall"
 	"time"
 
-	"damka/engine"
-	"damka/protocol/hub"
+	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/protocol/hub"
 )
 
 func main() {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // EncodeBoard returns p's pieces as a DXP position: one character per

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"damka/engine"
+	"github.com/damka-draughts/damka/engine"
 )
 
 // Kind is the one-letter header of a DXP message.
