@@ -1,7 +1,7 @@
 # damka build, test and benchmark targets. Everything runs with the Go toolchain only.
 GO ?= go
 
-.PHONY: build test test-race perft bench bench-search fuzz fuzz-ci soak vet fmt generate test-gui gui-shots wasm
+.PHONY: build test test-race perft bench bench-search fuzz fuzz-ci soak vet fmt generate test-gui gui-shots wasm release release-snapshot test-slurm
 
 # GOAMD64 is the x86-64 level bin/damka needs: v1 runs on every x86-64
 # processor; v2 (POPCNT, SSE4.2: since 2009) and v3 (AVX2, BMI2: since 2013
@@ -132,3 +132,23 @@ cbhub:
 test-cb: build cbdll cbhub
 	cbhub/test-cb.sh
 
+# Release archives (docs/install.md): GoReleaser, pinned in tools/go.mod and run
+# as a go tool (built on first use, a few minutes), writes dist/: damka for
+# linux, darwin and windows on amd64 and arm64 with README.md, LICENSE and
+# docs/, damka.dll (CheckerBoard, cross-built with $(MINGW_CC)) in the
+# Windows amd64 archive, and checksums.txt. release needs a clean tree on a
+# version tag (v1.2.0); release-snapshot builds any commit, as CI does.
+GORELEASER = $(GO) tool -modfile=tools/go.mod goreleaser
+
+release:
+	$(GORELEASER) release --clean
+
+release-snapshot:
+	$(GORELEASER) release --snapshot --clean
+
+# The job scripts of docs/cluster as Slurm job arrays on a one-node Slurm
+# that the test starts in a temporary folder (Debian: slurm-wlm, munge; as
+# root): a sharded match, self-play run and endgame-table build against the
+# same work in one run (internal/slurmtest).
+test-slurm:
+	DAMKA_SLURM=1 $(GO) test -count=1 -v -run TestSlurmArrays ./internal/slurmtest/
