@@ -39,10 +39,11 @@ type plyState struct {
 // worker is one Lazy SMP thread. Everything the node loop touches is
 // allocated once, in newWorker.
 type worker struct {
-	e    *Engine
-	tt   *table
-	id   int
-	main bool
+	qRoot int // the ply where the current quiescence search started
+	e     *Engine
+	tt    *table
+	id    int
+	main  bool
 
 	stack [MaxPly + 2]plyState
 	// evalCache holds recent static evaluations by position key: the
@@ -602,6 +603,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	}
 	if depth <= 0 {
 		if !w.sel.threatExt || ply >= 2*w.rootDepth || p.HasCapture() {
+			w.qRoot = ply
 			return w.quiesce(alpha, beta, ply, w.sel.shots)
 		}
 		// A quiet position where the opponent threatens a capture: look
@@ -609,6 +611,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		q := *p
 		q.Side ^= 1
 		if !q.HasCapture() {
+			w.qRoot = ply
 			return w.quiesce(alpha, beta, ply, w.sel.shots)
 		}
 		depth = 1
@@ -785,7 +788,7 @@ func (w *worker) quiesce(alpha, beta, ply int, shots bool) int {
 		w.selDepth = ply
 	}
 	p := &st.pos
-	if ply >= MaxPly-1 {
+	if ply >= MaxPly-1 || ply-w.qRoot >= maxQPlies {
 		return w.evaluate(p)
 	}
 	if !p.HasCapture() {
@@ -851,6 +854,9 @@ func everyCaptureAnswered(q *engine.Position, l *engine.MoveList) bool {
 	}
 	return true
 }
+
+// maxQPlies bounds the plies of one quiescence search.
+const maxQPlies = 12
 
 // shotMargin is how far (centi-men) below alpha a quiet position's static
 // score may be for quiesce to look for shots.
