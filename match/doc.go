@@ -8,4 +8,8 @@
 // normalized Elo and the SPRT (Stats, SPRT), also recomputed from the PDN
 // files of several runs (ReadPDN, MergeGames). docs/match.md describes the
 // `damka match` command built on it.
+//
+// The engines are driven through protocol/hubclient and protocol/dxpclient:
+// the runner needs the rules core, not damka's own engine, which it runs,
+// when asked to, as a process like any other.
 package match

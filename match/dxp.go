@@ -23,17 +23,18 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/internal/childproc"
-	"github.com/damka-draughts/damka/protocol/dxp"
-	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/dxpclient"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
+	"github.com/damka-draughts/damka/protocol/hubclient"
 )
 
 // DefaultDXPPort is the port a DXP engine started by the runner listens
 // on when its EngineSpec gives none (DXP's own default).
-const DefaultDXPPort = dxp.DefaultPort
+const DefaultDXPPort = dxpwire.DefaultPort
 
 // DXPEngine is a DXP engine as its initiator sees it: the engine's process
 // (when it is started here, from Spec.Command) and the connection to it.
-// Connect starts and connects it; Remote then plays games over DXP.
+// Connect starts and connects it; Client then plays games over DXP.
 type DXPEngine struct {
 	// Spec describes the engine: Command (with {port}) and Dir, Port and
 	// Stdin, or Host to connect to an engine already listening.
@@ -50,7 +51,7 @@ type DXPEngine struct {
 	Timeout, AckTimeout time.Duration
 	// StopGrace is half of how long Close waits for the process to exit
 	// after its connection and input close before killing it (0:
-	// hub.DefaultStopGrace).
+	// hubclient.DefaultStopGrace).
 	StopGrace time.Duration
 	// Stderr receives the process's standard output and error (nil: none).
 	Stderr io.Writer
@@ -60,12 +61,12 @@ type DXPEngine struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	exited chan struct{} // closed when the process has exited
-	r      *dxp.Remote
+	r      *dxpclient.Client
 	broken bool // the connection failed: kill and start again
 }
 
-// Remote is the connection to the engine; nil until Connect.
-func (p *DXPEngine) Remote() *dxp.Remote { return p.r }
+// Client is the connection to the engine; nil until Connect.
+func (p *DXPEngine) Client() *dxpclient.Client { return p.r }
 
 // Break marks the connection unusable: the next Connect kills the engine
 // and starts it again.
@@ -140,7 +141,7 @@ func (p *DXPEngine) Connect(ctx context.Context) error {
 	var conn net.Conn
 	var err error
 	for {
-		conn, err = dxp.Dial(dctx, addr, time.Second)
+		conn, err = dxpwire.Dial(dctx, addr, time.Second)
 		if err == nil {
 			break
 		}
@@ -163,7 +164,7 @@ func (p *DXPEngine) Connect(ctx context.Context) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	p.r = dxp.NewRemote(conn, p.Variant, p.Name, p.Log.With().Str("engine", p.Spec.Name).Logger())
+	p.r = dxpclient.New(conn, p.Variant, p.Name, p.Log.With().Str("engine", p.Spec.Name).Logger())
 	p.r.AckTimeout = cmp.Or(p.AckTimeout, timeout)
 	p.broken = false
 	p.Log.Info().Str("engine", p.Spec.Name).Str("addr", addr).Msg("dxp: connected to the engine")
@@ -229,7 +230,7 @@ func (p *DXPEngine) Close() {
 		_ = p.stdin.Close()
 		select {
 		case <-p.exited:
-		case <-time.After(2 * cmp.Or(p.StopGrace, hub.DefaultStopGrace)):
+		case <-time.After(2 * cmp.Or(p.StopGrace, hubclient.DefaultStopGrace)):
 			_ = p.cmd.Process.Kill()
 			<-p.exited
 		}
@@ -309,7 +310,7 @@ func (p *dxpPlayer) newGame(ctx context.Context, gm *matchGame, e int) error {
 	minutes, moves := gameClock(gm.lims[e], gm.cfg.MaxPlies)
 	peer, err := p.r.NewGame(ctx, gm.g.Position(), p.color, minutes, moves)
 	if err != nil {
-		p.broken = !errors.Is(err, dxp.ErrRemoteRefused)
+		p.broken = !errors.Is(err, dxpclient.ErrRefused)
 		return err
 	}
 	p.inGame = true
@@ -321,14 +322,14 @@ func (p *dxpPlayer) newGame(ctx context.Context, gm *matchGame, e int) error {
 // move waits for the engine's MOVE until the deadline plus the stop
 // grace (a DXP engine cannot be told to stop); its time runs from when it
 // got the turn.
-func (p *dxpPlayer) move(ctx context.Context, gm *matchGame, _ hub.Level, deadline time.Duration) (answer, error) {
+func (p *dxpPlayer) move(ctx context.Context, gm *matchGame, _ hubclient.Level, deadline time.Duration) (answer, error) {
 	a := answer{score: math.NaN(), stage: "searching"}
 	wctx, cancel := context.WithDeadline(ctx, p.turnStart.Add(deadline+p.cfg.StopGrace))
 	defer cancel()
 	pos := gm.g.Position()
 	rm, err := p.r.ReadMove(wctx, &pos)
 	a.used = time.Since(p.turnStart)
-	var end *dxp.RemoteEnd
+	var end *dxpclient.GameEnd
 	switch {
 	case errors.As(err, &end):
 		p.inGame = false
@@ -372,6 +373,6 @@ func (p *dxpPlayer) abort() { p.kill() }
 
 func (p *dxpPlayer) close() { p.Close() }
 
-func (p *dxpPlayer) ponder(context.Context, *matchGame, hub.Level, string) (bool, error) {
+func (p *dxpPlayer) ponder(context.Context, *matchGame, hubclient.Level, string) (bool, error) {
 	return false, nil
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/hubclient"
 )
 
 // Limits is what each engine may spend on a move. Exactly one kind is set:
@@ -137,11 +137,11 @@ const (
 
 // EngineSpec describes one engine of a match.
 type EngineSpec struct {
-	Name    string        // PDN player name; the two engines' names differ
-	Proto   string        // ProtoHub ("" too) or ProtoDXP
-	Command []string      // program and arguments; "{port}" in an argument is replaced by the DXP port
-	Dir     string        // working directory; "" is the runner's
-	Options []hub.Setting // set-param values sent in the handshake, in order (Hub only)
+	Name    string              // PDN player name; the two engines' names differ
+	Proto   string              // ProtoHub ("" too) or ProtoDXP
+	Command []string            // program and arguments; "{port}" in an argument is replaced by the DXP port
+	Dir     string              // working directory; "" is the runner's
+	Options []hubclient.Setting // set-param values sent in the handshake, in order (Hub only)
 	// DXP only: Host is the address of an engine already listening
 	// ("host:port"; no Command then); Port is the port the engine the
 	// runner starts listens on (worker i of a match with several uses
@@ -249,7 +249,7 @@ func ParseEngineSpec(words []string, split func(string) ([]string, error)) (Engi
 				e.Limits = Limits{Nodes: n}
 			}
 		case strings.HasPrefix(k, "option.") && len(k) > len("option."):
-			e.Options = append(e.Options, hub.Setting{Name: k[len("option."):], Value: v})
+			e.Options = append(e.Options, hubclient.Setting{Name: k[len("option."):], Value: v})
 		default:
 			return e, fmt.Errorf("engine: unknown key %q in %q (keys name, proto, cmd, dir, host, port, stdin, option.NAME, tc, movetime, depth, nodes, ponder)", k, w)
 		}

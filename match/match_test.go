@@ -22,7 +22,7 @@ import (
 	"github.com/damka-draughts/damka/internal/testfiles"
 	"github.com/damka-draughts/damka/openings"
 	"github.com/damka-draughts/damka/pdn"
-	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/hubclient"
 )
 
 // goBuild builds the package pkg into dir/name and returns the path.
@@ -233,7 +233,7 @@ func TestMatchStartFailure(t *testing.T) {
 			Engines: [2]EngineSpec{fakeEngine(fake, "a"), fakeEngine(fake, "b", "-mode", c.mode)},
 		})
 		require.ErrorIs(t, err, ErrStart, c.mode)
-		require.ErrorIs(t, err, hub.ErrNotHub2, c.mode)
+		require.ErrorIs(t, err, hubclient.ErrNotHub2, c.mode)
 		assert.ErrorContains(t, err, "engine b", c.mode)
 		assert.ErrorContains(t, err, c.msg, c.mode)
 		assert.Zero(t, sum.Played, c.mode)
@@ -269,8 +269,8 @@ func TestMatchDamka(t *testing.T) {
 			f, err := os.OpenFile(pdnFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 			require.NoError(t, err)
 			defer f.Close()
-			a := EngineSpec{Name: "damkaA", Command: []string{damka}, Options: []hub.Setting{{Name: "hash", Value: "8"}}}
-			b := EngineSpec{Name: "damkaB", Command: []string{damka, "hub"}, Options: []hub.Setting{{Name: "threads", Value: "1"}}}
+			a := EngineSpec{Name: "damkaA", Command: []string{damka}, Options: []hubclient.Setting{{Name: "hash", Value: "8"}}}
+			b := EngineSpec{Name: "damkaB", Command: []string{damka, "hub"}, Options: []hubclient.Setting{{Name: "threads", Value: "1"}}}
 			sum, err := Run(context.Background(), Config{
 				Variant: c.v, Engines: [2]EngineSpec{a, b}, Openings: c.ops, Limits: c.limits,
 				Concurrency: 2, MaxPlies: 300, PDN: f,
@@ -545,7 +545,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestMatchLongLines: an engine line over hub.MaxLineBytes, and what the
+// TestMatchLongLines: an engine line over hubwire.MaxLineBytes, and what the
 // log says of it, agree with the game's result. A 3 MB info line is
 // logged as skipped and the game goes on to its end, no fault; a 3 MB done
 // line (the engine's move lost) is logged as lost and loses the game as

@@ -15,7 +15,7 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/openings"
-	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/hubclient"
 )
 
 // PeersEnv names the folder of the built peer engines (built as
@@ -40,7 +40,7 @@ func TestMatchRealPeers(t *testing.T) {
 	ops, err := openings.Load("testdata/openings_international.pdn", engine.International)
 	require.NoError(t, err)
 	ops = ops[:1]
-	damkaSpec := EngineSpec{Name: "damka", Command: []string{damka}, Options: []hub.Setting{{Name: "threads", Value: "1"}}}
+	damkaSpec := EngineSpec{Name: "damka", Command: []string{damka}, Options: []hubclient.Setting{{Name: "threads", Value: "1"}}}
 	play := func(t *testing.T, peer EngineSpec, lim Limits) {
 		var pdn bytes.Buffer
 		sum, err := Run(context.Background(), Config{
@@ -75,7 +75,7 @@ func TestMatchRealPeers(t *testing.T) {
 		}
 		play(t, EngineSpec{
 			Name: "scan", Command: []string{filepath.Join(scan, "scan_hub2")}, Dir: scan,
-			Options: []hub.Setting{{Name: "threads", Value: "1"}, {Name: "tt-size", Value: "22"}},
+			Options: []hubclient.Setting{{Name: "threads", Value: "1"}, {Name: "tt-size", Value: "22"}},
 		}, Limits{MoveTime: 150 * time.Millisecond})
 	})
 	t.Run("scan-dxp", func(t *testing.T) {

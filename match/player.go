@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/damka-draughts/damka/engine"
-	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/hubclient"
 )
 
 // enginePlayer is one engine of a worker: a Hub engine process
@@ -39,7 +39,7 @@ type enginePlayer interface {
 	// move has the engine, which is to move in gm, choose its move under
 	// level (Hub engines) within deadline (from when it is asked): the
 	// answer says what it played, how long it took and its score.
-	move(ctx context.Context, gm *matchGame, level hub.Level, deadline time.Duration) (answer, error)
+	move(ctx context.Context, gm *matchGame, level hubclient.Level, deadline time.Duration) (answer, error)
 	// moved passes on the other engine's move m, played in pos after
 	// used (DXP engines are sent it; Hub engines get the whole game
 	// before their next move).
@@ -49,7 +49,7 @@ type enginePlayer interface {
 	// level (that of its own next move); it reports whether a ponder
 	// search began. The next move, newGame, endGame, kill and close end
 	// that search first (DXP engines never ponder).
-	ponder(ctx context.Context, gm *matchGame, level hub.Level, reply string) (bool, error)
+	ponder(ctx context.Context, gm *matchGame, level hubclient.Level, reply string) (bool, error)
 	// endGame ends game gm for the engine (engine e) with result res.
 	endGame(ctx context.Context, gm *matchGame, e int, res engine.Result) error
 	// kill ends the engine at once; ensure starts it again.
@@ -93,7 +93,7 @@ func newPlayer(cfg *Config, e, w int, noPonder *sync.Once) enginePlayer {
 type hubPlayer struct {
 	spec EngineSpec
 	cfg  *Config
-	c    *hub.Client
+	c    *hubclient.Client
 
 	wantPonder bool       // the match has the engine ponder
 	canPonder  bool       // ... and the engine declared a ponder parameter
@@ -124,7 +124,7 @@ func (p *hubPlayer) ensure(ctx context.Context) error {
 		p.c = nil
 	}
 	cfg := p.cfg
-	c, err := hub.Start(ctx, hub.ClientOptions{
+	c, err := hubclient.Start(ctx, hubclient.Options{
 		Path: p.spec.Command[0], Args: p.spec.Command[1:], Dir: p.spec.Dir,
 		Stderr: cfg.EngineStderr, StopGrace: cfg.StopGrace, OwnGroup: true,
 		Log: cfg.Log.With().Str("engine", p.spec.Name).Logger(),
@@ -132,7 +132,7 @@ func (p *hubPlayer) ensure(ctx context.Context) error {
 	if err != nil {
 		return startError{err}
 	}
-	settings := []hub.Setting{{Name: "variant", Value: cfg.Variant.String()}}
+	settings := []hubclient.Setting{{Name: "variant", Value: cfg.Variant.String()}}
 	for _, o := range p.spec.Options {
 		if o.Name == "variant" {
 			settings = settings[:0]
@@ -141,7 +141,7 @@ func (p *hubPlayer) ensure(ctx context.Context) error {
 	}
 	settings = append(settings, p.spec.Options...)
 	if p.wantPonder {
-		settings = append(settings, hub.Setting{Name: "ponder", Value: "true", IfDeclared: true})
+		settings = append(settings, hubclient.Setting{Name: "ponder", Value: "true", IfDeclared: true})
 	}
 	timeout := cmp.Or(cfg.HandshakeTimeout, DefaultStartTimeout)
 	hctx, cancel := context.WithTimeout(ctx, timeout)
@@ -161,7 +161,7 @@ func (p *hubPlayer) ensure(ctx context.Context) error {
 	p.c = c
 	p.canPonder = false
 	if p.wantPonder {
-		p.canPonder = slices.ContainsFunc(params, func(q hub.Param) bool { return q.Name == "ponder" })
+		p.canPonder = slices.ContainsFunc(params, func(q hubclient.Param) bool { return q.Name == "ponder" })
 		if !p.canPonder {
 			p.noPonder.Do(func() {
 				cfg.Log.Warn().Str("engine", p.spec.Name).Msg("match: the engine has no ponder parameter: it plays without pondering")
@@ -178,7 +178,7 @@ func (p *hubPlayer) newGame(ctx context.Context, gm *matchGame, e int) error {
 	return p.c.NewGame()
 }
 
-func (p *hubPlayer) move(ctx context.Context, gm *matchGame, level hub.Level, deadline time.Duration) (answer, error) {
+func (p *hubPlayer) move(ctx context.Context, gm *matchGame, level hubclient.Level, deadline time.Duration) (answer, error) {
 	a := answer{score: math.NaN()}
 	if pd := p.pond; pd != nil {
 		if n := pd.ply; gm.g.Ply() == n+1 && gm.g.Moves()[n] == pd.reply {
@@ -201,7 +201,7 @@ func (p *hubPlayer) move(ctx context.Context, gm *matchGame, level hub.Level, de
 		return a, err
 	}
 	began := time.Now()
-	d, err := p.c.Think(ctx, deadline, func(in hub.Info) {
+	d, err := p.c.Think(ctx, deadline, func(in hubclient.Info) {
 		if in.Has["score"] {
 			a.score = in.Score
 		}
@@ -216,7 +216,7 @@ func (p *hubPlayer) move(ctx context.Context, gm *matchGame, level hub.Level, de
 }
 
 // setDone fills in a from the engine's done d in gm's current position.
-func (a *answer) setDone(gm *matchGame, d hub.Done) {
+func (a *answer) setDone(gm *matchGame, d hubclient.Done) {
 	a.text, a.errors, a.reply = d.Move, d.Errors, d.Ponder
 	if a.text != "" {
 		pos := gm.g.Position()
@@ -232,13 +232,13 @@ func (p *hubPlayer) endGame(context.Context, *matchGame, int, engine.Result) err
 	return p.endPonder()
 }
 
-func (p *hubPlayer) kill() { p.end((*hub.Client).Kill) }
+func (p *hubPlayer) kill() { p.end((*hubclient.Client).Kill) }
 
-func (p *hubPlayer) abort() { p.end((*hub.Client).Abort) }
+func (p *hubPlayer) abort() { p.end((*hubclient.Client).Abort) }
 
 // end ends the engine with kill (the client's Kill or Abort) and joins
 // its ponder search, if any.
-func (p *hubPlayer) end(kill func(*hub.Client)) {
+func (p *hubPlayer) end(kill func(*hubclient.Client)) {
 	if p.c != nil {
 		kill(p.c)
 		<-p.c.Exited()
@@ -266,7 +266,7 @@ func (p *hubPlayer) close() {
 // pondering is a Hub engine's ponder search: go ponder on the game after
 // its move and the reply it expects, answered (done) to res.
 type pondering struct {
-	s     *hub.Search
+	s     *hubclient.Search
 	ply   int         // the game's plies when it began: the reply is move ply
 	reply engine.Move // the expected reply
 	res   chan ponderResult
@@ -278,7 +278,7 @@ type pondering struct {
 // ponderResult is the end of a ponder search: its done (or the error of
 // the wait) and the engine's last reported score (NaN: none).
 type ponderResult struct {
-	d     hub.Done
+	d     hubclient.Done
 	err   error
 	score float64
 }
@@ -290,7 +290,7 @@ type ponderResult struct {
 // since the engine answers only after ponder-hit or stop, while the
 // opponent thinks; the client's searching state refuses every other
 // command until that wait has ended (move, endPonder and kill join it).
-func (p *hubPlayer) ponder(ctx context.Context, gm *matchGame, level hub.Level, reply string) (bool, error) {
+func (p *hubPlayer) ponder(ctx context.Context, gm *matchGame, level hubclient.Level, reply string) (bool, error) {
 	if !p.canPonder || p.pond != nil {
 		return false, nil
 	}
@@ -314,7 +314,7 @@ func (p *hubPlayer) ponder(ctx context.Context, gm *matchGame, level hub.Level, 
 	if err := p.c.SetLevel(level); err != nil {
 		return false, err
 	}
-	s, err := p.c.Go(hub.Ponder)
+	s, err := p.c.Go(hubclient.Ponder)
 	if err != nil {
 		return false, err
 	}
@@ -322,7 +322,7 @@ func (p *hubPlayer) ponder(ctx context.Context, gm *matchGame, level hub.Level, 
 	pd := &pondering{s: s, ply: gm.g.Ply(), reply: m, res: make(chan ponderResult, 1), cancel: wcancel}
 	go func() {
 		r := ponderResult{score: math.NaN()}
-		r.d, r.err = s.Wait(wctx, func(in hub.Info) {
+		r.d, r.err = s.Wait(wctx, func(in hubclient.Info) {
 			if in.Has["score"] {
 				r.score = in.Score
 			}
@@ -391,7 +391,7 @@ func (p *hubPlayer) endPonder() error {
 		case <-timer.C:
 			p.c.Kill()
 			<-pd.res
-			return hub.ErrEngineHung
+			return hubclient.ErrEngineHung
 		}
 		if err != nil && r.err == nil {
 			r.err = err

@@ -15,7 +15,7 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/openings"
-	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/hubclient"
 )
 
 // recorded returns the lines each fake engine process read, one slice per
@@ -172,7 +172,7 @@ func TestMatchPonderDamka(t *testing.T) {
 	damka := goBuild(t, t.TempDir(), "damka", "github.com/damka-draughts/damka/cmd/damka")
 	ops, err := openings.Load("testdata/openings_russian.fen", engine.Russian)
 	require.NoError(t, err)
-	opts := []hub.Setting{{Name: "threads", Value: "1"}, {Name: "hash", Value: "8"}, {Name: "book", Value: "false"}}
+	opts := []hubclient.Setting{{Name: "threads", Value: "1"}, {Name: "hash", Value: "8"}, {Name: "book", Value: "false"}}
 	var pdnOut bytes.Buffer
 	sum, err := Run(context.Background(), Config{
 		Variant: engine.Russian, Openings: ops[:1], Limits: Limits{MoveTime: 50 * time.Millisecond},

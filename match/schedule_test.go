@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/damka-draughts/damka/engine"
-	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/hubclient"
 )
 
 func testOpenings(n int) []Opening {
@@ -107,7 +107,7 @@ func TestParseEngineSpec(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, EngineSpec{
 		Name: "A", Command: []string{"/opt/my engine/scan", "hub"}, Dir: "/tmp",
-		Options: []hub.Setting{{Name: "threads", Value: "1"}, {Name: "hash", Value: "64"}},
+		Options: []hubclient.Setting{{Name: "threads", Value: "1"}, {Name: "hash", Value: "64"}},
 		Limits:  Limits{MoveTime: 100 * time.Millisecond},
 	}, e)
 	e, err = ParseEngineSpec([]string{"cmd=/usr/bin/damka", "tc=40/60+0.5"}, shlex.Split)

@@ -16,7 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/damka-draughts/damka/engine"
-	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/hubclient"
 )
 
 // DefaultSuiteMargin is how long past its move time an engine searching a
@@ -41,7 +41,7 @@ type SuiteConfig struct {
 	// DefaultHangTimeout.
 	HangTimeout time.Duration
 	// StopGrace is how long the engine may take to answer stop before it
-	// is killed; 0: hub.DefaultStopGrace.
+	// is killed; 0: hubclient.DefaultStopGrace.
 	StopGrace time.Duration
 	// HandshakeTimeout bounds the engine's start and handshake; 0:
 	// DefaultStartTimeout.
@@ -109,7 +109,7 @@ func NewSuiteEngine(spec EngineSpec, cfg SuiteConfig) (*SuiteEngine, error) {
 		return nil, fmt.Errorf("engine %s: a suite search needs one of a move time, a depth and a node count (got %s)", spec.Name, l)
 	}
 	mc := &Config{
-		Variant: cfg.Variant, StopGrace: cmp.Or(cfg.StopGrace, hub.DefaultStopGrace),
+		Variant: cfg.Variant, StopGrace: cmp.Or(cfg.StopGrace, hubclient.DefaultStopGrace),
 		HandshakeTimeout: cfg.HandshakeTimeout, EngineStderr: cfg.EngineStderr, Log: cfg.Log,
 	}
 	return &SuiteEngine{cfg: cfg, p: &hubPlayer{spec: spec, cfg: mc}}, nil
@@ -158,9 +158,9 @@ func (s *SuiteEngine) Search(ctx context.Context, pos engine.Position) SuiteAnsw
 		switch {
 		case ctx.Err() != nil:
 			a.Err = ctx.Err()
-		case errors.Is(err, hub.ErrEngineHung):
+		case errors.Is(err, hubclient.ErrEngineHung):
 			a.Err = fmt.Errorf("engine %s hung %s: no answer within %s and the stop grace, killed", name, stage, s.deadline())
-		case errors.Is(err, hub.ErrEngineExited):
+		case errors.Is(err, hubclient.ErrEngineExited):
 			a.Err = fmt.Errorf("engine %s crashed %s: %w", name, stage, err)
 		default:
 			a.Err = fmt.Errorf("engine %s failed %s: %w", name, stage, err)
@@ -177,11 +177,11 @@ func (s *SuiteEngine) Search(ctx context.Context, pos engine.Position) SuiteAnsw
 		return fail("setting the position", err)
 	}
 	l := s.cfg.Limits
-	if err := c.SetLevel(hub.Level{MoveTime: l.MoveTime, Depth: l.Depth, Nodes: l.Nodes}); err != nil {
+	if err := c.SetLevel(hubclient.Level{MoveTime: l.MoveTime, Depth: l.Depth, Nodes: l.Nodes}); err != nil {
 		return fail("at level", err)
 	}
 	began := time.Now()
-	d, err := c.Think(ctx, s.deadline(), func(in hub.Info) {
+	d, err := c.Think(ctx, s.deadline(), func(in hubclient.Info) {
 		if m, ok := in.Line.Get("multipv"); ok && m != "1" {
 			return // only the best line's move counts
 		}

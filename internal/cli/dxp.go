@@ -20,6 +20,7 @@ import (
 	"github.com/damka-draughts/damka/pdn"
 	"github.com/damka-draughts/damka/player"
 	"github.com/damka-draughts/damka/protocol/dxp"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -277,7 +278,7 @@ func runDXP(cmd *cobra.Command, o *dxpOptions) error {
 
 // dxpConnect plays one session on a connection to o.connect.
 func dxpConnect(ctx context.Context, o *dxpOptions, cfg dxp.Config, total *dxp.Summary) error {
-	conn, err := dxp.Dial(ctx, o.connect, o.timeout)
+	conn, err := dxpwire.Dial(ctx, o.connect, o.timeout)
 	if err != nil {
 		return fmt.Errorf("dxp: %v", err)
 	}
@@ -291,7 +292,7 @@ func dxpConnect(ctx context.Context, o *dxpOptions, cfg dxp.Config, total *dxp.S
 // dxpListen accepts connections on o.listen: one for an initiator, one
 // after another for a follower until ctx ends or o.sessions are served.
 func dxpListen(ctx context.Context, o *dxpOptions, cfg dxp.Config, total *dxp.Summary) error {
-	ln, err := dxp.Listen(ctx, o.listen)
+	ln, err := dxpwire.Listen(ctx, o.listen)
 	if err != nil {
 		// The address given cannot be listened on (in use, not ours).
 		return badInput("dxp: --listen %s: %v", o.listen, err)

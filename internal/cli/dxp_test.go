@@ -23,6 +23,7 @@ import (
 	"github.com/damka-draughts/damka/pdn"
 	"github.com/damka-draughts/damka/player"
 	"github.com/damka-draughts/damka/protocol/dxp"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -123,7 +124,7 @@ func TestDXPListenFollower(t *testing.T) {
 		peerDone := make(chan error, 1)
 		dxpListening = func(addr net.Addr) {
 			go func() {
-				conn, err := dxp.Dial(ctx, addr.String(), 5*time.Second)
+				conn, err := dxpwire.Dial(ctx, addr.String(), 5*time.Second)
 				if err != nil {
 					peerDone <- err
 					return
@@ -155,7 +156,7 @@ func TestDXPConnectInitiator(t *testing.T) {
 	require.NoError(t, os.WriteFile(openings, []byte("# two English openings: 9-14, and 9-14 22-18\nW:W21-32:B1-8,10-12,14 ; 9-14\nB:W18,21,23-32:B1-8,10-12,14\n"), 0o644))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ln, err := dxp.Listen(ctx, "127.0.0.1:0")
+	ln, err := dxpwire.Listen(ctx, "127.0.0.1:0")
 	require.NoError(t, err)
 	defer ln.Close()
 	peerDone := make(chan error, 1)

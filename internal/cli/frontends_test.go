@@ -24,6 +24,7 @@ import (
 	"github.com/damka-draughts/damka/player"
 	"github.com/damka-draughts/damka/protocol/cb"
 	"github.com/damka-draughts/damka/protocol/dxp"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -74,7 +75,7 @@ func TestFrontEndsUseTheBook(t *testing.T) {
 		peerDone := make(chan error, 1)
 		dxpListening = func(addr net.Addr) {
 			go func() {
-				conn, err := dxp.Dial(ctx, addr.String(), 5*time.Second)
+				conn, err := dxpwire.Dial(ctx, addr.String(), 5*time.Second)
 				if err != nil {
 					peerDone <- err
 					return

@@ -25,7 +25,7 @@ import (
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/match"
 	"github.com/damka-draughts/damka/player"
-	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/hubclient"
 	"github.com/damka-draughts/damka/protocol/web"
 	"github.com/damka-draughts/damka/search"
 )
@@ -207,13 +207,13 @@ func startGuiEngine(ctx context.Context, e match.EngineSpec) (web.Engine, error)
 // hubEngine is an external Hub engine for the page (web.Engine).
 type hubEngine struct {
 	mu      sync.Mutex
-	c       *hub.Client
+	c       *hubclient.Client
 	variant engine.VariantID
 }
 
 // startHubEngine starts e's program and shakes hands with it.
 func startHubEngine(ctx context.Context, e match.EngineSpec) (*hubEngine, error) {
-	c, err := hub.Start(ctx, hub.ClientOptions{
+	c, err := hubclient.Start(ctx, hubclient.Options{
 		Path: e.Command[0], Args: e.Command[1:], Dir: e.Dir,
 		Log: logger.With().Str("engine", e.Name).Logger(),
 	})
@@ -247,7 +247,7 @@ func (h *hubEngine) Think(ctx context.Context, g *engine.Game, lim search.Limits
 	if err != nil {
 		return engine.Move{}, err
 	}
-	if err := h.c.SetLevel(hub.Level{Depth: lim.Depth, Nodes: lim.Nodes, MoveTime: lim.MoveTime, Time: lim.Time, Inc: lim.Inc}); err != nil {
+	if err := h.c.SetLevel(hubclient.Level{Depth: lim.Depth, Nodes: lim.Nodes, MoveTime: lim.MoveTime, Time: lim.Time, Inc: lim.Inc}); err != nil {
 		return engine.Move{}, err
 	}
 	d, err := h.c.Think(ctx, 0, nil)

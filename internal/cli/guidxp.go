@@ -15,7 +15,7 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/match"
-	"github.com/damka-draughts/damka/protocol/dxp"
+	"github.com/damka-draughts/damka/protocol/dxpclient"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -108,7 +108,7 @@ func (x *dxpEngine) Think(ctx context.Context, g *engine.Game, lim search.Limits
 	}
 	if x.continues(g) {
 		m := g.Moves()[len(x.known)]
-		if err := x.d.Remote().SendMove(&x.last, m, int(time.Since(x.turnStart).Seconds())); err != nil {
+		if err := x.d.Client().SendMove(&x.last, m, int(time.Since(x.turnStart).Seconds())); err != nil {
 			x.d.Break()
 			x.inGame = false
 			return engine.Move{}, err
@@ -120,8 +120,8 @@ func (x *dxpEngine) Think(ctx context.Context, g *engine.Game, lim search.Limits
 		}
 		x.exited = x.d.Exited()
 		x.games++
-		if _, err := x.d.Remote().NewGame(ctx, pos, pos.Side, dxpClock(lim), 0); err != nil {
-			if !errors.Is(err, dxp.ErrRemoteRefused) {
+		if _, err := x.d.Client().NewGame(ctx, pos, pos.Side, dxpClock(lim), 0); err != nil {
+			if !errors.Is(err, dxpclient.ErrRefused) {
 				x.d.Break()
 			}
 			return engine.Move{}, err
@@ -130,8 +130,8 @@ func (x *dxpEngine) Think(ctx context.Context, g *engine.Game, lim search.Limits
 		x.inGame, x.color, x.startFEN = true, pos.Side, start.FEN()
 	}
 	x.known = append(x.known[:0], g.Moves()...)
-	rm, err := x.d.Remote().ReadMove(ctx, &pos)
-	var end *dxp.RemoteEnd
+	rm, err := x.d.Client().ReadMove(ctx, &pos)
+	var end *dxpclient.GameEnd
 	switch {
 	case errors.As(err, &end):
 		x.inGame = false
@@ -166,7 +166,7 @@ func (x *dxpEngine) endGame() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), match.DefaultStartTimeout)
 	defer cancel()
-	if err := x.d.Remote().EndGame(ctx, engine.Ongoing, x.color); err != nil {
+	if err := x.d.Client().EndGame(ctx, engine.Ongoing, x.color); err != nil {
 		x.d.Break()
 	}
 }

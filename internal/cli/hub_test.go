@@ -20,7 +20,7 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/player"
-	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/hubclient"
 )
 
 // rootWithInput runs the root command with args and stdin in, in-process.
@@ -101,14 +101,14 @@ func TestHubProcess(t *testing.T) {
 
 	t.Run("handshake and search", func(t *testing.T) {
 		var stderr bytes.Buffer
-		c, err := hub.Start(ctx, hub.ClientOptions{Path: bin, Stderr: &stderr})
+		c, err := hubclient.Start(ctx, hubclient.Options{Path: bin, Stderr: &stderr})
 		require.NoError(t, err)
-		id, params, err := c.Handshake(ctx, hub.Setting{Name: "variant", Value: "brazilian"})
+		id, params, err := c.Handshake(ctx, hubclient.Setting{Name: "variant", Value: "brazilian"})
 		require.NoError(t, err)
 		assert.Equal(t, "damka", id.Name)
 		assert.Len(t, params, len(player.Settings()))
 		require.NoError(t, c.SetPosition(ctx, "", []string{"c3-d4"}))
-		require.NoError(t, c.SetLevel(hub.Level{Depth: 4}))
+		require.NoError(t, c.SetLevel(hubclient.Level{Depth: 4}))
 		d, err := c.Think(ctx, 30*time.Second, nil)
 		require.NoError(t, err)
 		p := engine.StartPosition(engine.Brazilian)
@@ -192,12 +192,12 @@ const maxGamePlies = 600
 // playHubGame plays one game between two damka processes under a clock of
 // moves moves in t0 (0: sudden death) plus inc per move.
 func playHubGame(ctx context.Context, t *testing.T, bin string, v engine.VariantID, moves int, t0, inc time.Duration) {
-	var players [2]*hub.Client
+	var players [2]*hubclient.Client
 	for i := range players {
-		c, err := hub.Start(ctx, hub.ClientOptions{Path: bin})
+		c, err := hubclient.Start(ctx, hubclient.Options{Path: bin})
 		require.NoError(t, err)
 		defer c.Close(context.Background())
-		_, _, err = c.Handshake(ctx, hub.Setting{Name: "variant", Value: v.String()}, hub.Setting{Name: "hash", Value: "16"})
+		_, _, err = c.Handshake(ctx, hubclient.Setting{Name: "variant", Value: v.String()}, hubclient.Setting{Name: "hash", Value: "16"})
 		require.NoError(t, err)
 		require.NoError(t, c.NewGame())
 		players[i] = c
@@ -216,7 +216,7 @@ func playHubGame(ctx context.Context, t *testing.T, bin string, v engine.Variant
 		side := p.Side
 		c := players[side]
 		require.NoError(t, c.SetGame(ctx, g))
-		require.NoError(t, c.SetLevel(hub.Level{Moves: toGo[side], Time: clock[side], Inc: inc}))
+		require.NoError(t, c.SetLevel(hubclient.Level{Moves: toGo[side], Time: clock[side], Inc: inc}))
 		start := time.Now()
 		d, err := c.Think(ctx, clock[side]+inc+time.Second, nil)
 		used := time.Since(start)

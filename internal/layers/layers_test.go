@@ -24,10 +24,14 @@ func short(p string) string { return "damka" + strings.TrimPrefix(p, module) }
 var layer = map[string]int{
 	"damka/engine":                   0,
 	"damka/version":                  0, // build information, imports nothing of damka
-	"damka/internal/gzfile":          0, // files read plain or gzip-compressed (learn, match merge); imports nothing of damka
+	"damka/internal/gzfile":          1, // files read plain or gzip-compressed (learn, match merge); regular files only (fileread)
 	"damka/internal/childproc":       0, // engine processes killed when damka dies (Linux); imports nothing of damka
 	"damka/internal/fileread":        0, // the files a person names, read whole: regular files, bounded; imports nothing of damka
 	"damka/pdn":                      1, // PDN files and binary game records: engine only
+	"damka/protocol/hubwire":         1, // the Hub line syntax, both sides': imports nothing of damka
+	"damka/protocol/dxpwire":         1, // DXP on the wire (messages, framing, conversions, TCP): engine only
+	"damka/protocol/hubclient":       2, // drives other Hub engines: engine, hubwire, childproc
+	"damka/protocol/dxpclient":       2, // drives other DXP engines: engine and dxpwire
 	"damka/eval":                     2,
 	"damka/book":                     2,
 	"damka/egdb":                     2, // the endgame databases, when they come
@@ -41,7 +45,7 @@ var layer = map[string]int{
 	"damka/protocol/text":            5, // the text mode: a person at a terminal
 	"damka/protocol/web":             5, // damka gui: the page and its WebSocket
 	"damka/bench":                    6, // perft, bench signature, solve suites, self-play
-	"damka/match":                    6, // match runner and its statistics (speaks Hub and DXP to engines)
+	"damka/match":                    6, // match runner and its statistics (drives engines through hubclient and dxpclient)
 	"damka/review":                   6, // game review: every position of a game searched, the moves annotated
 	"damka/internal/cli":             7, // the command tree of the damka binary
 	"damka/internal/soak":            7, // make soak: many fast games through every front end (runs the damka binary)
@@ -53,9 +57,7 @@ var layer = map[string]int{
 	"damka/internal/logjson":         -1,
 	"damka/internal/layers":          -1,
 	"damka/internal/slurmtest":       -1, // make test-slurm: sharded work on a one-node Slurm (runs the damka binary)
-
-	// DXP's codec: only engine below it; Go's internal/ keeps it protocol/dxp's.
-	"damka/protocol/dxp/internal/wire": 1,
+	"damka/review/internal/winfit":   7,  // go generate ./review: fits the win model to learn/games
 }
 
 // goList runs `go list -deps` over the module and returns, for every damka
@@ -146,4 +148,69 @@ func TestViolations(t *testing.T) {
 		"damka/search (layer 3) imports damka/protocol/hub (layer 5): imports must point down",
 		"package damka/newthing has no layer: add it to the table in internal/layers",
 	}, violations(pkgs))
+}
+
+// withoutEngine are packages that drive engines without linking damka's
+// own: the clients of other engines, the match runner and the soak, which
+// run damka as a process like any other engine.
+var withoutEngine = []string{"damka/protocol/hubclient", "damka/protocol/dxpclient", "damka/match", "damka/internal/soak"}
+
+// theEngine are the packages of damka's own engine (search, evaluation,
+// book, the player that drives them).
+var theEngine = []string{"damka/search", "damka/player", "damka/eval", "damka/book"}
+
+// linked returns, for each package of from, the packages of to that it
+// reaches through the imports of pkgs (package to its direct damka
+// imports), directly or not.
+func linked(pkgs map[string][]string, from, to []string) []string {
+	var bad []string
+	for _, p := range from {
+		seen := map[string]bool{}
+		stack := []string{p}
+		for len(stack) > 0 {
+			q := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, imp := range pkgs[q] {
+				if !seen[imp] {
+					seen[imp] = true
+					stack = append(stack, imp)
+				}
+			}
+		}
+		for _, e := range to {
+			if seen[e] {
+				bad = append(bad, fmt.Sprintf("%s links %s", p, e))
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+// TestRunnerWithoutEngine checks that the clients of other engines, the
+// match runner and the soak do not link damka's engine, directly or
+// through another package.
+func TestRunnerWithoutEngine(t *testing.T) {
+	pkgs := goList(t)
+	for _, p := range withoutEngine {
+		require.Contains(t, pkgs, p)
+	}
+	assert.Empty(t, linked(pkgs, withoutEngine, theEngine))
+}
+
+// TestLinked checks the closure on a made-up graph: a package reached
+// through another is reported, one not reached is not.
+func TestLinked(t *testing.T) {
+	pkgs := map[string][]string{
+		"damka/match":         {"damka/engine", "damka/newthing"},
+		"damka/newthing":      {"damka/player"},
+		"damka/player":        {"damka/search"},
+		"damka/internal/soak": {"damka/match"},
+	}
+	assert.Equal(t, []string{
+		"damka/internal/soak links damka/player",
+		"damka/internal/soak links damka/search",
+		"damka/match links damka/player",
+		"damka/match links damka/search",
+	}, linked(pkgs, []string{"damka/match", "damka/internal/soak"}, []string{"damka/search", "damka/player", "damka/eval"}))
 }

@@ -2,18 +2,16 @@
 // play over TCP (docs/dxp.md).
 //
 // Layers:
-//   - The codec (package dxp/internal/wire, used only by this package):
-//     the messages as Go values with their fixed-width encoding, NUL
-//     framing, and DXP position strings and MOVE messages to and from
-//     engine positions and moves.
-//   - TCP (net.go): Listen (SO_REUSEADDR), Dial, the default port 27531.
+//   - The wire (package protocol/dxpwire, shared with the client that
+//     drives other engines, protocol/dxpclient): the messages as Go values
+//     with their fixed-width encoding, NUL framing, DXP position strings
+//     and MOVE messages to and from engine positions and moves, and TCP
+//     (Listen with SO_REUSEADDR, Dial, the default port 27531).
 //   - Sessions (session.go, with its methods by role in transport.go,
 //     initiator.go, follower.go, play.go, think.go, record.go and
 //     endings.go): Run plays a session in either DXP role on any
 //     io.ReadWriteCloser, playing damka's side through a player.Player
 //     (Config.Player: the engine's settings, its book and its search).
-//   - Remote (remote.go): the initiator's side for a caller that referees
-//     the game itself and searches nothing (damka match's DXP engines).
 //
 // damka's readings of what the spec leaves open:
 //   - 8x8 variants: squares 01..32 in the variant's own numbering, a

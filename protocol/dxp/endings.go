@@ -10,19 +10,19 @@ import (
 	"time"
 
 	"github.com/damka-draughts/damka/engine"
-	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 )
 
 // peerEnd handles the peer's GAMEEND: acknowledge, then record the result.
-func (s *session) peerEnd(ctx context.Context, m *wire.GameEnd) (*wire.GameReq, error) {
-	if m.Stop == wire.StopNoMore {
+func (s *session) peerEnd(ctx context.Context, m *dxpwire.GameEnd) (*dxpwire.GameReq, error) {
+	if m.Stop == dxpwire.StopNoMore {
 		s.peerStop = true
 	}
-	if err := s.send(&wire.GameEnd{Reason: wire.EndNone, Stop: s.stopCode(ctx)}); err != nil {
+	if err := s.send(&dxpwire.GameEnd{Reason: dxpwire.EndNone, Stop: s.stopCode(ctx)}); err != nil {
 		s.finish(engine.Ongoing, "write failed")
 		return nil, err
 	}
-	if r, _ := ruleEnd(s.game); m.Reason == wire.EndNone && r == engine.Ongoing && s.cfg.Role == Follower && ctx.Err() == nil {
+	if r, _ := ruleEnd(s.game); m.Reason == dxpwire.EndNone && r == engine.Ongoing && s.cfg.Role == Follower && ctx.Err() == nil {
 		// No result in an unfinished game: keep it, a GAMEREQ may
 		// continue it (the per-move GAMEREQ style).
 		s.game.suspended = true
@@ -36,21 +36,21 @@ func (s *session) peerEnd(ctx context.Context, m *wire.GameEnd) (*wire.GameReq, 
 // peerResult records the game's end by the peer's GAMEEND m. When the
 // rules decide the position, their result is recorded (and a different
 // claim logged).
-func (s *session) peerResult(m *wire.GameEnd) {
+func (s *session) peerResult(m *dxpwire.GameEnd) {
 	gs := s.game
-	claim := resultFor(m.Reason, gs.us.Opp())
+	claim := m.Reason.Result(gs.us.Opp())
 	r, why := ruleEnd(gs)
 	switch {
 	case r != engine.Ongoing:
 		switch {
 		case claim == r:
-		case m.Reason == wire.EndNone:
+		case m.Reason == dxpwire.EndNone:
 			// Moby Dam ends a game at the move limit with reason 0.
 			s.log.Info().Str("rules", r.String()+" "+why).Msg("dxp: the peer ended a finished game without a result")
 		default:
 			s.log.Warn().Stringer("claim", m.Reason).Str("rules", r.String()+" "+why).Msg("dxp: the peer's GAMEEND differs from the rules")
 		}
-	case m.Reason == wire.EndNone:
+	case m.Reason == dxpwire.EndNone:
 		r, why = engine.Ongoing, "the peer ended the game without a result"
 	default:
 		r, why = claim, "GAMEEND from the peer: "+m.Reason.String()
@@ -60,9 +60,9 @@ func (s *session) peerResult(m *wire.GameEnd) {
 
 // endGame sends our GAMEEND for result r (damka is to move), waits for the
 // acknowledgement and records the game.
-func (s *session) endGame(ctx context.Context, r engine.Result, why string) (*wire.GameReq, error) {
+func (s *session) endGame(ctx context.Context, r engine.Result, why string) (*dxpwire.GameReq, error) {
 	gs := s.game
-	if err := s.send(&wire.GameEnd{Reason: endReason(r, gs.us), Stop: s.stopCode(ctx)}); err != nil {
+	if err := s.send(&dxpwire.GameEnd{Reason: dxpwire.ReasonFor(r, gs.us), Stop: s.stopCode(ctx)}); err != nil {
 		s.finish(r, why)
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func (s *session) endGame(ctx context.Context, r engine.Result, why string) (*wi
 // protocolError ends the game after a malformed or impossible message: a
 // CHAT naming the error, GAMEEND without result, the acknowledgement; the
 // game is recorded as unfinished.
-func (s *session) protocolError(ctx context.Context, what string) (*wire.GameReq, error) {
+func (s *session) protocolError(ctx context.Context, what string) (*dxpwire.GameReq, error) {
 	s.log.Warn().Str("error", what).Msg("dxp: protocol error; ending the game")
 	if err := s.chat("damka: " + what); err != nil {
 		s.finish(engine.Ongoing, "protocol error: "+what)
@@ -83,14 +83,14 @@ func (s *session) protocolError(ctx context.Context, what string) (*wire.GameReq
 }
 
 // abandon ends the game because the session stops.
-func (s *session) abandon(ctx context.Context, why string) (*wire.GameReq, error) {
+func (s *session) abandon(ctx context.Context, why string) (*dxpwire.GameReq, error) {
 	return s.endUnfinished(ctx, why)
 }
 
 // endUnfinished sends GAMEEND without result, records the game as
 // unfinished and waits for the acknowledgement.
-func (s *session) endUnfinished(ctx context.Context, why string) (*wire.GameReq, error) {
-	if err := s.send(&wire.GameEnd{Reason: wire.EndNone, Stop: s.stopCode(ctx)}); err != nil {
+func (s *session) endUnfinished(ctx context.Context, why string) (*dxpwire.GameReq, error) {
+	if err := s.send(&dxpwire.GameEnd{Reason: dxpwire.EndNone, Stop: s.stopCode(ctx)}); err != nil {
 		s.finish(engine.Ongoing, why)
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func (s *session) endUnfinished(ctx context.Context, why string) (*wire.GameReq,
 // awaitAck waits (at most AckTimeout) for the GAMEEND that acknowledges
 // ours. A GAMEREQ (a peer that skips the acknowledgement) is returned to
 // be answered.
-func (s *session) awaitAck(ctx context.Context) (*wire.GameReq, error) {
+func (s *session) awaitAck(ctx context.Context) (*dxpwire.GameReq, error) {
 	deadline := time.Now().Add(s.cfg.AckTimeout)
 	for {
 		ev := s.wait(ctx, time.Until(deadline), nil)
@@ -128,19 +128,19 @@ func (s *session) awaitAck(ctx context.Context) (*wire.GameReq, error) {
 			continue
 		}
 		switch m := ev.msg.(type) {
-		case *wire.GameEnd:
-			if m.Stop == wire.StopNoMore {
+		case *dxpwire.GameEnd:
+			if m.Stop == dxpwire.StopNoMore {
 				s.peerStop = true
 			}
 			return nil, nil
-		case *wire.GameReq:
+		case *dxpwire.GameReq:
 			if s.cfg.Role == Follower {
 				return m, nil
 			}
-			if err := s.send(&wire.GameAcc{Name: s.cfg.Name, Code: wire.AccNoGames}); err != nil {
+			if err := s.send(&dxpwire.GameAcc{Name: s.cfg.Name, Code: dxpwire.AccNoGames}); err != nil {
 				return nil, err
 			}
-		case *wire.Chat:
+		case *dxpwire.Chat:
 			s.logChat(m)
 		default:
 			s.log.Debug().Str("msg", string(ev.raw)).Msg("dxp: message after our GAMEEND ignored")

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/damka-draughts/damka/engine"
-	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 )
 
 // runFollower answers the peer's GAMEREQs and plays their games until
 // the peer closes the connection, goes silent, or ctx ends.
 func (s *session) runFollower(ctx context.Context) error {
-	var pending *wire.GameReq
+	var pending *dxpwire.GameReq
 	for {
 		if pending != nil {
 			req := pending
@@ -44,32 +44,32 @@ func (s *session) runFollower(ctx context.Context) error {
 			}
 		case evMsg:
 			switch m := ev.msg.(type) {
-			case *wire.GameReq:
+			case *dxpwire.GameReq:
 				pending = m
-			case *wire.Chat:
+			case *dxpwire.Chat:
 				s.logChat(m)
-			case *wire.GameEnd:
-				if m.Stop == wire.StopNoMore {
+			case *dxpwire.GameEnd:
+				if m.Stop == dxpwire.StopNoMore {
 					s.peerStop = true
 				}
-				if s.game != nil && m.Reason != wire.EndNone {
+				if s.game != nil && m.Reason != dxpwire.EndNone {
 					// A result for the game the peer suspended.
-					if err := s.send(&wire.GameEnd{Reason: wire.EndNone, Stop: s.stopCode(ctx)}); err != nil {
+					if err := s.send(&dxpwire.GameEnd{Reason: dxpwire.EndNone, Stop: s.stopCode(ctx)}); err != nil {
 						return err
 					}
 					s.peerResult(m)
-				} else if m.Reason != wire.EndNone {
-					if err := s.send(&wire.GameEnd{Reason: wire.EndNone, Stop: s.stopCode(ctx)}); err != nil {
+				} else if m.Reason != dxpwire.EndNone {
+					if err := s.send(&dxpwire.GameEnd{Reason: dxpwire.EndNone, Stop: s.stopCode(ctx)}); err != nil {
 						return err
 					}
 				}
 				// A GAMEEND without result and without a game is a late
 				// acknowledgement: answering it could start a ping-pong.
-			case *wire.BackReq:
-				if err := s.send(&wire.BackAcc{Code: wire.BackRefused}); err != nil {
+			case *dxpwire.BackReq:
+				if err := s.send(&dxpwire.BackAcc{Code: dxpwire.BackRefused}); err != nil {
 					return err
 				}
-			case *wire.Move:
+			case *dxpwire.Move:
 				if err := s.chat("damka: unexpected MOVE: no game in progress"); err != nil {
 					return err
 				}
@@ -82,38 +82,38 @@ func (s *session) runFollower(ctx context.Context) error {
 
 // answer accepts or refuses a GAMEREQ and plays the game. It returns a
 // GAMEREQ that arrived during the game.
-func (s *session) answer(ctx context.Context, req *wire.GameReq) (*wire.GameReq, error) {
-	refuse := func(code wire.AccCode, why string) (*wire.GameReq, error) {
+func (s *session) answer(ctx context.Context, req *dxpwire.GameReq) (*dxpwire.GameReq, error) {
+	refuse := func(code dxpwire.AccCode, why string) (*dxpwire.GameReq, error) {
 		s.log.Warn().Str("why", why).Stringer("code", code).Msg("dxp: refusing GAMEREQ")
-		if code != wire.AccNoGames {
+		if code != dxpwire.AccNoGames {
 			s.sum.Refused++
 		}
 		if err := s.chat("damka: " + why); err != nil {
 			return nil, err
 		}
-		return nil, s.send(&wire.GameAcc{Name: s.cfg.Name, Code: code})
+		return nil, s.send(&dxpwire.GameAcc{Name: s.cfg.Name, Code: code})
 	}
 	if ctx.Err() != nil {
-		return refuse(wire.AccNoGames, "stopping")
+		return refuse(dxpwire.AccNoGames, "stopping")
 	}
-	if req.Version != wire.Version {
-		return refuse(wire.AccWrongVersion, fmt.Sprintf("DXP version %02d is not supported (want 01)", req.Version))
+	if req.Version != dxpwire.Version {
+		return refuse(dxpwire.AccWrongVersion, fmt.Sprintf("DXP version %02d is not supported (want 01)", req.Version))
 	}
 	start := engine.StartPosition(s.cfg.Variant)
 	if req.Setup {
-		p, err := wire.DecodeBoard(s.cfg.Variant, req.ToMove, req.Board)
+		p, err := dxpwire.DecodeBoard(s.cfg.Variant, req.ToMove, req.Board)
 		if err != nil {
-			return refuse(wire.AccRefused, fmt.Sprintf("GAMEREQ %v", err))
+			return refuse(dxpwire.AccRefused, fmt.Sprintf("GAMEREQ %v", err))
 		}
 		start = p
 	}
 	if r, why := engine.NewGame(start).Result(); r != engine.Ongoing {
-		return refuse(wire.AccRefused, fmt.Sprintf("the game is over in that position (%v)", why))
+		return refuse(dxpwire.AccRefused, fmt.Sprintf("the game is over in that position (%v)", why))
 	}
 	us := req.FollowerColor
 	if gs := s.game; gs != nil {
 		if m, ok := s.continues(gs, us, &start); ok {
-			if err := s.send(&wire.GameAcc{Name: s.cfg.Name, Code: wire.AccAccepted}); err != nil {
+			if err := s.send(&dxpwire.GameAcc{Name: s.cfg.Name, Code: dxpwire.AccAccepted}); err != nil {
 				return nil, err
 			}
 			if m != nil {
@@ -133,7 +133,7 @@ func (s *session) answer(ctx context.Context, req *wire.GameReq) (*wire.GameReq,
 		}
 		s.finish(engine.Ongoing, "superseded by a new GAMEREQ")
 	}
-	if err := s.send(&wire.GameAcc{Name: s.cfg.Name, Code: wire.AccAccepted}); err != nil {
+	if err := s.send(&dxpwire.GameAcc{Name: s.cfg.Name, Code: dxpwire.AccAccepted}); err != nil {
 		return nil, err
 	}
 	s.round++
@@ -176,4 +176,10 @@ func (s *session) followerSilent() error {
 	}
 	s.log.Warn().Str("why", why).Msg("dxp: the peer went silent; closing the connection")
 	return fmt.Errorf("%w: %s", ErrPeerTimeout, why)
+}
+
+// samePlacement reports whether a and b have the same pieces and side to
+// move.
+func samePlacement(a, b *engine.Position) bool {
+	return a.Pieces == b.Pieces && a.Kings == b.Kings && a.Side == b.Side
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/damka-draughts/damka/engine"
-	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 )
 
 // runInitiator plays the initiator's Config.Games games, one GAMEREQ
@@ -30,17 +30,14 @@ func (s *session) runInitiator(ctx context.Context) error {
 			start = s.cfg.Openings[(i/2)%n]
 			start.V = s.cfg.Variant
 		}
-		req := &wire.GameReq{
-			Version: wire.Version, Name: s.cfg.Name, FollowerColor: engine.Black,
+		req := &dxpwire.GameReq{
+			Version: dxpwire.Version, Name: s.cfg.Name, FollowerColor: engine.Black,
 			Minutes: s.cfg.Minutes, Moves: s.cfg.Moves,
 		}
 		if i%2 == 1 {
 			req.FollowerColor = engine.White
 		}
-		std := engine.StartPosition(s.cfg.Variant)
-		if !samePlacement(&start, &std) {
-			req.Setup, req.ToMove, req.Board = true, start.Side, wire.EncodeBoard(&start)
-		}
+		req.SetStart(&start)
 		if err := s.send(req); err != nil {
 			return err
 		}
@@ -49,8 +46,8 @@ func (s *session) runInitiator(ctx context.Context) error {
 			return err
 		}
 		switch acc.Code {
-		case wire.AccAccepted:
-		case wire.AccRefused:
+		case dxpwire.AccAccepted:
+		case dxpwire.AccRefused:
 			s.sum.Refused++
 			s.log.Warn().Int("game", i+1).Str("peer", acc.Name).Msg("the peer refused the game")
 			continue
@@ -69,7 +66,7 @@ func (s *session) runInitiator(ctx context.Context) error {
 
 // awaitAcc waits for the answer to our GAMEREQ. It returns nil, nil when
 // ctx ends first.
-func (s *session) awaitAcc(ctx context.Context) (*wire.GameAcc, error) {
+func (s *session) awaitAcc(ctx context.Context) (*dxpwire.GameAcc, error) {
 	deadline := time.Now().Add(s.cfg.AckTimeout)
 	for {
 		ev := s.wait(ctx, time.Until(deadline), nil)
@@ -86,13 +83,13 @@ func (s *session) awaitAcc(ctx context.Context) (*wire.GameAcc, error) {
 			}
 		case evMsg:
 			switch m := ev.msg.(type) {
-			case *wire.GameAcc:
+			case *dxpwire.GameAcc:
 				return m, nil
-			case *wire.Chat:
+			case *dxpwire.Chat:
 				s.logChat(m)
-			case *wire.GameReq:
+			case *dxpwire.GameReq:
 				// Two initiators: refuse, so the peer does not wait for us.
-				if err := s.send(&wire.GameAcc{Name: s.cfg.Name, Code: wire.AccNoGames}); err != nil {
+				if err := s.send(&dxpwire.GameAcc{Name: s.cfg.Name, Code: dxpwire.AccNoGames}); err != nil {
 					return nil, err
 				}
 			default:
@@ -100,8 +97,4 @@ func (s *session) awaitAcc(ctx context.Context) (*wire.GameAcc, error) {
 			}
 		}
 	}
-}
-
-func samePlacement(a, b *engine.Position) bool {
-	return a.Pieces == b.Pieces && a.Kings == b.Kings && a.Side == b.Side
 }

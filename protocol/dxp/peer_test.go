@@ -14,7 +14,7 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/player"
-	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -79,7 +79,7 @@ type runResult struct {
 type peer struct {
 	t     *testing.T
 	conn  net.Conn
-	r     *wire.Reader
+	r     *dxpwire.Reader
 	chats []string
 }
 
@@ -98,7 +98,7 @@ func scripted(v engine.VariantID, role Role) (Config, *fakeEngine, *endpoint) {
 // scripted peer to it. The channel delivers Run's result.
 func startDamka(t *testing.T, ctx context.Context, cfg Config) (*peer, <-chan runResult) {
 	t.Helper()
-	ln, err := Listen(ctx, "127.0.0.1:0")
+	ln, err := dxpwire.Listen(ctx, "127.0.0.1:0")
 	require.NoError(t, err)
 	t.Cleanup(func() { ln.Close() })
 	done := make(chan runResult, 1)
@@ -114,7 +114,7 @@ func startDamka(t *testing.T, ctx context.Context, cfg Config) (*peer, <-chan ru
 	c, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
-	return &peer{t: t, conn: c, r: wire.NewReader(c)}, done
+	return &peer{t: t, conn: c, r: dxpwire.NewReader(c)}, done
 }
 
 func testContext(t *testing.T) context.Context {
@@ -131,30 +131,30 @@ func (p *peer) send(wire string) {
 	require.NoError(p.t, err)
 }
 
-func (p *peer) sendMsg(m wire.Message) {
+func (p *peer) sendMsg(m dxpwire.Message) {
 	p.t.Helper()
-	b, err := wire.Encode(m)
+	b, err := dxpwire.Encode(m)
 	require.NoError(p.t, err)
 	p.send(string(b))
 }
 
 // recvAny returns the next message, CHAT included.
-func (p *peer) recvAny() wire.Message {
+func (p *peer) recvAny() dxpwire.Message {
 	p.t.Helper()
 	require.NoError(p.t, p.conn.SetReadDeadline(time.Now().Add(5*time.Second)))
 	raw, err := p.r.ReadMessage()
 	require.NoError(p.t, err)
-	m, err := wire.Decode(raw)
+	m, err := dxpwire.Decode(raw)
 	require.NoError(p.t, err, "damka sent a malformed message %q", raw)
 	return m
 }
 
 // recv returns the next message that is not a CHAT (CHATs are kept).
-func (p *peer) recv() wire.Message {
+func (p *peer) recv() dxpwire.Message {
 	p.t.Helper()
 	for {
 		m := p.recvAny()
-		if c, ok := m.(*wire.Chat); ok {
+		if c, ok := m.(*dxpwire.Chat); ok {
 			p.chats = append(p.chats, c.Text)
 			continue
 		}
@@ -162,19 +162,19 @@ func (p *peer) recv() wire.Message {
 	}
 }
 
-func (p *peer) expectAcc(code wire.AccCode) {
+func (p *peer) expectAcc(code dxpwire.AccCode) {
 	p.t.Helper()
 	m := p.recv()
-	acc, ok := m.(*wire.GameAcc)
+	acc, ok := m.(*dxpwire.GameAcc)
 	require.True(p.t, ok, "want GAMEACC, got %#v", m)
 	assert.Equal(p.t, code, acc.Code)
 	assert.Equal(p.t, "damka", acc.Name)
 }
 
-func (p *peer) expectEnd() *wire.GameEnd {
+func (p *peer) expectEnd() *dxpwire.GameEnd {
 	p.t.Helper()
 	m := p.recv()
-	e, ok := m.(*wire.GameEnd)
+	e, ok := m.(*dxpwire.GameEnd)
 	require.True(p.t, ok, "want GAMEEND, got %#v", m)
 	return e
 }
@@ -183,10 +183,10 @@ func (p *peer) expectEnd() *wire.GameEnd {
 func (p *peer) expectMove(g *engine.Game) {
 	p.t.Helper()
 	m := p.recv()
-	mm, ok := m.(*wire.Move)
+	mm, ok := m.(*dxpwire.Move)
 	require.True(p.t, ok, "want MOVE, got %#v", m)
 	pos := g.Position()
-	mv, err := wire.FindMove(&pos, mm)
+	mv, err := dxpwire.FindMove(&pos, mm)
 	require.NoError(p.t, err)
 	g.Play(mv)
 }
@@ -200,7 +200,7 @@ func (p *peer) playMove(g *engine.Game) {
 	pos.Generate(&list)
 	require.Positive(p.t, list.N)
 	m := list.Moves[list.N-1]
-	p.sendMsg(wire.MoveMessage(&pos, m, 1))
+	p.sendMsg(dxpwire.MoveMessage(&pos, m, 1))
 	g.Play(m)
 }
 
@@ -241,10 +241,10 @@ func result(t *testing.T, done <-chan runResult) runResult {
 	return runResult{}
 }
 
-func gameReq(follower engine.Color, p *engine.Position) *wire.GameReq {
-	r := &wire.GameReq{Version: wire.Version, Name: "peer", FollowerColor: follower, Minutes: 5, Moves: 0}
+func gameReq(follower engine.Color, p *engine.Position) *dxpwire.GameReq {
+	r := &dxpwire.GameReq{Version: dxpwire.Version, Name: "peer", FollowerColor: follower, Minutes: 5, Moves: 0}
 	if p != nil {
-		r.Setup, r.ToMove, r.Board = true, p.Side, wire.EncodeBoard(p)
+		r.Setup, r.ToMove, r.Board = true, p.Side, dxpwire.EncodeBoard(p)
 	}
 	return r
 }
@@ -261,17 +261,17 @@ func TestPerMoveGameReq(t *testing.T) {
 	for i := range rounds {
 		pos := g.Position()
 		p.sendMsg(gameReq(engine.White, &pos))
-		p.expectAcc(wire.AccAccepted)
+		p.expectAcc(dxpwire.AccAccepted)
 		p.expectMove(g)
 		if i == rounds-1 {
 			break
 		}
 		p.send("E00")
-		assert.Equal(t, &wire.GameEnd{Reason: wire.EndNone, Stop: wire.StopContinue}, p.expectEnd())
+		assert.Equal(t, &dxpwire.GameEnd{Reason: dxpwire.EndNone, Stop: dxpwire.StopContinue}, p.expectEnd())
 		p.localMove(g) // not sent: the next GAMEREQ carries it
 	}
 	p.send("E21") // the peer, on move, claims a draw; no more games
-	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
+	assert.Equal(t, dxpwire.EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	r := result(t, done)
 	require.NoError(t, r.err)
@@ -295,14 +295,14 @@ func TestPerMoveGameReqWithMoves(t *testing.T) {
 	for range 5 {
 		pos := g.Position()
 		p.sendMsg(gameReq(engine.Black, &pos))
-		p.expectAcc(wire.AccAccepted)
+		p.expectAcc(dxpwire.AccAccepted)
 		if pos.Side == engine.White {
 			p.playMove(g)
 		}
 		p.expectMove(g)
 	}
 	p.send("E10") // the peer resigns on its move
-	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
+	assert.Equal(t, dxpwire.EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	r := result(t, done)
 	require.NoError(t, r.err)
@@ -318,23 +318,23 @@ func TestGameEndOutOfTurn(t *testing.T) {
 	fe.setThink(time.Minute)
 	p, done := startDamka(t, testContext(t), cfg)
 	p.sendMsg(gameReq(engine.White, nil)) // damka has White and is to move
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	time.Sleep(50 * time.Millisecond) // damka is thinking
 	start := time.Now()
 	p.send("E10") // "I lose", sent while not on move
 	end := p.expectEnd()
 	assert.Less(t, time.Since(start), 2*time.Second, "the search is stopped at once")
-	assert.Equal(t, wire.EndNone, end.Reason)
+	assert.Equal(t, dxpwire.EndNone, end.Reason)
 
 	// The session goes on in a defined state.
 	fe.setThink(0)
 	g := engine.NewGame(engine.StartPosition(v))
 	p.sendMsg(gameReq(engine.Black, nil))
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	p.playMove(g)
 	p.expectMove(g)
 	p.send("E21")
-	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
+	assert.Equal(t, dxpwire.EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	r := result(t, done)
 	require.NoError(t, r.err)
@@ -352,18 +352,18 @@ func TestPeerDisconnects(t *testing.T) {
 	cfg.Games, cfg.Minutes, cfg.Moves = 3, 2, 50
 	p, done := startDamka(t, testContext(t), cfg)
 
-	req := p.recv().(*wire.GameReq)
+	req := p.recv().(*dxpwire.GameReq)
 	assert.Equal(t, engine.Black, req.FollowerColor, "game 1: damka has White")
-	assert.Equal(t, &wire.GameReq{Version: 1, Name: "damka", FollowerColor: engine.Black, Minutes: 2, Moves: 50}, req)
-	p.sendMsg(&wire.GameAcc{Name: "peer", Code: wire.AccAccepted})
+	assert.Equal(t, &dxpwire.GameReq{Version: 1, Name: "damka", FollowerColor: engine.Black, Minutes: 2, Moves: 50}, req)
+	p.sendMsg(&dxpwire.GameAcc{Name: "peer", Code: dxpwire.AccAccepted})
 	g := engine.NewGame(engine.StartPosition(v))
 	p.expectMove(g)
 	p.send("E10")
-	assert.Equal(t, &wire.GameEnd{Reason: wire.EndNone, Stop: wire.StopContinue}, p.expectEnd())
+	assert.Equal(t, &dxpwire.GameEnd{Reason: dxpwire.EndNone, Stop: dxpwire.StopContinue}, p.expectEnd())
 
-	req = p.recv().(*wire.GameReq)
+	req = p.recv().(*dxpwire.GameReq)
 	assert.Equal(t, engine.White, req.FollowerColor, "game 2: colours alternate")
-	p.sendMsg(&wire.GameAcc{Name: "peer", Code: wire.AccAccepted})
+	p.sendMsg(&dxpwire.GameAcc{Name: "peer", Code: dxpwire.AccAccepted})
 	g = engine.NewGame(engine.StartPosition(v))
 	p.playMove(g)
 	p.expectMove(g)
@@ -387,7 +387,7 @@ func TestFollowerPeerDisconnects(t *testing.T) {
 	cfg, _, ep := scripted(v, Follower)
 	p, done := startDamka(t, testContext(t), cfg)
 	p.sendMsg(gameReq(engine.Black, nil)) // English: Black moves first
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	g := engine.NewGame(engine.StartPosition(v))
 	p.expectMove(g)
 	p.conn.Close()
@@ -408,7 +408,7 @@ func TestGarbage(t *testing.T) {
 
 	// Idle: only a CHAT.
 	p.send("Xyz")
-	c, ok := p.recvAny().(*wire.Chat)
+	c, ok := p.recvAny().(*dxpwire.Chat)
 	require.True(t, ok)
 	assert.Contains(t, c.Text, "unknown message type 'X'")
 
@@ -425,7 +425,7 @@ func TestGarbage(t *testing.T) {
 	}
 	for _, gb := range garbage {
 		p.sendMsg(gameReq(engine.White, nil))
-		p.expectAcc(wire.AccAccepted)
+		p.expectAcc(dxpwire.AccAccepted)
 		g := engine.NewGame(engine.StartPosition(v))
 		p.expectMove(g)
 		p.send(gb.wire)
@@ -433,15 +433,15 @@ func TestGarbage(t *testing.T) {
 			p.playMove(g)
 			p.expectMove(g)
 			p.send("E21")
-			assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
+			assert.Equal(t, dxpwire.EndNone, p.expectEnd().Reason)
 			continue
 		}
-		c, ok := p.recvAny().(*wire.Chat)
+		c, ok := p.recvAny().(*dxpwire.Chat)
 		require.True(t, ok, gb.wire)
 		assert.Contains(t, c.Text, gb.want)
 		assert.True(t, strings.HasPrefix(c.Text, "damka: "), c.Text)
 		e := p.expectEnd()
-		assert.Equal(t, wire.EndNone, e.Reason, "no result claimed")
+		assert.Equal(t, dxpwire.EndNone, e.Reason, "no result claimed")
 		p.send("E00")
 	}
 	p.conn.Close()
@@ -462,27 +462,27 @@ func TestBackReq(t *testing.T) {
 		cfg.AcceptTakeBack = human
 		p, done := startDamka(t, testContext(t), cfg)
 		p.sendMsg(gameReq(engine.White, nil))
-		p.expectAcc(wire.AccAccepted)
+		p.expectAcc(dxpwire.AccAccepted)
 		g := engine.NewGame(engine.StartPosition(v))
 		p.expectMove(g)
 		p.playMove(g)
 		p.expectMove(g)
 		p.send("B001Z") // back to Black's first move
-		k, ok := p.recv().(*wire.BackAcc)
+		k, ok := p.recv().(*dxpwire.BackAcc)
 		require.True(t, ok)
 		if !human {
-			assert.Equal(t, wire.BackRefused, k.Code)
+			assert.Equal(t, dxpwire.BackRefused, k.Code)
 			p.playMove(g)
 			p.expectMove(g)
 		} else {
-			assert.Equal(t, wire.BackAccepted, k.Code)
+			assert.Equal(t, dxpwire.BackAccepted, k.Code)
 			g.Undo()
 			g.Undo()
 			p.playMove(g)
 			p.expectMove(g)
 		}
 		p.send("E21")
-		assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
+		assert.Equal(t, dxpwire.EndNone, p.expectEnd().Reason)
 		p.conn.Close()
 		r := result(t, done)
 		require.NoError(t, r.err)
@@ -500,28 +500,28 @@ func TestRefusals(t *testing.T) {
 	req := gameReq(engine.White, nil)
 	req.Version = 2
 	p.sendMsg(req)
-	p.expectAcc(wire.AccWrongVersion)
+	p.expectAcc(dxpwire.AccWrongVersion)
 
 	ru := engine.StartPosition(engine.Russian)
-	req = &wire.GameReq{Version: 1, Name: "peer", Setup: true, ToMove: engine.White, Board: wire.EncodeBoard(&ru)}
+	req = &dxpwire.GameReq{Version: 1, Name: "peer", Setup: true, ToMove: engine.White, Board: dxpwire.EncodeBoard(&ru)}
 	p.sendMsg(req)
-	p.expectAcc(wire.AccRefused)
+	p.expectAcc(dxpwire.AccRefused)
 	assert.Contains(t, p.chats[len(p.chats)-1], "position has 32 squares, international needs 50")
 
 	lost, err := engine.ParseFEN(v, "W:W:B1")
 	require.NoError(t, err)
 	p.sendMsg(gameReq(engine.White, &lost))
-	p.expectAcc(wire.AccRefused)
+	p.expectAcc(dxpwire.AccRefused)
 	assert.Contains(t, p.chats[len(p.chats)-1], "over")
 
 	p.send("M0012061100")
-	c, ok := p.recvAny().(*wire.Chat)
+	c, ok := p.recvAny().(*dxpwire.Chat)
 	require.True(t, ok)
 	assert.Contains(t, c.Text, "no game in progress")
 	p.send("B001W")
-	k, ok := p.recv().(*wire.BackAcc)
+	k, ok := p.recv().(*dxpwire.BackAcc)
 	require.True(t, ok)
-	assert.Equal(t, wire.BackRefused, k.Code)
+	assert.Equal(t, dxpwire.BackRefused, k.Code)
 	p.send("CHello from the peer")
 	p.conn.Close()
 	r := result(t, done)
@@ -539,7 +539,7 @@ func TestClockToTimeManager(t *testing.T) {
 	req := gameReq(engine.White, nil)
 	req.Minutes, req.Moves = 2, 30
 	p.sendMsg(req)
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	g := engine.NewGame(engine.StartPosition(v))
 	for range 3 {
 		p.expectMove(g)
@@ -552,7 +552,7 @@ func TestClockToTimeManager(t *testing.T) {
 	req = gameReq(engine.White, nil)
 	req.Minutes = 0
 	p.sendMsg(req)
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	g = engine.NewGame(engine.StartPosition(v))
 	p.expectMove(g)
 	p.send("E21")
@@ -581,9 +581,9 @@ func TestStopMidGame(t *testing.T) {
 	ctx, cancel := context.WithCancel(testContext(t))
 	p, done := startDamka(t, ctx, cfg)
 	p.sendMsg(gameReq(engine.White, nil))
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	cancel()
-	assert.Equal(t, &wire.GameEnd{Reason: wire.EndNone, Stop: wire.StopNoMore}, p.expectEnd())
+	assert.Equal(t, &dxpwire.GameEnd{Reason: dxpwire.EndNone, Stop: dxpwire.StopNoMore}, p.expectEnd())
 	p.send("E00")
 	p.expectClosed()
 	p.conn.Close()
@@ -603,7 +603,7 @@ func TestRestartSamePort(t *testing.T) {
 		cfg, _, _ := scripted(v, Initiator)
 		cfg.Games = 1
 		ctx := testContext(t)
-		ln, err := Listen(ctx, addr)
+		ln, err := dxpwire.Listen(ctx, addr)
 		require.NoError(t, err, "round %d: listen again on %s", round, addr)
 		addr = ln.Addr().String()
 		done := make(chan runResult, 1)
@@ -618,35 +618,19 @@ func TestRestartSamePort(t *testing.T) {
 		}()
 		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
 		require.NoError(t, err)
-		p := &peer{t: t, conn: c, r: wire.NewReader(c)}
+		p := &peer{t: t, conn: c, r: dxpwire.NewReader(c)}
 		p.recv()
-		p.sendMsg(&wire.GameAcc{Name: "peer", Code: wire.AccAccepted})
+		p.sendMsg(&dxpwire.GameAcc{Name: "peer", Code: dxpwire.AccAccepted})
 		g := engine.NewGame(engine.StartPosition(v))
 		p.expectMove(g)
 		p.send("E10")
-		assert.Equal(t, &wire.GameEnd{Reason: wire.EndNone, Stop: wire.StopNoMore}, p.expectEnd(), "last game: no more games")
+		assert.Equal(t, &dxpwire.GameEnd{Reason: dxpwire.EndNone, Stop: dxpwire.StopNoMore}, p.expectEnd(), "last game: no more games")
 		p.expectClosed() // damka shuts down first
 		c.Close()
 		r := result(t, done)
 		require.NoError(t, r.err)
 		assert.Equal(t, Summary{Games: 1, Wins: 1}, r.sum)
 		require.NoError(t, ln.Close())
-	}
-}
-
-func TestHostPort(t *testing.T) {
-	cases := map[string]string{
-		"":               ":27531",
-		":":              ":27531",
-		"localhost":      "localhost:27531",
-		"127.0.0.1:1234": "127.0.0.1:1234",
-		"[::1]":          "[::1]:27531",
-		"::1":            "[::1]:27531",
-		"[::1]:99":       "[::1]:99",
-		"host:":          "host:27531",
-	}
-	for in, want := range cases {
-		assert.Equal(t, want, HostPort(in), in)
 	}
 }
 
@@ -660,14 +644,14 @@ func TestMoveLimitEndedByPeer(t *testing.T) {
 	req := gameReq(engine.Black, nil)
 	req.Moves = 2
 	p.sendMsg(req)
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	g := engine.NewGame(engine.StartPosition(v))
 	for range 2 {
 		p.playMove(g)
 		p.expectMove(g)
 	}
 	p.send("E00")
-	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
+	assert.Equal(t, dxpwire.EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	r := result(t, done)
 	require.NoError(t, r.err)
@@ -683,20 +667,20 @@ func TestMoveLimitEndedByDamka(t *testing.T) {
 	req := gameReq(engine.White, nil)
 	req.Moves = 2
 	p.sendMsg(req)
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	g := engine.NewGame(engine.StartPosition(v))
 	for range 2 {
 		p.expectMove(g)
 		p.playMove(g)
 	}
-	assert.Equal(t, &wire.GameEnd{Reason: wire.EndDraw, Stop: wire.StopContinue}, p.expectEnd())
+	assert.Equal(t, &dxpwire.GameEnd{Reason: dxpwire.EndDraw, Stop: dxpwire.StopContinue}, p.expectEnd())
 	// The peer's own GAMEEND crosses damka's: it counts as the
 	// acknowledgement and is not answered.
 	p.send("E20")
 	p.sendMsg(gameReq(engine.Black, nil))
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	p.send("E10")
-	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
+	assert.Equal(t, dxpwire.EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	r := result(t, done)
 	require.NoError(t, r.err)
@@ -712,9 +696,9 @@ func TestInitiatorRefused(t *testing.T) {
 	cfg.Games = 2
 	p, done := startDamka(t, testContext(t), cfg)
 	for i := 0; i < 2; i++ {
-		_, ok := p.recv().(*wire.GameReq)
+		_, ok := p.recv().(*dxpwire.GameReq)
 		require.True(t, ok)
-		p.sendMsg(&wire.GameAcc{Name: "peer", Code: wire.AccRefused})
+		p.sendMsg(&dxpwire.GameAcc{Name: "peer", Code: dxpwire.AccRefused})
 	}
 	p.expectClosed()
 	r := result(t, done)
@@ -738,11 +722,11 @@ func TestPeerTimeout(t *testing.T) {
 	req := gameReq(engine.White, nil)
 	req.Minutes = 0
 	p.sendMsg(req)
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	g := engine.NewGame(engine.StartPosition(v))
 	p.expectMove(g)
 	began := time.Now()
-	assert.Equal(t, wire.EndNone, p.expectEnd().Reason) // the peer stays silent
+	assert.Equal(t, dxpwire.EndNone, p.expectEnd().Reason) // the peer stays silent
 	waited := time.Since(began)
 	assert.GreaterOrEqual(t, waited, 250*time.Millisecond)
 	assert.Less(t, waited, 5*time.Second)
@@ -763,12 +747,12 @@ func TestPeerTimeout(t *testing.T) {
 	cfg.AckTimeout = 300 * time.Millisecond
 	p, done = startDamka(t, testContext(t), cfg)
 	p.sendMsg(req)
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	g = engine.NewGame(engine.StartPosition(v))
 	p.expectMove(g)
 	_, err := p.conn.Write([]byte("M0012"))
 	require.NoError(t, err)
-	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
+	assert.Equal(t, dxpwire.EndNone, p.expectEnd().Reason)
 	assert.Contains(t, p.chats[len(p.chats)-1], "(peer timeout 300ms)")
 	r = result(t, done)
 	require.ErrorIs(t, r.err, ErrPeerTimeout)
@@ -821,7 +805,7 @@ type chunkPeer struct {
 
 // next returns the one message of the next read; two messages in one
 // read fail the test (pydraughts would read "K0M0000322800" as one).
-func (p *chunkPeer) next() wire.Message {
+func (p *chunkPeer) next() dxpwire.Message {
 	p.t.Helper()
 	time.Sleep(p.lag)
 	require.NoError(p.t, p.conn.SetReadDeadline(time.Now().Add(5*time.Second)))
@@ -836,7 +820,7 @@ func (p *chunkPeer) next() wire.Message {
 			break
 		}
 	}
-	m, err := wire.Decode(got[:len(got)-1])
+	m, err := dxpwire.Decode(got[:len(got)-1])
 	require.NoError(p.t, err, "%q", got)
 	return m
 }
@@ -878,18 +862,18 @@ func TestOneMessagePerRead(t *testing.T) {
 			return merged
 		}
 		g := engine.NewGame(engine.StartPosition(v))
-		apply := func(m wire.Message) {
-			mm, ok := m.(*wire.Move)
+		apply := func(m dxpwire.Message) {
+			mm, ok := m.(*dxpwire.Move)
 			require.True(t, ok, "want MOVE, got %#v", m)
 			pos := g.Position()
-			mv, err := wire.FindMove(&pos, mm)
+			mv, err := dxpwire.FindMove(&pos, mm)
 			require.NoError(t, err)
 			g.Play(mv)
 		}
 		p.send("R01DXP Client                      W000000A") // damka plays White, no clock
-		acc, ok := p.next().(*wire.GameAcc)
+		acc, ok := p.next().(*dxpwire.GameAcc)
 		require.True(t, ok)
-		require.Equal(t, wire.AccAccepted, acc.Code)
+		require.Equal(t, dxpwire.AccAccepted, acc.Code)
 		apply(p.next())
 		// A reply to our move comes at once (no gap).
 		pos := g.Position()
@@ -897,7 +881,7 @@ func TestOneMessagePerRead(t *testing.T) {
 		pos.Generate(&list)
 		m := list.Moves[list.N-1]
 		sent := time.Now()
-		p.send(string(mustEncode(t, wire.MoveMessage(&pos, m, 0))))
+		p.send(string(mustEncode(t, dxpwire.MoveMessage(&pos, m, 0))))
 		g.Play(m)
 		p.lag = 0
 		apply(p.next())
@@ -905,20 +889,20 @@ func TestOneMessagePerRead(t *testing.T) {
 		p.lag = 40 * time.Millisecond
 		// Take back to White's first move: BACKACC, then damka's move again.
 		p.send("B001W")
-		k, ok := p.next().(*wire.BackAcc)
+		k, ok := p.next().(*dxpwire.BackAcc)
 		require.True(t, ok)
-		require.Equal(t, wire.BackAccepted, k.Code)
+		require.Equal(t, dxpwire.BackAccepted, k.Code)
 		g.Undo()
 		g.Undo()
 		g.Undo()
 		apply(p.next())
 		// A bad message: CHAT naming it, then GAMEEND.
 		p.send("M99")
-		_, ok = p.next().(*wire.Chat)
+		_, ok = p.next().(*dxpwire.Chat)
 		require.True(t, ok)
-		e, ok := p.next().(*wire.GameEnd)
+		e, ok := p.next().(*dxpwire.GameEnd)
 		require.True(t, ok)
-		assert.Equal(t, wire.EndNone, e.Reason)
+		assert.Equal(t, dxpwire.EndNone, e.Reason)
 		p.send("E01")
 		dp.conn.Close()
 		r := result(t, done)
@@ -931,9 +915,9 @@ func TestOneMessagePerRead(t *testing.T) {
 	})
 }
 
-func mustEncode(t *testing.T, m wire.Message) []byte {
+func mustEncode(t *testing.T, m dxpwire.Message) []byte {
 	t.Helper()
-	b, err := wire.Encode(m)
+	b, err := dxpwire.Encode(m)
 	require.NoError(t, err)
 	return b
 }

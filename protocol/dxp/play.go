@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/damka-draughts/damka/engine"
-	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 )
 
 // play runs the current game until it ends or the peer suspends it. It
 // returns a GAMEREQ that arrived meanwhile (to be answered next), and an
 // error when the session must end.
-func (s *session) play(ctx context.Context) (*wire.GameReq, error) {
+func (s *session) play(ctx context.Context) (*dxpwire.GameReq, error) {
 	for s.game != nil && !s.game.suspended {
 		gs := s.game
 		pos := gs.g.Position()
@@ -40,7 +40,7 @@ func (s *session) play(ctx context.Context) (*wire.GameReq, error) {
 
 // peerTurn handles an event while the peer is to move. over reports that
 // the game is over (or suspended) and play must return.
-func (s *session) peerTurn(ctx context.Context, gs *gameState, ev event) (*wire.GameReq, bool, error) {
+func (s *session) peerTurn(ctx context.Context, gs *gameState, ev event) (*dxpwire.GameReq, bool, error) {
 	switch ev.kind {
 	case evCancel:
 		req, err := s.abandon(ctx, "stopped")
@@ -55,7 +55,7 @@ func (s *session) peerTurn(ctx context.Context, gs *gameState, ev event) (*wire.
 		return nil, true, s.peerSilent(ctx, gs)
 	}
 	switch m := ev.msg.(type) {
-	case *wire.Move:
+	case *dxpwire.Move:
 		if r, why := ruleEnd(gs); r != engine.Ongoing {
 			// The peer plays on in a finished game: end it ourselves.
 			if err := s.chat("damka: the game is over: " + why); err != nil {
@@ -65,14 +65,14 @@ func (s *session) peerTurn(ctx context.Context, gs *gameState, ev event) (*wire.
 			return req, true, err
 		}
 		pos := gs.g.Position()
-		mv, err := wire.FindMove(&pos, m)
+		mv, err := dxpwire.FindMove(&pos, m)
 		if err != nil {
 			req, err := s.protocolError(ctx, err.Error())
 			return req, true, err
 		}
 		s.applyMove(gs, mv, m.Seconds)
 		return nil, false, nil
-	case *wire.GameEnd:
+	case *dxpwire.GameEnd:
 		req, err := s.peerEnd(ctx, m)
 		return req, true, err
 	default:
@@ -131,19 +131,19 @@ func (s *session) peerSilent(ctx context.Context, gs *gameState) error {
 // anyTime handles the messages that may come on either side's turn:
 // GAMEREQ (ends or continues the game), CHAT, BACKREQ, stray GAMEACC and
 // BACKACC.
-func (s *session) anyTime(ctx context.Context, gs *gameState, ev event) (*wire.GameReq, bool, error) {
+func (s *session) anyTime(ctx context.Context, gs *gameState, ev event) (*dxpwire.GameReq, bool, error) {
 	switch m := ev.msg.(type) {
-	case *wire.GameReq:
+	case *dxpwire.GameReq:
 		if s.cfg.Role == Initiator {
-			return nil, false, s.send(&wire.GameAcc{Name: s.cfg.Name, Code: wire.AccNoGames})
+			return nil, false, s.send(&dxpwire.GameAcc{Name: s.cfg.Name, Code: dxpwire.AccNoGames})
 		}
 		// A GAMEREQ in the middle of a game: answer decides whether it
 		// continues this one.
 		gs.suspended = true
 		return m, true, nil
-	case *wire.Chat:
+	case *dxpwire.Chat:
 		s.logChat(m)
-	case *wire.BackReq:
+	case *dxpwire.BackReq:
 		return nil, false, s.backReq(gs, m)
 	default:
 		s.log.Warn().Str("msg", string(ev.raw)).Msg("dxp: unexpected message during a game; ignored")
@@ -153,10 +153,10 @@ func (s *session) anyTime(ctx context.Context, gs *gameState, ev event) (*wire.G
 
 // backReq answers a BACKREQ: refused in match play, else the game goes
 // back to that move and side to move.
-func (s *session) backReq(gs *gameState, m *wire.BackReq) error {
+func (s *session) backReq(gs *gameState, m *dxpwire.BackReq) error {
 	if !s.cfg.AcceptTakeBack {
 		s.log.Info().Int("move", m.MoveNumber).Msg("dxp: BACKREQ refused (match play)")
-		return s.send(&wire.BackAcc{Code: wire.BackRefused})
+		return s.send(&dxpwire.BackAcc{Code: dxpwire.BackRefused})
 	}
 	first := s.cfg.Variant.Rules().FirstToMove
 	offset := 0
@@ -170,7 +170,7 @@ func (s *session) backReq(gs *gameState, m *wire.BackReq) error {
 	ply := 2*(m.MoveNumber-1) + side - offset
 	if m.MoveNumber < 1 || ply < 0 || ply > gs.g.Ply() {
 		s.log.Warn().Int("move", m.MoveNumber).Msg("dxp: BACKREQ to a move not in the game refused")
-		return s.send(&wire.BackAcc{Code: wire.BackRefused})
+		return s.send(&dxpwire.BackAcc{Code: dxpwire.BackRefused})
 	}
 	for gs.g.Ply() > ply {
 		gs.g.Undo()
@@ -181,6 +181,6 @@ func (s *session) backReq(gs *gameState, m *wire.BackReq) error {
 		gs.pdn.Comments = gs.pdn.Comments[:ply]
 	}
 	gs.turn = time.Now()
-	s.log.Info().Int("move", m.MoveNumber).Str("side", wire.SideName(m.ToMove)).Msg("dxp: moves taken back")
-	return s.send(&wire.BackAcc{Code: wire.BackAccepted})
+	s.log.Info().Int("move", m.MoveNumber).Str("side", dxpwire.SideName(m.ToMove)).Msg("dxp: moves taken back")
+	return s.send(&dxpwire.BackAcc{Code: dxpwire.BackAccepted})
 }

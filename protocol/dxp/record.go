@@ -11,7 +11,7 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/pdn"
-	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -46,7 +46,7 @@ func (s *session) newGame(start engine.Position, us engine.Color, opponent strin
 	gs.clock = [2]time.Duration{t, t}
 	s.game = gs
 	s.sum.Games++
-	s.log.Info().Int("game", gs.round).Str("opponent", opponent).Str("color", wire.SideName(us)).
+	s.log.Info().Int("game", gs.round).Str("opponent", opponent).Str("color", dxpwire.SideName(us)).
 		Str("fen", start.FEN()).Int("minutes", minutes).Int("moves", moves).Msg("dxp game starts")
 }
 
@@ -106,36 +106,6 @@ func ruleEnd(gs *gameState) (engine.Result, string) {
 		return engine.Draw, fmt.Sprintf("move limit of %d moves", gs.moves)
 	}
 	return engine.Ongoing, ""
-}
-
-// endReason returns the GAMEEND reason that reports r from colour c's side.
-func endReason(r engine.Result, c engine.Color) wire.EndReason {
-	switch {
-	case r == engine.Draw:
-		return wire.EndDraw
-	case (r == engine.WhiteWins) == (c == engine.White) && r != engine.Ongoing:
-		return wire.EndWin
-	case r != engine.Ongoing:
-		return wire.EndLose
-	}
-	return wire.EndNone
-}
-
-// resultFor returns the game result when colour c reports reason.
-func resultFor(reason wire.EndReason, c engine.Color) engine.Result {
-	win, loss := engine.WhiteWins, engine.BlackWins
-	if c == engine.Black {
-		win, loss = loss, win
-	}
-	switch reason {
-	case wire.EndWin:
-		return win
-	case wire.EndLose:
-		return loss
-	case wire.EndDraw:
-		return engine.Draw
-	}
-	return engine.Ongoing
 }
 
 // finish records the current game with result r (engine.Ongoing:

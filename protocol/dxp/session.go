@@ -21,7 +21,7 @@ import (
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/pdn"
 	"github.com/damka-draughts/damka/player"
-	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -47,7 +47,7 @@ func (r Role) String() string {
 
 // NameLen is the longest name a GAMEREQ or GAMEACC carries, in bytes;
 // Config.Name is cut to it.
-const NameLen = wire.NameLen
+const NameLen = dxpwire.NameLen
 
 // Defaults used when a Config field is zero.
 const (
@@ -246,7 +246,7 @@ func Run(ctx context.Context, conn io.ReadWriteCloser, cfg Config) (Summary, err
 	if cfg.Name == "" {
 		cfg.Name = DefaultName
 	}
-	cfg.Name = asciiText(cfg.Name, wire.NameLen)
+	cfg.Name = dxpwire.ASCIIText(cfg.Name, dxpwire.NameLen)
 	if cfg.AckTimeout <= 0 {
 		cfg.AckTimeout = DefaultAckTimeout
 	}
@@ -296,10 +296,10 @@ func Run(ctx context.Context, conn io.ReadWriteCloser, cfg Config) (Summary, err
 // session's loop.
 type event struct {
 	kind   eventKind
-	raw    []byte        // evMsg, evBad: the message as received
-	msg    wire.Message  // evMsg
-	err    error         // evBad: why the message is malformed; evClosed: how the stream ended
-	result search.Result // evSearch
+	raw    []byte          // evMsg, evBad: the message as received
+	msg    dxpwire.Message // evMsg
+	err    error           // evBad: why the message is malformed; evClosed: how the stream ended
+	result search.Result   // evSearch
 }
 
 type eventKind uint8

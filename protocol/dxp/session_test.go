@@ -17,6 +17,7 @@ import (
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/pdn"
 	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -94,7 +95,7 @@ func runPair(t *testing.T, a, b *endpoint, listenA bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
-	ln, err := Listen(ctx, "127.0.0.1:0")
+	ln, err := dxpwire.Listen(ctx, "127.0.0.1:0")
 	require.NoError(t, err)
 	defer ln.Close()
 	server, client := a, b
@@ -114,7 +115,7 @@ func runPair(t *testing.T, a, b *endpoint, listenA bool) {
 	}()
 	go func() {
 		defer wg.Done()
-		conn, err := Dial(ctx, ln.Addr().String(), 5*time.Second)
+		conn, err := dxpwire.Dial(ctx, ln.Addr().String(), 5*time.Second)
 		if err != nil {
 			client.err = err
 			return

@@ -10,14 +10,14 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/player"
-	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 	"github.com/damka-draughts/damka/search"
 )
 
 // think chooses damka's move through the player (its book first, then its
 // search) while handling what the peer sends meanwhile, and sends the
 // move. over reports that the game ended or was suspended.
-func (s *session) think(ctx context.Context) (req *wire.GameReq, over bool, err error) {
+func (s *session) think(ctx context.Context) (req *dxpwire.GameReq, over bool, err error) {
 	gs := s.game
 	s.cfg.Player.SetGame(gs.g)
 	l := s.limits(gs)
@@ -48,11 +48,11 @@ func (s *session) think(ctx context.Context) (req *wire.GameReq, over bool, err 
 			pos := gs.g.Position()
 			if !res.HasMove {
 				// Result() said the game goes on; never send no move.
-				req, err := s.endGame(ctx, resultFor(wire.EndLose, gs.us), "no move found")
+				req, err := s.endGame(ctx, dxpwire.EndLose.Result(gs.us), "no move found")
 				return req, true, err
 			}
 			secs := int((time.Since(gs.turn) + time.Second/2) / time.Second)
-			mm := wire.MoveMessage(&pos, res.Move, secs)
+			mm := dxpwire.MoveMessage(&pos, res.Move, secs)
 			s.log.Debug().Str("move", pos.FormatMove(res.Move, engine.FormatFull)).Int("depth", res.Depth).
 				Int("score", res.Score).Uint64("nodes", res.Nodes).Dur("think", res.Time).Msg("dxp: our move")
 			if err := s.sendBy(mm, moveDeadline(gs.turn, l)); err != nil {
@@ -78,18 +78,18 @@ func (s *session) think(ctx context.Context) (req *wire.GameReq, over bool, err 
 			return req, true, err
 		}
 		switch m := ev.msg.(type) {
-		case *wire.GameEnd:
+		case *dxpwire.GameEnd:
 			// GAMEEND out of turn: real peers send it while we think.
 			stop()
 			req, err := s.peerEnd(ctx, m)
 			return req, true, err
-		case *wire.Move:
+		case *dxpwire.Move:
 			stop()
 			req, err := s.protocolError(ctx, "MOVE out of turn: damka is to move")
 			return req, true, err
-		case *wire.BackReq:
+		case *dxpwire.BackReq:
 			if !s.cfg.AcceptTakeBack {
-				if err := s.send(&wire.BackAcc{Code: wire.BackRefused}); err != nil {
+				if err := s.send(&dxpwire.BackAcc{Code: dxpwire.BackRefused}); err != nil {
 					stop()
 					s.finish(engine.Ongoing, "write failed")
 					return nil, true, err

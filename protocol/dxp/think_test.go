@@ -13,7 +13,7 @@ import (
 	"github.com/damka-draughts/damka/book"
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/player"
-	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -31,7 +31,7 @@ func TestBookMoveWithoutSearch(t *testing.T) {
 	start := engine.StartPosition(v)
 	g := engine.NewGame(start)
 	p.sendMsg(gameReq(engine.White, nil)) // damka plays white and moves first
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	p.expectMove(g)
 	found := false
 	for _, e := range b.Probe(&start) {
@@ -40,7 +40,7 @@ func TestBookMoveWithoutSearch(t *testing.T) {
 	assert.True(t, found, "damka's first move is not a book move")
 	assert.Empty(t, fe.searches(), "a book move needs no search")
 	p.send("E21")
-	assert.Equal(t, wire.EndNone, p.expectEnd().Reason)
+	assert.Equal(t, dxpwire.EndNone, p.expectEnd().Reason)
 	p.conn.Close()
 	require.NoError(t, result(t, done).err)
 }
@@ -65,7 +65,7 @@ func TestBookFileOfThePlayer(t *testing.T) {
 	p, done := startDamka(t, testContext(t), cfg)
 	g := engine.NewGame(start)
 	p.sendMsg(gameReq(engine.White, nil))
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	p.expectMove(g)
 	assert.Equal(t, only, g.Moves()[0], "the book file's move")
 	assert.Empty(t, fe.searches(), "a book move needs no search")
@@ -85,7 +85,7 @@ func TestMoveOverheadOfThePlayer(t *testing.T) {
 	p, done := startDamka(t, testContext(t), cfg)
 	g := engine.NewGame(engine.StartPosition(v))
 	p.sendMsg(gameReq(engine.White, nil))
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	p.expectMove(g)
 	p.send("E21")
 	p.expectEnd()
@@ -106,7 +106,7 @@ func TestSessionVariantOnThePlayer(t *testing.T) {
 	p, done := startDamka(t, testContext(t), cfg)
 	g := engine.NewGame(engine.StartPosition(v))
 	p.sendMsg(gameReq(engine.White, nil))
-	p.expectAcc(wire.AccAccepted)
+	p.expectAcc(dxpwire.AccAccepted)
 	p.expectMove(g) // an international move from the international start
 	p.send("E21")
 	p.expectEnd()

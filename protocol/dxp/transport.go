@@ -10,28 +10,28 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/damka-draughts/damka/protocol/dxp/internal/wire"
+	"github.com/damka-draughts/damka/protocol/dxpwire"
 	"github.com/damka-draughts/damka/search"
 )
 
 // readLoop reads messages and hands them to the session loop.
 func (s *session) readLoop() {
 	defer close(s.readerDone)
-	fr := wire.NewReader(s.conn)
+	fr := dxpwire.NewReader(s.conn)
 	for {
 		raw, err := fr.ReadMessage()
 		if err == nil {
 			s.lastRecv.Store(int64(time.Since(s.epoch)))
 		}
 		var ev event
-		var fe *wire.FrameError
+		var fe *dxpwire.FrameError
 		switch {
 		case err == nil:
 			if len(raw) == 0 {
 				continue // a stray NUL
 			}
 			ev.raw = append([]byte(nil), raw...)
-			ev.msg, ev.err = wire.Decode(raw)
+			ev.msg, ev.err = dxpwire.Decode(raw)
 			if ev.err != nil {
 				ev.kind = evBad
 			}
@@ -86,12 +86,12 @@ func (s *session) wait(ctx context.Context, timeout time.Duration, sr <-chan sea
 }
 
 // send writes m; an error means the connection is gone.
-func (s *session) send(m wire.Message) error { return s.sendBy(m, time.Time{}) }
+func (s *session) send(m dxpwire.Message) error { return s.sendBy(m, time.Time{}) }
 
 // sendBy is send for a message that may wait for the message gap at most
 // until by (the zero time: no bound).
-func (s *session) sendBy(m wire.Message, by time.Time) error {
-	b, err := wire.AppendFrame(make([]byte, 0, wire.MaxMessageLen+1), m)
+func (s *session) sendBy(m dxpwire.Message, by time.Time) error {
+	b, err := dxpwire.AppendFrame(make([]byte, 0, dxpwire.MaxMessageLen+1), m)
 	if err != nil {
 		return err
 	}
@@ -127,29 +127,11 @@ func (s *session) pause(by time.Time) {
 
 // chat sends a CHAT (text made ASCII and cut to fit).
 func (s *session) chat(text string) error {
-	return s.send(&wire.Chat{Text: asciiText(text, wire.MaxChatText)})
-}
-
-// asciiText replaces characters outside printable ASCII by '?' and cuts s
-// to max bytes.
-func asciiText(s string, max int) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c < 32 || c > 126 {
-			b[i] = '?'
-		}
-	}
-	if len(b) > max {
-		b = b[:max]
-	}
-	if len(b) == 0 {
-		return "?"
-	}
-	return string(b)
+	return s.send(&dxpwire.Chat{Text: dxpwire.ASCIIText(text, dxpwire.MaxChatText)})
 }
 
 // logChat logs a CHAT from the peer.
-func (s *session) logChat(m *wire.Chat) {
+func (s *session) logChat(m *dxpwire.Chat) {
 	s.log.Info().Str("text", m.Text).Msg("dxp chat from the peer")
 }
 
@@ -157,7 +139,7 @@ func (s *session) logChat(m *wire.Chat) {
 // peer to close its side, then close; it waits for the reader and any
 // search goroutine.
 func (s *session) close() {
-	shutdown(s.conn)
+	dxpwire.Shutdown(s.conn)
 	t := time.NewTimer(min(s.cfg.AckTimeout, 2*time.Second))
 	defer t.Stop()
 drain:
@@ -180,9 +162,9 @@ drain:
 }
 
 // stopCode is the stop code of our GAMEEND messages.
-func (s *session) stopCode(ctx context.Context) wire.StopCode {
+func (s *session) stopCode(ctx context.Context) dxpwire.StopCode {
 	if ctx.Err() != nil || (s.cfg.Role == Initiator && s.lastGame) {
-		return wire.StopNoMore
+		return dxpwire.StopNoMore
 	}
-	return wire.StopContinue
+	return dxpwire.StopContinue
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/hubwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -51,7 +52,7 @@ func parseSeconds(v string, lo int) (time.Duration, error) {
 // adds to the earlier ones (until the next pos or done). A bad value
 // rejects the whole line; unknown arguments are ignored. Either is answered
 // with one error line.
-func (s *session) level(l Line) {
+func (s *session) level(l hubwire.Line) {
 	lim, clock := s.limits, s.clock
 	var bad, unknown []string
 	for _, a := range l.Args {
@@ -108,7 +109,7 @@ func (s *session) level(l Line) {
 // Every go line is answered by exactly one done line. It returns a line
 // that ended the search, to be handled next, and whether to quit (ctx
 // ended).
-func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pending *input, quit bool) {
+func (s *session) goSearch(ctx context.Context, l hubwire.Line, lines <-chan input) (pending *input, quit bool) {
 	limits := s.limits
 	if s.clock && limits.Time == 0 && limits.Inc == 0 && limits.MoveTime == 0 {
 		// An empty clock: answer at once rather than search unlimited.
@@ -122,7 +123,7 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 		case "think", "ponder", "analyze":
 			if mode != "" && mode != a.Name {
 				s.errorf("go: two modes, %s and %s (want one of think, ponder, analyze; no search)", mode, a.Name)
-				s.out.send(NewLine("done"))
+				s.out.send(hubwire.NewLine("done"))
 				return nil, false
 			}
 			mode = a.Name
@@ -136,7 +137,7 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 			not = ": " + quoteList(unknown) + " is not one"
 		}
 		s.errorf("go: missing mode: want go think, go ponder or go analyze%s (no search)", not)
-		s.out.send(NewLine("done"))
+		s.out.send(hubwire.NewLine("done"))
 		return nil, false
 	}
 	if len(unknown) > 0 {
@@ -166,11 +167,11 @@ func (s *session) goSearch(ctx context.Context, l Line, lines <-chan input) (pen
 			quit = true
 		case x := <-lines:
 			if !x.eof && x.tooLong == 0 {
-				if fl, err := ParseLine(x.text); err == nil {
+				if fl, err := hubwire.ParseLine(x.text); err == nil {
 					switch fl.Command {
 					case "ping":
 						s.log.Debug().Str("in", x.text).Msg("hub")
-						s.out.send(NewLine("pong"))
+						s.out.send(hubwire.NewLine("pong"))
 						continue
 					case "ponder-hit":
 						s.log.Debug().Str("in", x.text).Msg("hub")
@@ -206,7 +207,7 @@ func (s *session) done(c search.Choice) {
 			side = "black"
 		}
 		s.errorf("go: %s to move has no legal move: the game is over (no search, no move)", side)
-		s.out.send(NewLine("done"))
+		s.out.send(hubwire.NewLine("done"))
 		return
 	case search.FromBook:
 		s.log.Info().Str("pos", root.HubPosition()).Str("move", root.FormatMove(c.Move, engine.FormatHub)).Msg("hub: book move")
@@ -222,7 +223,7 @@ func (s *session) done(c search.Choice) {
 		s.log.Error().Str("pos", root.HubPosition()).Str("problem", c.Problem).Msg("hub: bad search result")
 		s.errorf("internal error: %s", c.Problem)
 	}
-	d := NewLine("done").With("move", root.FormatMove(c.Move, engine.FormatHub))
+	d := hubwire.NewLine("done").With("move", root.FormatMove(c.Move, engine.FormatHub))
 	if len(c.PV) > 1 {
 		next := root.Play(c.Move)
 		d = d.With("ponder", next.FormatMove(c.PV[1], engine.FormatHub))
@@ -233,21 +234,21 @@ func (s *session) done(c search.Choice) {
 // infoLine writes one search report: depth, score in men, nodes, time in
 // seconds, nps in millions and the PV in Hub moves; with multi (the
 // multipv parameter above 1) the line's number first, multipv=K.
-func infoLine(root *engine.Position, info search.Info, multi bool) Line {
+func infoLine(root *engine.Position, info search.Info, multi bool) hubwire.Line {
 	// One argument slice for the whole line (With copies the arguments
 	// on each call): a search sends one line an iteration.
-	l := Line{Command: "info", Args: make([]Arg, 0, 7)}
+	l := hubwire.Line{Command: "info", Args: make([]hubwire.Arg, 0, 7)}
 	if multi {
-		l.Args = append(l.Args, Arg{Name: "multipv", Value: strconv.Itoa(max(info.MultiPV, 1))})
+		l.Args = append(l.Args, hubwire.Arg{Name: "multipv", Value: strconv.Itoa(max(info.MultiPV, 1))})
 	}
 	l.Args = append(l.Args,
-		Arg{Name: "depth", Value: strconv.Itoa(info.Depth)},
-		Arg{Name: "score", Value: search.FormatScore(info.Score)},
-		Arg{Name: "nodes", Value: strconv.FormatUint(info.Nodes, 10)},
-		Arg{Name: "time", Value: strconv.FormatFloat(info.Time.Seconds(), 'f', 3, 64)},
-		Arg{Name: "nps", Value: strconv.FormatFloat(float64(info.NPS)/1e6, 'f', 1, 64)})
+		hubwire.Arg{Name: "depth", Value: strconv.Itoa(info.Depth)},
+		hubwire.Arg{Name: "score", Value: search.FormatScore(info.Score)},
+		hubwire.Arg{Name: "nodes", Value: strconv.FormatUint(info.Nodes, 10)},
+		hubwire.Arg{Name: "time", Value: strconv.FormatFloat(info.Time.Seconds(), 'f', 3, 64)},
+		hubwire.Arg{Name: "nps", Value: strconv.FormatFloat(float64(info.NPS)/1e6, 'f', 1, 64)})
 	if pv := search.FormatPV(root, info.PV, engine.FormatHub); pv != "" {
-		l.Args = append(l.Args, Arg{Name: "pv", Value: pv, Quoted: true})
+		l.Args = append(l.Args, hubwire.Arg{Name: "pv", Value: pv, Quoted: true})
 	}
 	return l
 }

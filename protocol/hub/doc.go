@@ -1,18 +1,17 @@
-// Package hub speaks the Hub protocol of the Scan draughts engine
-// (docs/hub.md), both sides of it.
+// Package hub is the engine side of the Hub protocol of the Scan draughts
+// engine (docs/hub.md).
 //
-// The engine side, Run, reads Hub lines from an io.Reader and answers on an
-// io.Writer, driving a player (Config.Player, a *player.Player: the Hub
-// parameters are its settings): GUIs and match tools start damka and talk
-// to it over stdin/stdout, and tests run whole sessions as transcripts. The GUI side, Client, starts an engine process
-// (or talks over any pair of streams), runs the handshake, sends positions,
-// limits and searches, and reads the answers; the match runner uses it.
+// Run reads Hub lines from an io.Reader and answers on an io.Writer,
+// driving a player (Config.Player, a *player.Player: the Hub parameters
+// are its settings): GUIs and match tools start damka and talk to it over
+// stdin/stdout, and tests run whole sessions as transcripts. The GUI side,
+// which drives other engines, is package protocol/hubclient; the line
+// syntax both sides share (ParseLine, Line.String) is package
+// protocol/hubwire.
 //
-// Line syntax (ParseLine, Line.String): "command name=value flag ...";
-// values are tokens or double-quoted strings without escapes. Moves are
-// read in any Hub form (captured squares in any order; a single capture
-// with or without its captured square) and written in the full Hub form:
-// "32-28", "28x19x23" with the captured squares in ascending order.
+// Moves are read in any Hub form (captured squares in any order; a single
+// capture with or without its captured square) and written in the full Hub
+// form: "32-28", "28x19x23" with the captured squares in ascending order.
 //
 // On 8x8 boards positions have 33 characters and the variant is chosen with
 // the "variant" parameter, as other 8x8 Hub clients do. With

@@ -11,6 +11,7 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/hubwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -59,10 +60,10 @@ func FuzzSession(f *testing.F) {
 		}
 		gos := 0
 		for _, line := range strings.Split(input, "\n") {
-			if len(line) > MaxLineBytes {
+			if len(line) > hubwire.MaxLineBytes {
 				continue
 			}
-			l, err := ParseLine(line)
+			l, err := hubwire.ParseLine(line)
 			if err != nil {
 				continue
 			}
@@ -78,7 +79,7 @@ func FuzzSession(f *testing.F) {
 			if line == "" && out.Len() == 0 {
 				break
 			}
-			l, err := ParseLine(line)
+			l, err := hubwire.ParseLine(line)
 			require.NoError(t, err, "bad output line %q", line)
 			require.True(t, answers[l.Command], "unknown answer %q", line)
 			if l.Command == "done" {

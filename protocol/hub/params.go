@@ -11,11 +11,12 @@ import (
 	"strings"
 
 	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/hubwire"
 )
 
 // paramLine is the param line announcing st with its current value.
-func paramLine(st player.Setting, value string) Line {
-	l := NewLine("param").With("name", st.Name).With("value", value).With("type", st.Kind.String())
+func paramLine(st player.Setting, value string) hubwire.Line {
+	l := hubwire.NewLine("param").With("name", st.Name).With("value", value).With("type", st.Kind.String())
 	switch st.Kind {
 	case player.Int:
 		l = l.With("min", strconv.Itoa(st.Min)).With("max", strconv.Itoa(st.Max))
@@ -28,7 +29,7 @@ func paramLine(st player.Setting, value string) Line {
 // setParam handles "set-param name=N value=V". A bad name or value
 // changes nothing; unknown arguments are ignored. Each problem is reported
 // in one error line.
-func (s *session) setParam(l Line) {
+func (s *session) setParam(l hubwire.Line) {
 	var unknown []string
 	for _, a := range l.Args {
 		if a.Name != "name" && a.Name != "value" {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/hubwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -44,10 +45,6 @@ type Config struct {
 	// "out") and session events at info level. The zero Logger is silent.
 	Log zerolog.Logger
 }
-
-// MaxLineBytes bounds one input line; a longer line is discarded with
-// error message="line too long ...".
-const MaxLineBytes = 1 << 20
 
 // Run serves one Hub session: it reads commands from in and writes answers
 // to out until quit, the end of in, or ctx is done. Errors in the input
@@ -94,7 +91,7 @@ func readLines(in io.Reader, lines chan<- input, quit <-chan struct{}) {
 			var chunk []byte
 			chunk, err = br.ReadSlice('\n')
 			n += len(chunk)
-			if n <= MaxLineBytes {
+			if n <= hubwire.MaxLineBytes {
 				buf = append(buf, chunk...)
 			}
 			if err != bufio.ErrBufferFull {
@@ -103,7 +100,7 @@ func readLines(in io.Reader, lines chan<- input, quit <-chan struct{}) {
 		}
 		if n > 0 {
 			x := input{}
-			if n > MaxLineBytes {
+			if n > hubwire.MaxLineBytes {
 				x.tooLong = n
 			} else {
 				x.text = strings.TrimSuffix(string(buf), "\n")
@@ -170,7 +167,7 @@ type lineWriter struct {
 	err error
 }
 
-func (w *lineWriter) send(l Line) {
+func (w *lineWriter) send(l hubwire.Line) {
 	s := l.String()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -194,7 +191,7 @@ func (w *lineWriter) failed() error {
 func (s *session) errorf(format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
 	s.log.Info().Str("error", msg).Msg("hub error answered")
-	s.out.send(NewLine("error").With("message", msg))
+	s.out.send(hubwire.NewLine("error").With("message", msg))
 }
 
 // loop handles lines until quit, the end of input or ctx.
@@ -246,14 +243,14 @@ func (s *session) loop(ctx context.Context, lines <-chan input) error {
 }
 
 // parse reads one input line, answering syntax errors itself.
-func (s *session) parse(x input) (Line, bool) {
+func (s *session) parse(x input) (hubwire.Line, bool) {
 	if x.tooLong > 0 {
-		s.errorf("line too long: %d bytes (at most %d)", x.tooLong, MaxLineBytes)
-		return Line{}, false
+		s.errorf("line too long: %d bytes (at most %d)", x.tooLong, hubwire.MaxLineBytes)
+		return hubwire.Line{}, false
 	}
-	l, err := ParseLine(x.text)
+	l, err := hubwire.ParseLine(x.text)
 	switch {
-	case errors.Is(err, ErrEmptyLine):
+	case errors.Is(err, hubwire.ErrEmptyLine):
 		s.errorf("missing command")
 		return l, false
 	case err != nil:
@@ -264,7 +261,7 @@ func (s *session) parse(x input) (Line, bool) {
 }
 
 // handle runs one command other than go; it reports whether to quit.
-func (s *session) handle(l Line) bool {
+func (s *session) handle(l hubwire.Line) bool {
 	switch l.Command {
 	case "hub":
 		s.checkArgs(l)
@@ -274,7 +271,7 @@ func (s *session) handle(l Line) bool {
 	case "init":
 		s.checkArgs(l)
 		s.p.Init()
-		s.out.send(NewLine("ready"))
+		s.out.send(hubwire.NewLine("ready"))
 	case "new-game":
 		s.checkArgs(l)
 		s.p.NewGame()
@@ -284,7 +281,7 @@ func (s *session) handle(l Line) bool {
 		s.level(l)
 	case "ping":
 		s.checkArgs(l)
-		s.out.send(NewLine("pong"))
+		s.out.send(hubwire.NewLine("pong"))
 	case "ponder-hit", "stop":
 		// Only meaningful during a search; Scan ignores them otherwise.
 		s.log.Debug().Str("command", l.Command).Msg("hub: ignored outside a search")
@@ -299,7 +296,7 @@ func (s *session) handle(l Line) bool {
 
 // checkArgs answers an error naming the arguments of l outside allowed
 // (in order), if any. It returns false when it answered.
-func (s *session) checkArgs(l Line, allowed ...string) bool {
+func (s *session) checkArgs(l hubwire.Line, allowed ...string) bool {
 	var bad []string
 	for _, a := range l.Args {
 		found := false
@@ -335,7 +332,7 @@ func quoteList(names []string) string {
 
 // hello answers hub: id, one param line per parameter, wait.
 func (s *session) hello() {
-	id := NewLine("id")
+	id := hubwire.NewLine("id")
 	for _, f := range [][2]string{{"name", s.cfg.Name}, {"version", s.cfg.Version},
 		{"author", s.cfg.Author}, {"country", s.cfg.Country}} {
 		if f[1] != "" {
@@ -347,7 +344,7 @@ func (s *session) hello() {
 		v, _ := s.p.Get(st.Name)
 		s.out.send(paramLine(st, v))
 	}
-	s.out.send(NewLine("wait"))
+	s.out.send(hubwire.NewLine("wait"))
 }
 
 // pos handles "pos [start] [pos=P] [moves=M]". P is a Hub position
@@ -355,7 +352,7 @@ func (s *session) hello() {
 // position leaves the current one, and the next go answers without a move
 // (goRefused) until a pos is taken; a bad move keeps the moves before it.
 // Either way the limits are reset, as by every pos line.
-func (s *session) pos(l Line) {
+func (s *session) pos(l hubwire.Line) {
 	s.limits, s.clock = search.Limits{}, false
 	var problems []string
 	for _, a := range l.Args {
@@ -461,7 +458,7 @@ func (s *session) setVariant(id engine.VariantID) { s.p.SetVariant(id) }
 func (s *session) goRefused() {
 	s.limits, s.clock = search.Limits{}, false
 	s.errorf("go: no search: the last pos was refused (%s); send a valid pos first", s.refusedPos)
-	s.out.send(NewLine("done"))
+	s.out.send(hubwire.NewLine("done"))
 }
 
 // positionHint explains a rejected position string, naming the variant

@@ -20,6 +20,7 @@ import (
 	"github.com/damka-draughts/damka/internal/testfiles"
 	"github.com/damka-draughts/damka/pdn"
 	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/hubwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -782,13 +783,13 @@ func TestContextCancel(t *testing.T) {
 	assert.Regexp(t, `(?m)^done move=\S+`, out.String())
 }
 
-// TestLongLine: a line over MaxLineBytes is refused and the session goes on.
+// TestLongLine: a line over hubwire.MaxLineBytes is refused and the session goes on.
 func TestLongLine(t *testing.T) {
 	hs := startSession(t, testConfig())
 	go func() {
-		_, _ = io.WriteString(hs.in, "pos moves=\""+strings.Repeat("x", MaxLineBytes+10)+"\"\nping\n")
+		_, _ = io.WriteString(hs.in, "pos moves=\""+strings.Repeat("x", hubwire.MaxLineBytes+10)+"\"\nping\n")
 	}()
-	hs.expect(fmt.Sprintf("error message=\"line too long: %d bytes (at most %d)\"", MaxLineBytes+23, MaxLineBytes))
+	hs.expect(fmt.Sprintf("error message=\"line too long: %d bytes (at most %d)\"", hubwire.MaxLineBytes+23, hubwire.MaxLineBytes))
 	hs.expect("pong")
 	hs.finish()
 }
@@ -807,7 +808,7 @@ func TestGarbageLines(t *testing.T) {
 	long := strings.Repeat("pos pos=x ", 2<<20/10) + "\n"
 	go func() { _, _ = io.WriteString(hs.in, long) }()
 	hs.expect(`~done move=\S+( ponder=\S+)?`)
-	hs.expect(fmt.Sprintf("error message=\"line too long: %d bytes (at most %d)\"", len(long), MaxLineBytes))
+	hs.expect(fmt.Sprintf("error message=\"line too long: %d bytes (at most %d)\"", len(long), hubwire.MaxLineBytes))
 	for _, garbage := range []string{
 		"\x00\x01\x02\xff\xfe garbage \x1b[0m",
 		"\xc3\x28 \xa0\xa1",

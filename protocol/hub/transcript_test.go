@@ -15,6 +15,7 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/hubwire"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -282,7 +283,7 @@ func checkDone(t *testing.T, p *engine.Position, got string) {
 	if p == nil || !strings.HasPrefix(got, "done") {
 		return
 	}
-	l, err := ParseLine(got)
+	l, err := hubwire.ParseLine(got)
 	require.NoError(t, err)
 	mv, ok := l.Get("move")
 	if !ok {

@@ -41,7 +41,7 @@ import (
 	"time"
 
 	"github.com/damka-draughts/damka/engine"
-	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/hubwire"
 )
 
 func main() {
@@ -69,7 +69,7 @@ func main() {
 	}
 
 	out := bufio.NewWriter(os.Stdout)
-	say := func(l hub.Line) { fmt.Fprintln(out, l.String()); out.Flush() }
+	say := func(l hubwire.Line) { fmt.Fprintln(out, l.String()); out.Flush() }
 	v := engine.Russian
 	game := engine.NewGame(engine.StartPosition(v))
 	var budget time.Duration
@@ -90,7 +90,7 @@ func main() {
 			case "crash":
 				os.Exit(3)
 			case "kill":
-				say(hub.NewLine("info").With("depth", "1"))
+				say(hubwire.NewLine("info").With("depth", "1"))
 				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 				select {}
 			case "hang":
@@ -120,9 +120,9 @@ func main() {
 		}
 		if *scores != "" {
 			list := strings.Split(*scores, ",")
-			say(hub.NewLine("info").With("depth", "1").With("score", list[min(moveNo, len(list))-1]))
+			say(hubwire.NewLine("info").With("depth", "1").With("score", list[min(moveNo, len(list))-1]))
 		}
-		done := hub.NewLine("done").With("move", text)
+		done := hubwire.NewLine("done").With("move", text)
 		if *ponder {
 			if r, ok := expect(p.Play(m), *predict, *mispredict); ok {
 				done = done.With("ponder", r)
@@ -135,7 +135,7 @@ func main() {
 		if rec != nil {
 			fmt.Fprintln(rec, in.Text())
 		}
-		l, err := hub.ParseLine(in.Text())
+		l, err := hubwire.ParseLine(in.Text())
 		if err != nil {
 			continue
 		}
@@ -155,14 +155,14 @@ func main() {
 				out.Flush()
 				continue
 			}
-			say(hub.NewLine("id").With("name", "fake-"+*mode).With("version", "1"))
+			say(hubwire.NewLine("id").With("name", "fake-"+*mode).With("version", "1"))
 			if *mode != "novariant" {
-				say(hub.NewLine("param").With("name", "variant").With("value", v.String()).With("type", "enum").With("values", strings.Join(engine.VariantNames(), " ")))
+				say(hubwire.NewLine("param").With("name", "variant").With("value", v.String()).With("type", "enum").With("values", strings.Join(engine.VariantNames(), " ")))
 			}
 			if *ponder {
-				say(hub.NewLine("param").With("name", "ponder").With("value", "false").With("type", "bool"))
+				say(hubwire.NewLine("param").With("name", "ponder").With("value", "false").With("type", "bool"))
 			}
-			say(hub.NewLine("wait"))
+			say(hubwire.NewLine("wait"))
 		case "set-param":
 			if n, _ := l.Get("name"); n == "variant" {
 				val, _ := l.Get("value")
@@ -171,9 +171,9 @@ func main() {
 				}
 			}
 		case "init":
-			say(hub.NewLine("ready"))
+			say(hubwire.NewLine("ready"))
 		case "ping":
-			say(hub.NewLine("pong"))
+			say(hubwire.NewLine("pong"))
 		case "new-game":
 			moveNo = 0
 		case "pos":
@@ -185,7 +185,7 @@ func main() {
 			p := engine.StartPosition(v)
 			if s, ok := l.Get("pos"); ok {
 				if p, err = engine.ParseHubPosition(v, s); err != nil {
-					say(hub.NewLine("error").With("message", "bad position"))
+					say(hubwire.NewLine("error").With("message", "bad position"))
 					continue
 				}
 			}
@@ -195,7 +195,7 @@ func main() {
 				cur := game.Position()
 				m, err := cur.ParseMove(t)
 				if err != nil {
-					say(hub.NewLine("error").With("message", "bad move"))
+					say(hubwire.NewLine("error").With("message", "bad move"))
 					break
 				}
 				game.Play(m)

@@ -1,7 +1,9 @@
 // convert.go: between DXP's position strings and MOVE messages and the
-// engine's positions and moves, for 10x10 and damka's 8x8 extension.
+// engine's positions and moves, for 10x10 and damka's 8x8 extension; the
+// start position of a GAMEREQ; game results and GAMEEND reasons; names and
+// texts made fit for a message.
 
-package wire
+package dxpwire
 
 import (
 	"fmt"
@@ -182,4 +184,69 @@ func SideName(c engine.Color) string {
 		return "black"
 	}
 	return "white"
+}
+
+// SetStart sets m's position fields for a game from start: no set-up (the
+// 'A' of the variant's start position) when start has the pieces and the
+// side to move of its variant's start position, else Setup with start's
+// side to move and its board (EncodeBoard).
+func (m *GameReq) SetStart(start *engine.Position) {
+	std := engine.StartPosition(start.V)
+	if start.Pieces == std.Pieces && start.Kings == std.Kings && start.Side == std.Side {
+		m.Setup, m.ToMove, m.Board = false, engine.White, ""
+		return
+	}
+	m.Setup, m.ToMove, m.Board = true, start.Side, EncodeBoard(start)
+}
+
+// ReasonFor returns the GAMEEND reason with which colour c reports the
+// result r: EndWin or EndLose for a win, EndDraw, or EndNone for
+// engine.Ongoing (no result).
+func ReasonFor(r engine.Result, c engine.Color) EndReason {
+	switch {
+	case r == engine.Draw:
+		return EndDraw
+	case (r == engine.WhiteWins) == (c == engine.White) && r != engine.Ongoing:
+		return EndWin
+	case r != engine.Ongoing:
+		return EndLose
+	}
+	return EndNone
+}
+
+// Result returns the game result when colour c sends GAMEEND with reason
+// r: engine.Ongoing for EndNone (and an unknown reason).
+func (r EndReason) Result(c engine.Color) engine.Result {
+	win, loss := engine.WhiteWins, engine.BlackWins
+	if c == engine.Black {
+		win, loss = loss, win
+	}
+	switch r {
+	case EndWin:
+		return win
+	case EndLose:
+		return loss
+	case EndDraw:
+		return engine.Draw
+	}
+	return engine.Ongoing
+}
+
+// ASCIIText returns s fit for a name or CHAT text of at most max bytes:
+// characters outside printable ASCII replaced by '?', cut to max bytes,
+// and "?" for an empty s.
+func ASCIIText(s string, max int) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c < 32 || c > 126 {
+			b[i] = '?'
+		}
+	}
+	if len(b) > max {
+		b = b[:max]
+	}
+	if len(b) == 0 {
+		return "?"
+	}
+	return string(b)
 }

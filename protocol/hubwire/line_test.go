@@ -1,4 +1,4 @@
-package hub
+package hubwire
 
 import (
 	"errors"

@@ -1,13 +1,15 @@
-package hub
+package hubclient
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,28 +19,69 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/hub"
+	"github.com/damka-draughts/damka/protocol/hubwire"
 )
 
-// pipeClient connects a client to Run in-process over pipes.
+// testPlayer returns a player with one thread, a 4 MiB table and no book,
+// so that searches are reproducible and sessions start fast.
+func testPlayer(t *testing.T) *player.Player {
+	t.Helper()
+	p := player.New(player.Config{})
+	for _, kv := range [][2]string{{player.SetThreads, "1"}, {player.SetHash, "4"}, {player.SetBook, "false"}} {
+		require.NoError(t, p.Set(kv[0], kv[1]), "%s=%s", kv[0], kv[1])
+	}
+	return p
+}
+
+// pipeClient connects a client to damka's own Hub engine (hub.Run)
+// in-process over pipes.
 func pipeClient(t *testing.T) (*Client, chan error) {
 	t.Helper()
 	toEngR, toEngW := io.Pipe()
 	fromEngR, fromEngW := io.Pipe()
 	errc := make(chan error, 1)
 	go func() {
-		cfg := testConfig()
-		cfg.Player = testPlayer(t, player.Config{})
-		err := Run(context.Background(), toEngR, fromEngW, cfg)
+		cfg := hub.Config{Name: "damka", Version: "test", Author: "the damka authors", Player: testPlayer(t)}
+		err := hub.Run(context.Background(), toEngR, fromEngW, cfg)
 		fromEngW.Close()
 		errc <- err
 	}()
-	c := NewClient(fromEngR, toEngW, zerolog.Nop())
+	c := New(fromEngR, toEngW, zerolog.Nop())
 	t.Cleanup(func() {
 		toEngW.Close()
 		toEngR.Close()
 		fromEngR.Close()
 	})
 	return c, errc
+}
+
+// requireHubMove parses text, a move in p, and requires it legal and in
+// the full Hub form.
+func requireHubMove(t *testing.T, p *engine.Position, text string) engine.Move {
+	t.Helper()
+	m, err := p.ParseMove(text)
+	require.NoError(t, err, "move %q in %s", text, p.HubPosition())
+	require.Equal(t, p.FormatMove(m, engine.FormatHub), text, "not the full Hub form")
+	return m
+}
+
+// safeBuffer is a bytes.Buffer safe for concurrent writes (log output).
+type safeBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func ctxT(t *testing.T) context.Context {
@@ -233,7 +276,7 @@ func TestMain(m *testing.M) {
 // is killed after the deadline and the grace, and Close does not hang.
 func TestClientKillsHungProcess(t *testing.T) {
 	ctx := ctxT(t)
-	c, err := Start(ctx, ClientOptions{
+	c, err := Start(ctx, Options{
 		Path: os.Args[0], Args: []string{"-test.run=^$"},
 		Env:       append(os.Environ(), "DAMKA_HUB_HUNG_ENGINE=1"),
 		StopGrace: 100 * time.Millisecond,
@@ -254,7 +297,7 @@ func TestClientKillsHungProcess(t *testing.T) {
 	assert.Error(t, c.ExitErr(), "killed")
 
 	// Close kills an engine that ignores quit.
-	c, err = Start(ctx, ClientOptions{
+	c, err = Start(ctx, Options{
 		Path: os.Args[0], Args: []string{"-test.run=^$"},
 		Env:       append(os.Environ(), "DAMKA_HUB_HUNG_ENGINE=1"),
 		StopGrace: 100 * time.Millisecond,
@@ -264,7 +307,7 @@ func TestClientKillsHungProcess(t *testing.T) {
 	require.NoError(t, err)
 	assert.ErrorIs(t, c.Close(ctx), ErrEngineHung)
 
-	_, err = Start(ctx, ClientOptions{Path: "/nonexistent/engine"})
+	_, err = Start(ctx, Options{Path: "/nonexistent/engine"})
 	assert.Error(t, err)
 }
 
@@ -290,7 +333,7 @@ func TestLevelLine(t *testing.T) {
 }
 
 func TestParseInfo(t *testing.T) {
-	l, err := ParseLine(`info depth=12 mean-depth=10.5 score=-0.25 nodes=123456 time=1.500 nps=0.1 pv="32-28 19-23" extra=1 depth2=x`)
+	l, err := hubwire.ParseLine(`info depth=12 mean-depth=10.5 score=-0.25 nodes=123456 time=1.500 nps=0.1 pv="32-28 19-23" extra=1 depth2=x`)
 	require.NoError(t, err)
 	in := parseInfo(l)
 	assert.Equal(t, 12, in.Depth)
@@ -300,7 +343,7 @@ func TestParseInfo(t *testing.T) {
 	assert.Equal(t, 1500*time.Millisecond, in.Time)
 	assert.Equal(t, 0.1, in.NPS)
 	assert.Equal(t, []string{"32-28", "19-23"}, in.PV)
-	bad, err := ParseLine("info depth=x score=y")
+	bad, err := hubwire.ParseLine("info depth=x score=y")
 	require.NoError(t, err)
 	in = parseInfo(bad)
 	assert.False(t, in.Has["depth"])
@@ -312,9 +355,9 @@ type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
 
-// TestClientLineTooLong: an engine line over MaxLineBytes is not kept in
-// memory, and what the log says is what happens. A line of another kind
-// than the one waited for (a 32 MB line in the handshake, a 10 MB info line
+// TestClientLineTooLong: an engine line over hubwire.MaxLineBytes is not
+// kept in memory, and what the log says is what happens. A line of another
+// kind than the one waited for (a 32 MB line in the handshake, a 10 MB info line
 // in a search) is logged as skipped and the wait goes on to the engine's
 // answer; the answer waited for over the limit (a done line) fails the wait
 // with ErrLineTooLong as soon as the limit is passed (not at the newline),
@@ -323,7 +366,7 @@ func TestClientLineTooLong(t *testing.T) {
 	outR, outW := io.Pipe()
 	t.Cleanup(func() { outR.Close(); outW.Close() })
 	var log safeBuffer
-	c := NewClient(outR, nopCloser{io.Discard}, zerolog.New(&log))
+	c := New(outR, nopCloser{io.Discard}, zerolog.New(&log))
 	ctx := ctxT(t)
 	// long writes n bytes of a line starting with head, without its newline.
 	long := func(head string, n int) error {
@@ -387,7 +430,7 @@ func TestClientLineTooLong(t *testing.T) {
 	require.NoError(t, err)
 	_, err = s.Wait(ctx, nil)
 	require.ErrorIs(t, err, ErrLineTooLong)
-	assert.Contains(t, err.Error(), fmt.Sprintf("waiting for done: hub engine line too long: line 7 is over %d bytes (starts \"done move=32-28 pv=xxx", MaxLineBytes))
+	assert.Contains(t, err.Error(), fmt.Sprintf("waiting for done: hub engine line too long: line 7 is over %d bytes (starts \"done move=32-28 pv=xxx", hubwire.MaxLineBytes))
 	assert.Contains(t, log.String(), `"want":"done","line":7,"max":1048576,"starts":"done move=32-28 pv=xxx`)
 	assert.Contains(t, log.String(), `"message":"hub client: engine line too long: the answer waited for is lost"`)
 	assert.Equal(t, 2, strings.Count(log.String(), "engine line too long, skipped"), "the lost answer is not logged as skipped")
@@ -405,7 +448,7 @@ func TestClientKillLoggedOnce(t *testing.T) {
 		t.Skip("needs sleep(1)")
 	}
 	start := func(log io.Writer) *Client {
-		c, err := Start(ctxT(t), ClientOptions{Path: "sleep", Args: []string{"60"}, StopGrace: 50 * time.Millisecond,
+		c, err := Start(ctxT(t), Options{Path: "sleep", Args: []string{"60"}, StopGrace: 50 * time.Millisecond,
 			Log: zerolog.New(log).Level(zerolog.InfoLevel)})
 		require.NoError(t, err)
 		t.Cleanup(c.Kill)
@@ -455,7 +498,7 @@ func scriptedEngine(t *testing.T, answer func(line string) []string) *Client {
 		}
 	}()
 	t.Cleanup(func() { toEngW.Close(); toEngR.Close(); fromEngR.Close() })
-	return NewClient(fromEngR, toEngW, zerolog.Nop())
+	return New(fromEngR, toEngW, zerolog.Nop())
 }
 
 // scan20 answers as Scan 2.0's `scan hub` does: name/author/country lines

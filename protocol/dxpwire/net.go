@@ -1,11 +1,10 @@
 // net.go: DXP's TCP layer: default port, listening with SO_REUSEADDR,
-// connecting, and closing a connection with a shutdown first.
+// connecting, and shutting the sending half of a connection down.
 
-package dxp
+package dxpwire
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net"
 	"strconv"
@@ -53,16 +52,12 @@ type closeWriter interface {
 	CloseWrite() error
 }
 
-// shutdown closes the sending half of c when it can (TCP FIN: the peer
-// reads the end of the stream after all our messages).
-func shutdown(c io.Closer) {
+// Shutdown closes the sending half of c when it can (TCP FIN: the peer
+// reads the end of the stream after all our messages); it does nothing for
+// a connection without CloseWrite. Errors are ignored: the connection is
+// about to be closed.
+func Shutdown(c io.Closer) {
 	if cw, ok := c.(closeWriter); ok {
 		_ = cw.CloseWrite()
 	}
-}
-
-// isClosedErr reports whether err is the error of reading a connection
-// that was closed on this side or reset (not a protocol fault).
-func isClosedErr(err error) bool {
-	return errors.Is(err, net.ErrClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe)
 }

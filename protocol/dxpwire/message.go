@@ -1,7 +1,7 @@
 // message.go: the DXP messages (GAMEREQ, GAMEACC, MOVE, GAMEEND, CHAT,
 // BACKREQ, BACKACC) and their fixed-width encoding (docs/dxp.md).
 
-package wire
+package dxpwire
 
 import (
 	"fmt"

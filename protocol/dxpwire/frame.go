@@ -1,6 +1,6 @@
 // frame.go: NUL framing of DXP messages over a byte stream.
 
-package wire
+package dxpwire
 
 import (
 	"bytes"

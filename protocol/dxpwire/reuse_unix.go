@@ -2,7 +2,7 @@
 
 // reuse_unix.go: SO_REUSEADDR on Unix listeners.
 
-package dxp
+package dxpwire
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package wire
+package dxpwire
 
 import (
 	"math/rand/v2"

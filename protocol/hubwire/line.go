@@ -1,12 +1,18 @@
 // line.go: the Hub line syntax (docs/hub.md "Line syntax"): reading a
 // line into a command and its arguments, and writing one back.
 
-package hub
+package hubwire
 
 import (
 	"fmt"
 	"strings"
 )
+
+// MaxLineBytes bounds one Hub line as either side reads it, in bytes (its
+// line ending included): damka's engine answers a longer input line with
+// error message="line too long ...", and the client fails the wait for a
+// longer answer or skips a longer line of another kind.
+const MaxLineBytes = 1 << 20
 
 // Arg is one argument of a Hub line: name=value, or a bare flag (Flag true,
 // Value empty) such as the "think" of "go think".

@@ -1,36 +1,72 @@
-package dxp
+package dxpclient
 
 import (
+	"bytes"
 	"context"
 	"net"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/player"
+	"github.com/damka-draughts/damka/protocol/dxp"
+	"github.com/damka-draughts/damka/search"
 )
 
-// TestRemoteAgainstFollower: a Remote refereeing damka's own DXP follower
+// testTimeout bounds every session of these tests.
+const testTimeout = 60 * time.Second
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes (log output).
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestAgainstFollower: a Client refereeing damka's own DXP follower
 // plays whole games: from the start position and from a set-up position,
-// with the engine as either colour, moves relayed both ways (the remote's
+// with the engine as either colour, moves relayed both ways (the client's
 // side plays the first legal move), each game ended with GAMEEND by
 // whichever side the rules end it for; the follower records the same
 // results.
-func TestRemoteAgainstFollower(t *testing.T) {
+func TestAgainstFollower(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
 	a, b := net.Pipe()
-	fol := newEndpoint(engine.International, Follower, "damka")
-	fol.cfg.Limits = quick
-	fol.cfg.MessageGap = -1
+	p := player.New(player.Config{BookSeed: 1})
+	p.SetVariant(engine.International)
+	for _, kv := range [][2]string{{player.SetThreads, "1"}, {player.SetHash, "1"}, {player.SetBook, "false"}} {
+		require.NoError(t, p.Set(kv[0], kv[1]))
+	}
+	var folLog syncBuffer
+	var folSum dxp.Summary
+	var folErr error
 	done := make(chan struct{})
 	go func() {
-		fol.sum, fol.err = Run(ctx, b, fol.cfg)
+		folSum, folErr = dxp.Run(ctx, b, dxp.Config{
+			Variant: engine.International, Role: dxp.Follower, Name: "damka", Player: p,
+			Limits: search.Limits{Depth: 1, Nodes: 1000}, AckTimeout: 5 * time.Second, MessageGap: -1,
+			Logger: zerolog.New(&folLog).Level(zerolog.DebugLevel),
+		})
 		close(done)
 	}()
-	r := NewRemote(a, engine.International, "referee", zerolog.Nop())
+	r := New(a, engine.International, "referee", zerolog.Nop())
 	setUp, err := engine.ParseFEN(engine.International, "B:W31-50:B1-20")
 	require.NoError(t, err)
 	for i, c := range []struct {
@@ -54,7 +90,7 @@ func TestRemoteAgainstFollower(t *testing.T) {
 			pos := g.Position()
 			if pos.Side == c.color {
 				rm, err := r.ReadMove(ctx, &pos)
-				if end, ok := err.(*RemoteEnd); ok {
+				if end, ok := err.(*GameEnd); ok {
 					// damka's follower ends a game the rules end
 					// for it (it checks before it moves).
 					t.Logf("game %d: the engine sent GAMEEND %s", i+1, end.Reason)
@@ -83,8 +119,8 @@ func TestRemoteAgainstFollower(t *testing.T) {
 	}
 	require.NoError(t, r.Close())
 	<-done
-	require.NoError(t, fol.err)
-	assert.Equal(t, 3, fol.sum.Games)
-	assert.Equal(t, 0, fol.sum.Unfinished, fol.log.String())
-	assert.Equal(t, 3, fol.sum.Wins+fol.sum.Draws+fol.sum.Losses)
+	require.NoError(t, folErr)
+	assert.Equal(t, 3, folSum.Games)
+	assert.Equal(t, 0, folSum.Unfinished, folLog.String())
+	assert.Equal(t, 3, folSum.Wins+folSum.Draws+folSum.Losses)
 }

@@ -3,7 +3,7 @@
 // reuse_other.go: no SO_REUSEADDR where it does not mean "rebind after
 // TIME_WAIT" (on Windows it would let another program steal the port).
 
-package dxp
+package dxpwire
 
 import "syscall"
 
