@@ -68,8 +68,8 @@ func splitRound(tag string) (pair string, game int, ok bool) {
 // Engine A is a when not empty, else White of the first game whose Round
 // tag is "R.P.1" (Run gives A White in game 1 of each pair). Games pair up
 // by their Round tag without the game number and their Opening tag. Every
-// game must be finished, be played between A and B, be of one variant, and
-// appear once.
+// game must be finished, be played between A and B (two engines of
+// different names, as Run requires), be of one variant, and appear once.
 func MergeGames(games []*pdn.Game, a string) (MergeSummary, error) {
 	var ms MergeSummary
 	ms.Faults = [2]map[string]int{{}, {}}
@@ -94,6 +94,11 @@ func MergeGames(games []*pdn.Game, a string) (MergeSummary, error) {
 	for i, g := range games {
 		where := fmt.Sprintf("game %d (line %d, Round %q)", i+1, g.Line, g.Tag("Round"))
 		white, black := g.Tag("White"), g.Tag("Black")
+		if white == black {
+			// Run refuses two engines of one name: such a game would
+			// count as A's win or loss against itself.
+			return ms, fmt.Errorf("merge: %s: White and Black are both %q: not a game of a match between two engines", where, white)
+		}
 		var other string
 		switch a {
 		case white:

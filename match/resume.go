@@ -60,6 +60,12 @@ func ResumeFile(name string, cfg Config) (Resumed, error) {
 				return res, fmt.Errorf("match: resume %s: game %d (line %d) is incomplete and not the last one: the file is not one match's PDN as damka match writes it",
 					name, i+1, lineOf(data, end))
 			}
+			if n := gamesIn(c, cfg.Variant); n > 1 {
+				// A record cut off by an interrupted run is part of one
+				// game: cutting this one off would lose finished games.
+				return Resumed{}, fmt.Errorf("match: resume %s: game %d (line %d) is the first of %d games with no blank line between them (the end of a record): the file is not one match's PDN as damka match writes it, and is left as it is",
+					name, i+1, lineOf(data, end), n)
+			}
 			res.Torn = fmt.Sprintf("%s: game %d (line %d%s) is incomplete (%d bytes): dropped, to be played again",
 				name, i+1, lineOf(data, end), roundOf(g), len(c))
 			break
@@ -120,6 +126,20 @@ func parseRecord(c []byte, v engine.VariantID) (g *pdn.Game, complete bool) {
 		return g, false
 	}
 	return g, bytes.HasSuffix(c, []byte("\n\n"))
+}
+
+// gamesIn counts the games, whole or not, that a PDN reader finds in the
+// record c.
+func gamesIn(c []byte, v engine.VariantID) int {
+	pr := pdn.NewReader(bytes.NewReader(c), v)
+	n := 0
+	for {
+		g, err := pr.Next()
+		if g == nil && err != nil {
+			return n
+		}
+		n++
+	}
 }
 
 // lineOf returns the 1-based line at byte offset off of data.
