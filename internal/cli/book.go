@@ -24,6 +24,7 @@ import (
 
 	"github.com/damka-draughts/damka/book"
 	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/fileread"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -178,7 +179,7 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 			}
 			var seeds []book.Seed
 			for _, f := range seedFiles {
-				data, err := os.ReadFile(f)
+				data, err := fileread.Read(f, maxSeedFileBytes)
 				if err != nil {
 					return badInput("--positions-file: %v", err)
 				}
@@ -305,6 +306,10 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 	return cmd
 }
 
+// maxSeedFileBytes bounds a --positions-file of book build (64 MiB: a
+// million FEN lines).
+const maxSeedFileBytes = 64 << 20
+
 // checkOutputPath reports, as bad input, an output file that cannot be
 // written: its folder missing or not a folder, or the path a folder.
 func checkOutputPath(out string) error {
@@ -379,7 +384,7 @@ func loadBook(v engine.VariantID, variantSet bool, path string) (*book.Book, err
 	if path == "" {
 		return book.Default(v)
 	}
-	data, err := os.ReadFile(path)
+	data, err := fileread.Read(path, book.MaxFileBytes)
 	if err != nil {
 		return nil, badInput("--book: %v", err)
 	}

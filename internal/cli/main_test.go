@@ -231,7 +231,10 @@ func TestPDNCheckNoGames(t *testing.T) {
 		if _, err := os.Stat(name); err != nil {
 			continue
 		}
-		for _, args := range [][]string{{"pdn", "check", name}, {"review", name, "--depth", "2"}} {
+		for _, args := range [][]string{{"pdn", "check", name}, {"review", name, "--depth", "2"},
+			{"match", "merge", name}, {"book", "show", "--book", name}, {"book", "stats", "--book", name},
+			{"train", "--variant", "russian", "--epochs", "0", "--data", name},
+			{"label", "--data", name, "--out", filepath.Join(dir, "l.dkg"), "--depth", "2"}} {
 			out, errs, code := runCLI(args...)
 			assert.Equal(t, exitBadInput, code, args)
 			assert.Contains(t, errs, name+" is a character device, not a regular file", args)

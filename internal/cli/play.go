@@ -33,7 +33,7 @@ damka's level is one of --movetime, --depth, --nodes or --clock (as the
 text mode's "level" command sets it later; 1 s a move without them).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := lv.config()
+			cfg, err := lv.config(cmd.Flags().Changed)
 			if err != nil {
 				return err
 			}
@@ -63,25 +63,26 @@ type playLevel struct {
 }
 
 // config returns the text mode's Config of the level flags (Player unset),
-// or a bad-input error naming the flag.
-func (lv *playLevel) config() (text.Config, error) {
+// or a bad-input error naming the flag; changed tells whether a flag was
+// given (a flag given as 0 is out of range, not absent).
+func (lv *playLevel) config(changed func(string) bool) (text.Config, error) {
 	var cfg text.Config
 	given := 0
-	if lv.movetime != 0 {
+	if lv.movetime != 0 || changed("movetime") {
 		given++
 		if !(lv.movetime > 0 && lv.movetime <= 3600) { // also NaN
 			return cfg, badInput("--movetime %g: out of range (more than 0, at most 3600 seconds)", lv.movetime)
 		}
 		cfg.Limits.MoveTime = time.Duration(lv.movetime * float64(time.Second))
 	}
-	if lv.depth != 0 {
+	if lv.depth != 0 || changed("depth") {
 		given++
 		if lv.depth < 1 || lv.depth > search.MaxDepth {
 			return cfg, badInput("--depth %d: out of range 1..%d", lv.depth, search.MaxDepth)
 		}
 		cfg.Limits.Depth = lv.depth
 	}
-	if lv.nodes != 0 {
+	if lv.nodes != 0 || changed("nodes") {
 		given++
 		if err := checkNodes(lv.nodes); err != nil {
 			return cfg, err

@@ -94,9 +94,11 @@ func TestPlayLevelFlags(t *testing.T) {
 	}{
 		{[]string{"--movetime", "-1"}, "--movetime -1: out of range"},
 		{[]string{"--movetime", "0.1", "--depth", "3"}, "give one of them"},
-		{[]string{"--depth", "0"}, ""},
 		{[]string{"--depth", "500"}, "--depth 500: out of range 1..120"},
 		{[]string{"--nodes", "-5"}, "--nodes -5 out of range 1..1000000000000"},
+		{[]string{"--nodes", "0"}, "--nodes 0 out of range 1..1000000000000"},
+		{[]string{"--depth", "0"}, "--depth 0: out of range 1.."},
+		{[]string{"--movetime", "0"}, "--movetime 0: out of range"},
 		{[]string{"--clock", "x+1"}, `--clock "x+1": minutes "x"`},
 	} {
 		withStdin(t, "quit\n")

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/damka-draughts/damka/internal/fileread"
 )
 
 // File is an open file's contents; Gzip reports that they are decompressed.
@@ -21,10 +23,12 @@ type File struct {
 	z    *gzip.Reader
 }
 
-// Open opens path. Errors: os.Open's (they name the path), or a gzip header
-// error prefixed by the path.
+// Open opens path. Errors: fileread.Open's (they name the path: a missing
+// file, or one that is not a regular file, such as a device or a named
+// pipe, which would never end), or a gzip header error prefixed by the
+// path.
 func Open(path string) (*File, error) {
-	f, err := os.Open(path)
+	f, err := fileread.Open(path)
 	if err != nil {
 		return nil, err
 	}
