@@ -26,11 +26,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/damka-draughts/damka/egdb"
-	"github.com/damka-draughts/damka/engine"
-	"github.com/damka-draughts/damka/internal/gzfile"
 	"github.com/damka-draughts/damka/match"
 	"github.com/damka-draughts/damka/openings"
-	"github.com/damka-draughts/damka/pdn"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -693,81 +690,6 @@ func writeMatchSummary(out io.Writer, a, b string, s match.Stats, faults [2]map[
 		parts[i] = fmt.Sprintf("%s=%d", strings.ReplaceAll(k, " ", "_"), terms[k])
 	}
 	fmt.Fprintf(out, "terminations: %s\n", strings.Join(parts, " "))
-}
-
-func newMatchMergeCmd() *cobra.Command {
-	var variant, a, sprt string
-	cmd := &cobra.Command{
-		Use:   "merge FILE.pdn...",
-		Short: "recompute match statistics from PDN files (shards of one match)",
-		Long: `merge reads the games that damka match wrote to PDN files (for example one
-file per shard) and prints the same statistics as a single run: engine A is
-White of the first game whose Round tag is R.P.1 (or --a), games pair up by
-Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			// The parent parses its own flags; this command uses cobra's.
-			v, err := parseVariantFlag(variant)
-			if err != nil {
-				return err
-			}
-			var t *match.SPRT
-			if sprt != "" {
-				s, err := match.ParseSPRT(sprt)
-				if err != nil {
-					return badInput("--sprt: %v", err)
-				}
-				t = &s
-			}
-			var games []*pdn.Game
-			for _, name := range args {
-				gs, err := readMergeFile(name, v)
-				if err != nil {
-					return err
-				}
-				games = append(games, gs...)
-			}
-			ms, err := match.MergeGames(games, a)
-			if err != nil {
-				return badInput("%v", err)
-			}
-			for _, c := range ms.Cut {
-				logger.Warn().Str("game", c).Msg("merge: the game's movetext is cut off or edited; counted with its Result tag")
-			}
-			out := cmd.OutOrStdout()
-			if t != nil {
-				lo, hi := t.Bounds()
-				fmt.Fprintf(out, "SPRT %s: llr %.2f (bounds %.2f, %.2f): %s\n", t, t.LLR(ms.Stats.Penta), lo, hi, t.Decide(ms.Stats.Penta))
-			}
-			writeMatchSummary(out, ms.EngineA, ms.EngineB, ms.Stats, ms.Faults, ms.Terminations)
-			fmt.Fprintln(out, ms.Stats.Line(t))
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&variant, "variant", "russian", "variant of games without a GameType tag")
-	cmd.Flags().StringVar(&a, "a", "", "engine A's name (default: White of the first game R.P.1)")
-	cmd.Flags().StringVar(&sprt, "sprt", "", "also compute the SPRT LLR: elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized]")
-	return cmd
-}
-
-// readMergeFile reads the games of one PDN file for match merge; a
-// gzip-compressed file (as the committed SPRT games in learn/sprt) is read
-// through gzip. Errors are bad input naming the file.
-func readMergeFile(name string, v engine.VariantID) ([]*pdn.Game, error) {
-	f, err := gzfile.Open(name)
-	if err != nil {
-		return nil, badInput("%v", err)
-	}
-	defer f.Close()
-	where := name
-	if f.Gzip {
-		where = name + " (gzip)"
-	}
-	gs, err := match.ReadPDN(f, v)
-	if err != nil {
-		return nil, badInput("%s: %v", where, err)
-	}
-	return gs, nil
 }
 
 // writePonderHits prints each engine's ponder hits over its ponder
