@@ -45,6 +45,13 @@ type Game struct {
 	// wrote it glued to the move or as the next word. Write writes it glued
 	// to the move ("11-15?").
 	Glyphs []string
+	// Variations is nil when no move has one; otherwise len(Variations)
+	// == len(Moves) and Variations[i] is nil or a line of play from the
+	// position before Moves[i], instead of it: a PDN variation (RAV), which
+	// Write puts in parentheses after the move and its comment, as far as
+	// its moves are legal. The reader skips variations: they do not read
+	// back.
+	Variations [][]engine.Move
 	// Intro is the comment before the first move ("" for none).
 	Intro string
 	// Result is the game's result token in the file's convention (the first

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -138,6 +139,7 @@ func Write(w io.Writer, g *Game) error {
 		}
 		lw.word(text)
 		needNum = false
+		before, moveNum := p, num
 		if p.Side != r.FirstToMove {
 			num++
 		}
@@ -146,11 +148,47 @@ func Write(w io.Writer, g *Game) error {
 			lw.comment(c)
 			needNum = true
 		}
+		if i < len(g.Variations) && len(g.Variations[i]) > 0 {
+			if words := variationWords(before, moveNum, g.Variations[i], r.FirstToMove); len(words) > 0 {
+				words[0] = "(" + words[0]
+				words[len(words)-1] += ")"
+				for _, w := range words {
+					lw.word(w)
+				}
+				needNum = true
+			}
+		}
 	}
 	lw.word(res)
 	b.WriteString("\n\n")
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// variationWords returns the words of a variation played from p, whose
+// first move has move number num: numbered as the main line is, as far as
+// its moves are legal (nil when the first is not).
+func variationWords(p engine.Position, num int, line []engine.Move, first engine.Color) []string {
+	var words []string
+	var list engine.MoveList
+	for i, m := range line {
+		p.Generate(&list)
+		if !slices.Contains(list.Slice(), m) {
+			break
+		}
+		text := p.FormatMove(m, engine.FormatFull)
+		if p.Side == first {
+			text = strconv.Itoa(num) + ". " + text
+		} else {
+			if i == 0 {
+				text = strconv.Itoa(num) + "... " + text
+			}
+			num++
+		}
+		words = append(words, text)
+		p = p.Play(m)
+	}
+	return words
 }
 
 // hasTag reports whether g has a tag named name (case-insensitive).

@@ -46,3 +46,35 @@ func TestCheckResult(t *testing.T) {
 		assert.Contains(t, err.Error(), c.want, c.text)
 	}
 }
+
+// TestWriteVariation: a variation is written in parentheses after its
+// move and comment, numbered as the main line, as far as its moves are
+// legal; the reader skips it and reads the main line back.
+func TestWriteVariation(t *testing.T) {
+	start := engine.StartPosition(engine.Russian)
+	g := NewGame(engine.Russian, start)
+	p := start
+	for _, s := range []string{"c3-d4", "f6-g5", "g3-f4"} {
+		m, err := p.ParseMove(s)
+		require.NoError(t, err)
+		g.AppendMove(m)
+		p = p.Play(m)
+	}
+	p1 := start.Play(g.Moves[0])
+	var line []engine.Move
+	q := p1
+	for _, s := range []string{"b6-a5", "d4-c5", "d6:b4"} {
+		m, err := q.ParseMove(s)
+		require.NoError(t, err)
+		line = append(line, m)
+		q = q.Play(m)
+	}
+	g.Comments = []string{"", "mistake", ""}
+	g.Variations = [][]engine.Move{nil, append(line, g.Moves[0]), nil} // the last move is illegal there
+	var b strings.Builder
+	require.NoError(t, Write(&b, g))
+	assert.Contains(t, b.String(), "1. c3-d4 f6-g5 {mistake} (1... b6-a5 2. d4-c5 d6:b4) 2. g3-f4 *")
+	back, err := NewReader(strings.NewReader(b.String()), engine.Russian).Next()
+	require.NoError(t, err)
+	assert.Equal(t, g.Moves, back.Moves)
+}

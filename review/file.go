@@ -163,30 +163,32 @@ func (rp *Report) Players() []Player {
 }
 
 // WriteSummary writes one line per reviewed game, one per player and a
-// last line of totals, the losses in men per move with two decimals:
+// last line of totals: accuracies in per cent with one decimal, losses in
+// men per graded move with two decimals, moves counted without book moves:
 //
-//	game=N white="NAME" black="NAME" result=R moves=M white_avg_loss=L white_mistakes=K white_blunders=B black_avg_loss=... black_mistakes=... black_blunders=...
-//	player="NAME" games=G moves=M avg_loss=L mistakes=K blunders=B
-//	games=G reviewed=R bad=B moves=M mistakes=K blunders=B
+//	game=N white="NAME" black="NAME" result=R moves=M book=K white_accuracy=A white_avg_loss=L white_inaccuracies=I white_mistakes=K white_blunders=B black_accuracy=... black_avg_loss=... black_inaccuracies=... black_mistakes=... black_blunders=...
+//	player="NAME" games=G moves=M accuracy=A avg_loss=L inaccuracies=I mistakes=K blunders=B
+//	games=G reviewed=R bad=B moves=M accuracy=A inaccuracies=I mistakes=K blunders=B
 func (rp *Report) WriteSummary(w io.Writer) error {
 	var all Side
 	for _, g := range rp.Games {
 		ws, bs := g.Sides[engine.White], g.Sides[engine.Black]
 		all.add(ws)
 		all.add(bs)
-		if _, err := fmt.Fprintf(w, "game=%d white=%q black=%q result=%s moves=%d white_avg_loss=%.2f white_mistakes=%d white_blunders=%d black_avg_loss=%.2f black_mistakes=%d black_blunders=%d\n",
-			g.Index, g.Names[engine.White], g.Names[engine.Black], g.Result, ws.Moves+bs.Moves,
-			ws.AvgLoss(), ws.Mistakes, ws.Blunders, bs.AvgLoss(), bs.Mistakes, bs.Blunders); err != nil {
+		if _, err := fmt.Fprintf(w, "game=%d white=%q black=%q result=%s moves=%d book=%d white_accuracy=%.1f white_avg_loss=%.2f white_inaccuracies=%d white_mistakes=%d white_blunders=%d black_accuracy=%.1f black_avg_loss=%.2f black_inaccuracies=%d black_mistakes=%d black_blunders=%d\n",
+			g.Index, g.Names[engine.White], g.Names[engine.Black], g.Result, ws.Moves+bs.Moves, ws.Book+bs.Book,
+			ws.Accuracy(), ws.AvgLoss(), ws.Inaccuracies, ws.Mistakes, ws.Blunders,
+			bs.Accuracy(), bs.AvgLoss(), bs.Inaccuracies, bs.Mistakes, bs.Blunders); err != nil {
 			return err
 		}
 	}
 	for _, p := range rp.Players() {
-		if _, err := fmt.Fprintf(w, "player=%q games=%d moves=%d avg_loss=%.2f mistakes=%d blunders=%d\n",
-			p.Name, p.Games, p.Moves, p.AvgLoss(), p.Mistakes, p.Blunders); err != nil {
+		if _, err := fmt.Fprintf(w, "player=%q games=%d moves=%d accuracy=%.1f avg_loss=%.2f inaccuracies=%d mistakes=%d blunders=%d\n",
+			p.Name, p.Games, p.Moves, p.Accuracy(), p.AvgLoss(), p.Inaccuracies, p.Mistakes, p.Blunders); err != nil {
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(w, "games=%d reviewed=%d bad=%d moves=%d mistakes=%d blunders=%d\n",
-		len(rp.Games)+len(rp.Bad), len(rp.Games), len(rp.Bad), all.Moves, all.Mistakes, all.Blunders)
+	_, err := fmt.Fprintf(w, "games=%d reviewed=%d bad=%d moves=%d accuracy=%.1f inaccuracies=%d mistakes=%d blunders=%d\n",
+		len(rp.Games)+len(rp.Bad), len(rp.Games), len(rp.Bad), all.Moves, all.Accuracy(), all.Inaccuracies, all.Mistakes, all.Blunders)
 	return err
 }

@@ -1,49 +1,68 @@
 // Package review replays recorded games and annotates them with the
 // engine's assessment: after every move the score of the position it
-// leads to, and for a move that loses half a man or more against the
-// engine's best move a glyph ("?" or "??") and the better move with its
-// line. It is the logic of `damka review` (docs/review.md).
+// leads to, and for a move that lowers the mover's winning chances against
+// the engine's best move a glyph ("?!", "?" or "??") and the better move
+// with its line, as a comment and as a PDN variation. It is the logic of
+// `damka review` (docs/review.md).
 //
-// How the loss of a move is measured: every position of a game is
-// searched once, with the same limits, the book off, the endgame tables
-// of the search options on. The search of the position before move i
-// gives the best move and its score B (centi-men, the mover's view); the
-// search of the position after it, which the next move needs anyway,
-// gives the played move's score P = search.ScoreAfterMove of that
-// position's score. The loss is B - P, with both scores clamped to
-// ±ClampScore (a won position counts as ten men, so that one lost win does
-// not swamp an average) and never below 0 (the played move's score comes
-// from one ply deeper, which can find it better than the best move's).
-// A move that is the engine's best move loses nothing. A game of n moves
-// costs n+1 searches (none of a final position without a legal move).
+// How a move is graded: every position of a game is searched once, with
+// the same limits, the book off, the endgame tables of the search options
+// on. The search of the position before move i gives the best move and its
+// score B (centi-men, the mover's view); the search of the position after
+// it, which the next move needs anyway, gives the played move's score P =
+// search.ScoreAfterMove of that position's score. Each score becomes the
+// mover's expected result (a win 1, a draw 1/2) by the variant's win model
+// (winchance.go, fitted to game results), with the men on the board before
+// the move; the drop from B's to P's is what the move gave away. A drop of
+// InaccuracyDrop, MistakeDrop or BlunderDrop or more is marked, except
+// where the game was decided either way (the mover was lost whatever it
+// played, or is still winning after its move). A move about to be marked
+// "?" or "??" is searched again deeper (Config.Verify), the position
+// before it and the position after it, and graded on those scores. A move
+// that is the engine's best move drops nothing. Moves of the game's
+// opening deck (its Opening tag) and of the opening book that follow it
+// are book moves: written as such and not graded. Each graded move's
+// accuracy is 100 * exp(-AccuracyRate * drop); a side's accuracy is their
+// mean. The loss in men (B - P, clamped to ±ClampScore) is kept beside it.
 //
 // The layer of package review is that of bench and match: it imports
-// engine, pdn and search.
+// engine, pdn, book, learn and search.
 package review
 
 import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/damka-draughts/damka/book"
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/pdn"
 	"github.com/damka-draughts/damka/search"
 )
 
-// Loss thresholds and the score clamp, in centi-men (a man is 100).
+// Grading thresholds: drops of the mover's expected result (0 to 1).
 const (
-	// MistakeLoss is the least loss of a mistake ("?").
-	MistakeLoss = 50
-	// BlunderLoss is the least loss of a blunder ("??"); a move that
-	// turns a won or drawn position into a lost one (scores beyond
-	// ±search.EGDBWinBound) is a blunder whatever its loss.
-	BlunderLoss = 150
-	// ClampScore bounds the scores that losses are computed from.
+	// InaccuracyDrop is the least drop of an inaccuracy ("?!").
+	InaccuracyDrop = 0.10
+	// MistakeDrop is the least drop of a mistake ("?").
+	MistakeDrop = 0.20
+	// BlunderDrop is the least drop of a blunder ("??").
+	BlunderDrop = 0.30
+	// DecidedChance: no move is marked where the mover's expected result
+	// after the best move is at most DecidedChance (it was lost anyway),
+	// or after the played move at least 1 - DecidedChance (it still wins).
+	DecidedChance = 0.03
+	// AccuracyRate sets how fast a move's accuracy falls with its drop:
+	// 100 * exp(-AccuracyRate * drop): a drop of 0.05 is 82%, of 0.3 30%.
+	AccuracyRate = 4.0
+	// ClampScore bounds the scores that the loss in men is computed from
+	// (centi-men): a won position counts as ten men.
 	ClampScore = 1000
-	// PVPlies is the most moves of the better line written in a comment.
+	// PVPlies is the most moves of the better line written.
 	PVPlies = 8
 )
 
@@ -52,14 +71,17 @@ type Mark uint8
 
 // The marks, from none to the worst.
 const (
-	None    Mark = iota // a loss under MistakeLoss
-	Mistake             // "?": a loss of MistakeLoss or more
-	Blunder             // "??": a loss of BlunderLoss or more, or a win or draw turned into a loss
+	None       Mark = iota // a drop under InaccuracyDrop, a book move, or a decided game
+	Inaccuracy             // "?!": a drop of InaccuracyDrop or more
+	Mistake                // "?": a drop of MistakeDrop or more
+	Blunder                // "??": a drop of BlunderDrop or more
 )
 
-// Glyph returns the mark's PDN annotation glyph: "", "?" or "??".
+// Glyph returns the mark's PDN annotation glyph: "", "?!", "?" or "??".
 func (m Mark) Glyph() string {
 	switch m {
+	case Inaccuracy:
+		return "?!"
 	case Mistake:
 		return "?"
 	case Blunder:
@@ -68,9 +90,11 @@ func (m Mark) Glyph() string {
 	return ""
 }
 
-// String returns "", "mistake" or "blunder".
+// String returns "", "inaccuracy", "mistake" or "blunder".
 func (m Mark) String() string {
 	switch m {
+	case Inaccuracy:
+		return "inaccuracy"
 	case Mistake:
 		return "mistake"
 	case Blunder:
@@ -82,9 +106,12 @@ func (m Mark) String() string {
 // Move is the review of one move.
 type Move struct {
 	Mover engine.Color
+	// Book is set for a move of the opening deck or book (not graded:
+	// Score is NoScore when its position was not searched, the rest zero).
+	Book bool
 	// Score is the score of the position after the move, in centi-men
 	// from White's view (a forced win in n plies is search.Mate-n, as in
-	// package search).
+	// package search), or NoScore.
 	Score int
 	// Best is the engine's best move in the position before the move,
 	// BestScore its score (centi-men, White's view), PV its line starting
@@ -93,22 +120,37 @@ type Move struct {
 	Best      engine.Move
 	BestScore int
 	PV        []engine.Move
+	// Chance and Played are the mover's expected results (0 to 1) after
+	// Best and after the move played; Drop is Chance - Played, 0 or more.
+	Chance, Played, Drop float64
+	// Accuracy is 100 * exp(-AccuracyRate * Drop).
+	Accuracy float64
 	// Loss is what the move gives away against Best, in centi-men (0 or
-	// more, from the clamped scores; see the package comment).
+	// more, from the clamped scores).
 	Loss int
 	Mark Mark
+	// Verified is set when the move was searched again deeper before its
+	// mark was given (Config.Verify).
+	Verified bool
 }
+
+// NoScore is the Score of a book move whose position was not searched.
+const NoScore = math.MinInt32
 
 // Side sums the reviewed moves of one side of a game, or of one player
 // over games.
 type Side struct {
-	Moves    int // moves reviewed
-	Loss     int // total loss in centi-men
-	Mistakes int // moves marked "?"
-	Blunders int // moves marked "??"
+	Moves        int     // moves graded (book moves not counted)
+	Book         int     // book moves
+	Loss         int     // total loss in centi-men
+	Inaccuracies int     // moves marked "?!"
+	Mistakes     int     // moves marked "?"
+	Blunders     int     // moves marked "??"
+	AccuracySum  float64 // the sum of the graded moves' accuracies
 }
 
-// AvgLoss returns the average loss per move in men (0 without moves).
+// AvgLoss returns the average loss per graded move in men (0 without
+// moves).
 func (s Side) AvgLoss() float64 {
 	if s.Moves == 0 {
 		return 0
@@ -116,20 +158,33 @@ func (s Side) AvgLoss() float64 {
 	return float64(s.Loss) / 100 / float64(s.Moves)
 }
 
+// Accuracy returns the mean accuracy of the graded moves, 0 to 100 (100
+// without graded moves).
+func (s Side) Accuracy() float64 {
+	if s.Moves == 0 {
+		return 100
+	}
+	return s.AccuracySum / float64(s.Moves)
+}
+
 func (s *Side) add(o Side) {
 	s.Moves += o.Moves
+	s.Book += o.Book
 	s.Loss += o.Loss
+	s.Inaccuracies += o.Inaccuracies
 	s.Mistakes += o.Mistakes
 	s.Blunders += o.Blunders
+	s.AccuracySum += o.AccuracySum
 }
 
 // Game is one reviewed game.
 type Game struct {
 	Index int // 1-based index of the game in its input
 	// Game is the annotated game: the input game with a glyph on each
-	// marked move, the comments of the review added to its own, and the
-	// Annotator tag when Config.Annotator is set. The input game is not
-	// changed.
+	// marked move, the comments of the review added to its own, the
+	// better line of each marked move as a variation, the accuracy tags,
+	// and the Annotator tag when Config.Annotator is set. The input game
+	// is not changed.
 	Game   *pdn.Game
 	Input  *pdn.Game // the game as read
 	Moves  []Move    // one per move of the game
@@ -162,9 +217,45 @@ type Config struct {
 	// Limits bound each search (a depth, a node count or a move time);
 	// Draw is set per position from the game.
 	Limits search.Limits
+	// Verify bounds the second, deeper searches of a move about to be
+	// marked "?" or "??" (VerifyLimits makes them from Limits); zero: no
+	// second search.
+	Verify search.Limits
+	// Books are the opening books by variant (nil: none) whose moves at
+	// the start of a game of that variant (after its deck's) are book
+	// moves.
+	Books [engine.NumVariants]*book.Book
 	// Annotator, if not empty, is written as the reviewed games'
 	// Annotator tag (e.g. "damka 1.0, depth 6").
 	Annotator string
+}
+
+// DefaultDepth is the search depth of damka review without a limit flag
+// (docs/review.md, "Reliable marks": how often a "??" it gives holds up
+// against a search 6 plies deeper).
+const DefaultDepth = 10
+
+// VerifyPlies is how much deeper the second search of a move about to be
+// marked goes, in plies, under a depth limit; under a node or time limit
+// it gets VerifyFactor times as much.
+const (
+	VerifyPlies  = 4
+	VerifyFactor = 8
+)
+
+// VerifyLimits returns the limits of the second searches of a review
+// under l: VerifyPlies deeper, or VerifyFactor times the nodes or the time.
+func VerifyLimits(l search.Limits) search.Limits {
+	v := l
+	switch {
+	case l.Depth > 0:
+		v.Depth = min(l.Depth+VerifyPlies, search.MaxDepth)
+	case l.Nodes > 0:
+		v.Nodes = l.Nodes * VerifyFactor
+	case l.MoveTime > 0:
+		v.MoveTime = l.MoveTime * VerifyFactor
+	}
+	return v
 }
 
 // Reviewer reviews games with one search engine, one game at a time.
@@ -178,6 +269,48 @@ func New(cfg Config) *Reviewer {
 	return &Reviewer{e: search.New(cfg.Options), cfg: cfg}
 }
 
+// BookPlies returns how many moves at the start of g are book moves: the
+// moves of its Opening tag (a match's deck writes the opening's moves
+// there), then those that b (nil: none) has in the positions they are
+// played in.
+func BookPlies(g *pdn.Game, b *book.Book) int {
+	n := 0
+	p := g.Start
+	for _, w := range strings.Fields(g.Tag("Opening")) {
+		if n == len(g.Moves) {
+			break
+		}
+		w = strings.TrimRight(w, "!?")
+		if i := strings.LastIndex(w, "."); i >= 0 {
+			w = w[i+1:]
+		}
+		if w == "" {
+			continue
+		}
+		m, err := p.ParseMove(w)
+		if err != nil || m != g.Moves[n] {
+			break
+		}
+		p = p.Play(m)
+		n++
+	}
+	for b != nil && n < len(g.Moves) {
+		found := false
+		for _, e := range b.Probe(&p) {
+			if e.Move == g.Moves[n] {
+				found = true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+		p = p.Play(g.Moves[n])
+		n++
+	}
+	return n
+}
+
 // Review searches every position of g (see the package comment) and
 // returns the review, its index set to index. done, if not nil, is
 // called after each move is reviewed. The engine's table is cleared first,
@@ -186,55 +319,80 @@ func New(cfg Config) *Reviewer {
 func (r *Reviewer) Review(ctx context.Context, index int, g *pdn.Game, done func()) (*Game, error) {
 	r.e.Clear()
 	n := len(g.Moves)
+	var b *book.Book
+	if g.Variant < engine.NumVariants {
+		b = r.cfg.Books[g.Variant]
+	}
+	nBook := BookPlies(g, b)
 	eg := engine.NewGame(g.Start)
 	// scores[i] and results[i]: the search of the position after i moves,
-	// its score from the side to move.
+	// its score from the side to move; positions inside the book are not
+	// searched (searched[i] false).
 	scores := make([]int, n+1)
 	results := make([]search.Result, n+1)
+	searched := make([]bool, n+1)
 	for i := 0; i <= n; i++ {
 		if i > 0 {
 			eg.Play(g.Moves[i-1])
 		}
-		pos := eg.Position()
-		var list engine.MoveList
-		pos.Generate(&list)
-		if list.N == 0 {
-			scores[i] = -search.Mate // lost: no move
-		} else {
-			results[i] = r.e.SearchGame(ctx, eg, r.cfg.Limits, nil)
-			if err := ctx.Err(); err != nil {
-				return nil, err
+		if i < nBook {
+			if i > 0 && done != nil {
+				done()
 			}
-			scores[i] = results[i].Score
+			continue
 		}
+		s, res, err := r.search(ctx, eg, r.cfg.Limits)
+		if err != nil {
+			return nil, err
+		}
+		scores[i], results[i], searched[i] = s, res, true
 		if i > 0 && done != nil {
 			done()
 		}
 	}
 	rv := &Game{Index: index, Input: g, Moves: make([]Move, n), Result: g.Result}
 	rv.Names = [2]string{nameOr(g.Tag("White")), nameOr(g.Tag("Black"))}
+	model := Model(g.Variant)
 	pos := g.Start
 	for i, m := range g.Moves {
 		mover := pos.Side
-		best := results[i]
-		bestS := scores[i]
-		playedS := search.ScoreAfterMove(scores[i+1])
-		mv := Move{Mover: mover, Score: whiteView(mover, playedS), BestScore: whiteView(mover, bestS)}
-		if best.HasMove {
-			mv.Best = best.Move
-			mv.PV = best.PV[:min(len(best.PV), PVPlies)]
-			if m != best.Move {
-				mv.Loss = max(0, clamp(bestS)-clamp(playedS))
-			} else {
-				mv.BestScore = mv.Score
-			}
+		mv := Move{Mover: mover, Score: NoScore}
+		if searched[i+1] {
+			mv.Score = whiteView(mover, search.ScoreAfterMove(scores[i+1]))
 		}
-		mv.Mark = markOf(mv.Loss, bestS, playedS, m == best.Move)
+		if i < nBook {
+			mv.Book = true
+			rv.Moves[i] = mv
+			rv.Sides[mover].Book++
+			pos = pos.Play(m)
+			continue
+		}
+		men := menOf(&pos)
+		grade(&mv, m, model, men, results[i], scores[i], scores[i+1])
+		if mv.Mark >= Mistake && r.cfg.Verify != (search.Limits{}) {
+			bs, br, err := r.search(ctx, gameAt(g, i), r.cfg.Verify)
+			if err != nil {
+				return nil, err
+			}
+			as, _, err := r.search(ctx, gameAt(g, i+1), r.cfg.Verify)
+			if err != nil {
+				return nil, err
+			}
+			first := mv.Mark
+			grade(&mv, m, model, men, br, bs, as)
+			mv.Verified = true
+			// A mark stands as far as both searches agree on it.
+			mv.Mark = min(mv.Mark, first)
+		}
+		mv.Accuracy = 100 * math.Exp(-AccuracyRate*mv.Drop)
 		rv.Moves[i] = mv
 		s := &rv.Sides[mover]
 		s.Moves++
 		s.Loss += mv.Loss
+		s.AccuracySum += mv.Accuracy
 		switch mv.Mark {
+		case Inaccuracy:
+			s.Inaccuracies++
 		case Mistake:
 			s.Mistakes++
 		case Blunder:
@@ -246,30 +404,71 @@ func (r *Reviewer) Review(ctx context.Context, index int, g *pdn.Game, done func
 	return rv, nil
 }
 
-// markOf is the mark of a move of loss (centi-men) whose position scored
-// best and that scored played (the mover's view); same: it is the best move.
-func markOf(loss, best, played int, same bool) Mark {
-	switch {
-	case same:
-		return None
-	case loss >= BlunderLoss, outcome(played) < 0 && outcome(best) >= 0:
-		return Blunder
-	case loss >= MistakeLoss:
-		return Mistake
+// grade sets mv's scores, best move, chances, drop, loss and mark for the
+// move played in a position with men men, from the search of that
+// position (best, its score bestS, the mover's view) and the score afterS
+// of the position after the move (the other side's view).
+func grade(mv *Move, played engine.Move, model WinModel, men int, best search.Result, bestS, afterS int) {
+	playedS := search.ScoreAfterMove(afterS)
+	mv.Score = whiteView(mv.Mover, playedS)
+	mv.BestScore = whiteView(mv.Mover, bestS)
+	mv.Best, mv.PV, mv.Loss, mv.Drop = engine.Move{}, nil, 0, 0
+	mv.Chance = model.Expected(bestS, men)
+	mv.Played = model.Expected(playedS, men)
+	if best.HasMove {
+		mv.Best = best.Move
+		mv.PV = best.PV[:min(len(best.PV), PVPlies)]
+		if played != best.Move {
+			mv.Loss = max(0, clamp(bestS)-clamp(playedS))
+			mv.Drop = max(0, mv.Chance-mv.Played)
+		} else {
+			mv.BestScore, mv.Chance = mv.Score, mv.Played
+		}
 	}
-	return None
+	mv.Mark = markOf(mv.Drop, mv.Chance, mv.Played)
 }
 
-// outcome is 1 for a score of a won position (a table win or a mate),
-// -1 for a lost one, 0 otherwise.
-func outcome(s int) int {
-	switch {
-	case s >= search.EGDBWinBound:
-		return 1
-	case s <= -search.EGDBWinBound:
-		return -1
+// gameAt returns g after its first i moves, with its history (for the
+// draw rules).
+func gameAt(g *pdn.Game, i int) *engine.Game {
+	eg := engine.NewGame(g.Start)
+	for _, m := range g.Moves[:i] {
+		eg.Play(m)
 	}
-	return 0
+	return eg
+}
+
+// search searches the position of g under l and returns its score (the
+// side to move's view: -search.Mate when it has no move, the position
+// then not searched) and the result.
+func (r *Reviewer) search(ctx context.Context, g *engine.Game, l search.Limits) (int, search.Result, error) {
+	pos := g.Position()
+	var list engine.MoveList
+	pos.Generate(&list)
+	if list.N == 0 {
+		return -search.Mate, search.Result{}, nil
+	}
+	res := r.e.SearchGame(ctx, g, l, nil)
+	if err := ctx.Err(); err != nil {
+		return 0, res, err
+	}
+	return res.Score, res, nil
+}
+
+// markOf is the mark of a move that dropped drop of the mover's expected
+// result, which was chance after the best move and is played after it.
+func markOf(drop, chance, played float64) Mark {
+	switch {
+	case chance <= DecidedChance, played >= 1-DecidedChance:
+		return None
+	case drop >= BlunderDrop:
+		return Blunder
+	case drop >= MistakeDrop:
+		return Mistake
+	case drop >= InaccuracyDrop:
+		return Inaccuracy
+	}
+	return None
 }
 
 func clamp(s int) int { return max(-ClampScore, min(ClampScore, s)) }
@@ -305,19 +504,50 @@ var evalCommand = regexp.MustCompile(`\[%eval [^\]]*\]\s*`)
 // writes them (a forced win in n plies is 100 - n/100 men).
 func FormatEval(cs int) string { return "[%eval " + search.FormatScore(cs) + "]" }
 
+// OutcomeWords says what a decided score (centi-men, White's view) means,
+// for a person: "White wins in 17 plies (tables)", "Black wins (tables)",
+// "White wins in 5 plies"; "" for a score that decides nothing.
+func OutcomeWords(cs int) string {
+	sign, plies, table, ok := search.Decided(cs)
+	if !ok {
+		return ""
+	}
+	who := "White"
+	if sign < 0 {
+		who = "Black"
+	}
+	w := who + " wins"
+	if plies >= 0 {
+		w += fmt.Sprintf(" in %d plies", plies)
+	}
+	if table {
+		w += " (tables)"
+	}
+	return w
+}
+
 // annotate returns a copy of g with the review's glyphs and comments: the
-// comment after move i is "[%eval S]", then the game's own comment (an
-// older [%eval] dropped), then, for a marked move, "mistake" or "blunder"
-// and "better: M (S) PV;"; after the last move the summary of both sides.
+// comment after move i is "[%eval S]" (with the outcome in words for a
+// decided score), "book" for a book move, then the game's own comment (an
+// older [%eval] dropped), then, for a marked move, its mark, the drop of
+// the mover's chances and "better: M (S) PV;", with the better line also
+// as a variation; after the last move the summary of both sides. The
+// tags WhiteAccuracy and BlackAccuracy hold the sides' accuracies.
 func annotate(g *pdn.Game, rv *Game, annotator string) *pdn.Game {
 	out := *g
 	out.Tags = append([]pdn.Tag(nil), g.Tags...)
 	if annotator != "" {
 		out.SetTag("Annotator", annotator)
 	}
+	for _, c := range []engine.Color{engine.White, engine.Black} {
+		if rv.Sides[c].Moves > 0 {
+			out.SetTag(colorName(c)+"Accuracy", fmt.Sprintf("%.1f", rv.Sides[c].Accuracy()))
+		}
+	}
 	n := len(g.Moves)
 	out.Comments = nil
 	out.Glyphs = nil
+	out.Variations = nil
 	if n == 0 {
 		return &out
 	}
@@ -326,18 +556,37 @@ func annotate(g *pdn.Game, rv *Game, annotator string) *pdn.Game {
 	pos := g.Start
 	for i, m := range g.Moves {
 		mv := rv.Moves[i]
-		parts := []string{FormatEval(mv.Score)}
+		var parts []string
+		if mv.Score != NoScore {
+			parts = append(parts, FormatEval(mv.Score))
+			if w := OutcomeWords(mv.Score); w != "" {
+				parts = append(parts, w)
+			}
+		}
+		if mv.Book {
+			parts = append(parts, "book")
+		}
 		if c := strings.TrimSpace(evalCommand.ReplaceAllString(g.Comment(i), "")); c != "" {
 			parts = append(parts, c)
 		}
 		out.Glyphs[i] = g.Glyph(i)
 		if mv.Mark != None {
 			out.Glyphs[i] = mv.Mark.Glyph()
-			parts = append(parts, fmt.Sprintf("%s; better: %s (%s) %s;", mv.Mark,
+			parts = append(parts, fmt.Sprintf("%s (winning chances %.0f%% -> %.0f%%); better: %s (%s) %s;", mv.Mark,
+				100*mv.Chance, 100*mv.Played,
 				pos.FormatMove(mv.Best, engine.FormatFull), search.FormatScore(mv.BestScore),
 				search.FormatPV(&pos, mv.PV, engine.FormatFull)))
+			if len(mv.PV) > 0 {
+				if out.Variations == nil {
+					out.Variations = make([][]engine.Move, n)
+				}
+				out.Variations[i] = slices.Clone(mv.PV)
+			}
 		}
 		if i == n-1 {
+			if len(parts) > 0 && parts[len(parts)-1] == "book" {
+				parts[len(parts)-1] = "book;"
+			}
 			parts = append(parts, SummaryComment(rv))
 		}
 		out.Comments[i] = strings.Join(parts, " ")
@@ -347,13 +596,14 @@ func annotate(g *pdn.Game, rv *Game, annotator string) *pdn.Game {
 }
 
 // SummaryComment is the comment after a reviewed game's last move:
-// "review: White NAME: N moves, average loss L, M mistakes, B blunders;
-// Black NAME: ...", L in men with two decimals.
+// "review: White NAME: accuracy A%, N moves (K book), average loss L, I
+// inaccuracies, M mistakes, B blunders; Black NAME: ...", L in men with two
+// decimals.
 func SummaryComment(rv *Game) string {
 	side := func(c engine.Color) string {
 		s := rv.Sides[c]
-		return fmt.Sprintf("%s %s: %d moves, average loss %.2f, %d mistakes, %d blunders",
-			colorName(c), rv.Names[c], s.Moves, s.AvgLoss(), s.Mistakes, s.Blunders)
+		return fmt.Sprintf("%s %s: accuracy %.1f%%, %d moves (%d book), average loss %.2f, %d inaccuracies, %d mistakes, %d blunders",
+			colorName(c), rv.Names[c], s.Accuracy(), s.Moves, s.Book, s.AvgLoss(), s.Inaccuracies, s.Mistakes, s.Blunders)
 	}
 	return "review: " + side(engine.White) + "; " + side(engine.Black)
 }

@@ -82,41 +82,51 @@ func checkOutput(t *testing.T, rp *Report, inputs []*pdn.Game) {
 		assert.Equal(t, in.Variant, g.Variant)
 		assert.Equal(t, "test", g.Tag("Annotator"))
 		rv := rp.Games[i]
-		marks := [2][3]int{}
+		marks := [2][4]int{}
 		pos := g.Start
 		for j := range g.Moves {
 			c := g.Comment(j)
-			assert.True(t, strings.HasPrefix(c, "[%eval "), "game %d move %d: %q", i+1, j+1, c)
-			assert.Contains(t, c, FormatEval(rv.Moves[j].Score))
+			mv := rv.Moves[j]
+			if mv.Score != NoScore {
+				assert.True(t, strings.HasPrefix(c, "[%eval "), "game %d move %d: %q", i+1, j+1, c)
+				assert.Contains(t, c, FormatEval(mv.Score))
+			}
+			if mv.Book {
+				assert.Contains(t, c, "book", "game %d move %d", i+1, j+1)
+			}
 			if own := in.Comment(j); own != "" {
 				assert.Contains(t, c, own)
 			}
-			m := rv.Moves[j].Mark
+			m := mv.Mark
 			assert.Equal(t, m.Glyph(), g.Glyph(j))
 			if m != None {
-				assert.Contains(t, c, m.String()+"; better: ")
+				assert.Contains(t, c, m.String()+" (winning chances ")
 			}
-			marks[pos.Side][m]++
+			if !mv.Book {
+				marks[pos.Side][m]++
+			}
 			pos = pos.Play(g.Moves[j])
 		}
 		assert.Contains(t, g.Comment(len(g.Moves)-1), SummaryComment(rv))
 		checkMoves(t, rv)
 		for _, c := range []engine.Color{engine.White, engine.Black} {
+			assert.Equal(t, marks[c][Inaccuracy], rv.Sides[c].Inaccuracies)
 			assert.Equal(t, marks[c][Mistake], rv.Sides[c].Mistakes)
 			assert.Equal(t, marks[c][Blunder], rv.Sides[c].Blunders)
-			assert.Equal(t, marks[c][None]+marks[c][Mistake]+marks[c][Blunder], rv.Sides[c].Moves)
+			assert.Equal(t, marks[c][None]+marks[c][Inaccuracy]+marks[c][Mistake]+marks[c][Blunder], rv.Sides[c].Moves)
 		}
 	}
 }
 
 // checkMoves checks each reviewed move against the thresholds and its
-// neighbours: the loss is never negative, the mark is the one the loss
-// calls for (a blunder also when it loses a won or drawn position), a
-// marked move is not the best move and its comment names the best move,
-// every position is searched once (the score after a move is the best
-// score of the next move's position, both from White's view, unless the
-// next move is the best one or the score is a mate, a ply further), and
-// the sides' sums are the moves'.
+// neighbours: the loss and the drop are never negative, the mark is the
+// one the drop calls for (none where the game was decided either way), a
+// marked move is not the best move and its comment and variation name the
+// best move, every position is searched once (the score after a move is
+// the best score of the next move's position, both from White's view,
+// unless the next move is the best one or the score is a mate, a ply
+// further, or a second search graded the move), and the sides' sums are
+// the moves'.
 func checkMoves(t *testing.T, rv *Game) {
 	t.Helper()
 	var sides [2]Side
@@ -124,32 +134,51 @@ func checkMoves(t *testing.T, rv *Game) {
 	for j, mv := range rv.Moves {
 		played := rv.Input.Moves[j]
 		assert.Equal(t, pos.Side, mv.Mover, "move %d", j+1)
+		s := &sides[mv.Mover]
+		if mv.Book {
+			assert.Equal(t, None, mv.Mark)
+			s.Book++
+			pos = pos.Play(played)
+			continue
+		}
 		assert.GreaterOrEqual(t, mv.Loss, 0, "move %d", j+1)
+		assert.GreaterOrEqual(t, mv.Drop, 0.0, "move %d", j+1)
+		assert.InDelta(t, max(0, mv.Chance-mv.Played), mv.Drop, 1e-12, "move %d", j+1)
+		decided := mv.Chance <= DecidedChance || mv.Played >= 1-DecidedChance
 		switch {
-		case mv.Loss >= BlunderLoss:
-			assert.Equal(t, Blunder, mv.Mark, "move %d loses %d", j+1, mv.Loss)
-		case mv.Loss >= MistakeLoss:
-			assert.Contains(t, []Mark{Mistake, Blunder}, mv.Mark, "move %d loses %d", j+1, mv.Loss)
+		case decided:
+			assert.Equal(t, None, mv.Mark, "move %d: decided (%.3f -> %.3f)", j+1, mv.Chance, mv.Played)
+		case mv.Drop >= BlunderDrop:
+			assert.Equal(t, Blunder, mv.Mark, "move %d drops %.3f", j+1, mv.Drop)
+		case mv.Drop >= MistakeDrop:
+			assert.Equal(t, Mistake, mv.Mark, "move %d drops %.3f", j+1, mv.Drop)
+		case mv.Drop >= InaccuracyDrop:
+			assert.Equal(t, Inaccuracy, mv.Mark, "move %d drops %.3f", j+1, mv.Drop)
 		default:
-			assert.Contains(t, []Mark{None, Blunder}, mv.Mark, "move %d loses %d", j+1, mv.Loss)
+			assert.Equal(t, None, mv.Mark, "move %d drops %.3f", j+1, mv.Drop)
 		}
 		if mv.Mark != None {
 			assert.NotEqual(t, played, mv.Best, "move %d: the best move is never marked", j+1)
 			assert.Contains(t, rv.Game.Comment(j), "better: "+pos.FormatMove(mv.Best, engine.FormatFull)+" (", "move %d", j+1)
+			require.NotNil(t, rv.Game.Variations, "move %d", j+1)
+			assert.Equal(t, mv.PV, rv.Game.Variations[j], "move %d: the better line as a variation", j+1)
 		}
 		if mv.Best == played {
 			assert.Zero(t, mv.Loss, "move %d is the best move", j+1)
+			assert.Zero(t, mv.Drop, "move %d is the best move", j+1)
 		}
-		if j+1 < len(rv.Moves) {
+		if j+1 < len(rv.Moves) && !mv.Verified && !rv.Moves[j+1].Verified {
 			next := rv.Moves[j+1]
 			if next.Best != rv.Input.Moves[j+1] && max(mv.Score, -mv.Score) < search.MateBound {
 				assert.Equal(t, mv.Score, next.BestScore, "move %d: the position after it is searched once", j+1)
 			}
 		}
-		s := &sides[mv.Mover]
 		s.Moves++
 		s.Loss += mv.Loss
+		s.AccuracySum += mv.Accuracy
 		switch mv.Mark {
+		case Inaccuracy:
+			s.Inaccuracies++
 		case Mistake:
 			s.Mistakes++
 		case Blunder:
@@ -188,7 +217,7 @@ func TestReviewRealGames(t *testing.T) {
 			assert.Equal(t, len(g.Moves), rp.Moves())
 			checkOutput(t, rp, []*pdn.Game{g})
 			for _, s := range rp.Games[0].Sides {
-				marked += s.Mistakes + s.Blunders
+				marked += s.Inaccuracies + s.Mistakes + s.Blunders
 			}
 		})
 	}
@@ -215,21 +244,29 @@ func TestReviewMarksBlunder(t *testing.T) {
 	require.Len(t, rv.Moves, 3)
 	mv := rv.Moves[2]
 	assert.Equal(t, Blunder, mv.Mark)
-	assert.GreaterOrEqual(t, mv.Loss, BlunderLoss)
-	assert.Less(t, mv.Score, -BlunderLoss, "White's view after the blunder")
+	assert.GreaterOrEqual(t, mv.Drop, BlunderDrop)
+	assert.Less(t, mv.Score, -100, "White's view after the blunder")
 	assert.NotEqual(t, inputs[0].Moves[2], mv.Best)
-	assert.Equal(t, Side{Moves: 2, Loss: rv.Moves[0].Loss + mv.Loss, Blunders: 1, Mistakes: rv.Sides[engine.White].Mistakes}, rv.Sides[engine.White])
-	assert.Contains(t, rv.Game.Comment(2), "blunder; better: ")
+	w := rv.Sides[engine.White]
+	assert.Equal(t, 2, w.Moves)
+	assert.Equal(t, 1, w.Blunders)
+	assert.Less(t, w.Accuracy(), 80.0)
+	assert.Contains(t, rv.Game.Comment(2), "blunder (winning chances ")
 	assert.Contains(t, rv.Game.Comment(1), "the game's own comment")
 	checkOutput(t, rp, inputs)
 
 	var sum bytes.Buffer
 	require.NoError(t, rp.WriteSummary(&sum))
-	assert.Contains(t, sum.String(), `game=1 white="Careless" black="Alert" result=* moves=3 `)
+	assert.Contains(t, sum.String(), `game=1 white="Careless" black="Alert" result=* moves=3 book=0 `)
 	assert.Contains(t, sum.String(), "white_blunders=1")
 	assert.Contains(t, sum.String(), `player="Careless" games=1 moves=2 `)
 	assert.Contains(t, sum.String(), "blunders=1\n")
-	assert.True(t, strings.HasSuffix(sum.String(), "games=1 reviewed=1 bad=0 moves=3 mistakes=0 blunders=1\n"), sum.String())
+	assert.Regexp(t, `games=1 reviewed=1 bad=0 moves=3 accuracy=[0-9.]+ inaccuracies=\d+ mistakes=\d+ blunders=1\n$`, sum.String())
+	var out bytes.Buffer
+	require.NoError(t, rp.WritePDN(&out))
+	assert.Contains(t, out.String(), "[WhiteAccuracy \"")
+	assert.Contains(t, out.String(), "e3-d4?? {", "the glyph")
+	assert.Regexp(t, `\}\s*\(2\. `, out.String(), "the better line as a variation")
 }
 
 // TestReviewBadGame checks that a bad game is reported by its index and
@@ -260,19 +297,46 @@ func TestReviewCancelled(t *testing.T) {
 	assert.Nil(t, rp)
 }
 
-// TestMarkOf checks the thresholds: a mistake from half a man, a blunder
-// from one and a half, or a drawn position turned into a lost one; the
-// best move is never marked.
+// TestMarkOf checks the thresholds on the drop of the mover's expected
+// result, and that nothing is marked where the game was decided either way.
 func TestMarkOf(t *testing.T) {
-	assert.Equal(t, None, markOf(49, 0, -49, false))
-	assert.Equal(t, Mistake, markOf(50, 0, -50, false))
-	assert.Equal(t, Mistake, markOf(149, 0, -149, false))
-	assert.Equal(t, Blunder, markOf(150, 0, -150, false))
-	assert.Equal(t, Blunder, markOf(20, -search.EGDBWinBound+10, -search.EGDBWinBound-10, false))
-	assert.Equal(t, None, markOf(0, search.Mate-3, search.Mate-7, false))
-	assert.Equal(t, None, markOf(500, 100, -400, true))
+	assert.Equal(t, None, markOf(0.099, 0.5, 0.401))
+	assert.Equal(t, Inaccuracy, markOf(0.1, 0.5, 0.4))
+	assert.Equal(t, Mistake, markOf(0.2, 0.5, 0.3))
+	assert.Equal(t, Mistake, markOf(0.299, 0.5, 0.201))
+	assert.Equal(t, Blunder, markOf(0.3, 0.5, 0.2))
+	assert.Equal(t, Blunder, markOf(0.5, 1, 0.5), "a win thrown away")
+	assert.Equal(t, None, markOf(0.02, 0.025, 0.005), "lost anyway")
+	assert.Equal(t, None, markOf(0.02, 1, 0.98), "still winning")
 	assert.Equal(t, 1000, clamp(search.Mate))
 	assert.Equal(t, "[%eval -0.35]", FormatEval(-35))
+}
+
+// TestOutcomeWords: decided scores in words, from White's view.
+func TestOutcomeWords(t *testing.T) {
+	assert.Equal(t, "White wins in 5 plies", OutcomeWords(search.Mate-5))
+	assert.Equal(t, "Black wins in 6 plies", OutcomeWords(-(search.Mate - 6)))
+	assert.Equal(t, "White wins in 17 plies (tables)", OutcomeWords(search.EGDBWin-17))
+	assert.Equal(t, "Black wins (tables)", OutcomeWords(-search.EGDBWinBound-10))
+	assert.Equal(t, "", OutcomeWords(250))
+}
+
+// TestBookPlies: the moves of the Opening tag, then the book's, are book
+// moves; a name in the tag is none.
+func TestBookPlies(t *testing.T) {
+	g := readGames(t, strings.NewReader(`[Opening "c3-b4 b6-a5"]
+1. c3-b4 b6-a5 2. e3-d4 *`), engine.Russian)[0]
+	assert.Equal(t, 2, BookPlies(g, nil))
+	g.SetTag("Opening", "Kol")
+	assert.Equal(t, 0, BookPlies(g, nil))
+	g.SetTag("Opening", "1. c3-b4 a7-b6")
+	assert.Equal(t, 1, BookPlies(g, nil), "the deck's second move is not the game's")
+}
+
+// TestVerifyLimits: the second search is deeper or longer.
+func TestVerifyLimits(t *testing.T) {
+	assert.Equal(t, search.Limits{Depth: 3 + VerifyPlies}, VerifyLimits(search.Limits{Depth: 3}))
+	assert.Equal(t, search.Limits{Nodes: 1000 * VerifyFactor}, VerifyLimits(search.Limits{Nodes: 1000}))
 }
 
 // TestRunWithDone: games of RunOptions.Done (read back with only their

@@ -66,3 +66,26 @@ func FormatMNPS(nodes uint64, seconds float64) string {
 	}
 	return strconv.FormatFloat(float64(nodes)/seconds/1e6, 'f', 2, 64)
 }
+
+// Decided tells whether cs (centi-men, one side's view, as FormatScore
+// takes it) scores a decided position, and how: sign is +1 when that side
+// wins and -1 when it loses; plies is the number of plies to the end from
+// the searched position, or -1 when the tables that gave the result store
+// no distance; table reports whether the endgame tables gave it (else the
+// search saw the end of the game). ok is false, and the rest zero, for any
+// other score.
+func Decided(cs int) (sign, plies int, table, ok bool) {
+	sign = 1
+	if cs < 0 {
+		sign, cs = -1, -cs
+	}
+	switch {
+	case cs > MateBound:
+		return sign, Mate - cs, false, true
+	case cs > egdbDistBound:
+		return sign, EGDBWin - cs, true, true
+	case cs >= EGDBWinBound:
+		return sign, -1, true, true
+	}
+	return 0, 0, false, false
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/damka-draughts/damka/book"
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/internal/fileread"
 	"github.com/damka-draughts/damka/player"
@@ -32,26 +33,35 @@ func newReviewCmd() *cobra.Command {
 		outName    string
 		noProgress bool
 		resume     bool
+		noBook     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "review GAME.pdn",
 		Short: "annotate the games of a PDN file with the engine's scores, mistakes and blunders",
 		Long: `review replays every game of a PDN file, searches each position once within
-the limit (exactly one of --depth, --nodes, --movetime; the opening book off,
-the endgame tables of --egdb-path on) and writes the games again with:
+the limit (one of --depth, --nodes, --movetime; by default depth ` + fmt.Sprint(review.DefaultDepth) + `; the
+opening book off, the endgame tables of --egdb-path on) and writes the games
+again with:
   - after every move a comment {[%eval S] ...}: the score of the position the
     move leads to, in men from White's view with two decimals (a forced win in
-    n plies is 100 - n/100, e.g. 99.93; a loss its negative);
-  - the glyph "?" on a mistake (a move that loses 0.50 men or more against the
-    engine's best move) and "??" on a blunder (1.50 men or more, or a won or
-    drawn position turned into a lost one), with "mistake; better: M (S) LINE"
-    or "blunder; ..." in the comment: the best move, its score (White's view)
-    and its line in the variant's notation;
+    n plies is 100 - n/100, e.g. 99.93; a loss its negative), and a decided
+    score in words ("White wins in 17 plies (tables)");
+  - the glyph "?!" on an inaccuracy, "?" on a mistake and "??" on a blunder:
+    a move that lowers the mover's winning chances (its expected result, from
+    the score and the men on the board, fitted to game results) by 10, 20 or
+    30 points against the engine's best move, never where the game was
+    decided either way; a move about to get "?" or "??" is searched again
+    deeper (4 plies, or 8 times the nodes or the time) and graded on that;
+    the comment says the mark, the chances before and after, the better move,
+    its score and its line, and the line is also written as a variation;
+  - the moves of the game's opening deck (its Opening tag) and of the opening
+    book after them as "book", not graded (--no-book: only the deck's);
   - the game's own comments kept after the score; after the last move a
-    comment "review: White NAME: N moves, average loss L, ..." and the tag
-    [Annotator "damka VERSION, LIMIT"].
+    comment "review: White NAME: accuracy A%, N moves, ..." and the tags
+    [WhiteAccuracy "A"] [BlackAccuracy "A"] (the mean of the graded moves'
+    accuracy, 100 * exp(-4 * drop)) and [Annotator "damka VERSION, LIMIT"].
 The played move's score is the score of the next position's search, so each
-position is searched once (docs/review.md).
+position is searched once, and twice only around a mark (docs/review.md).
 
 The games go to --out (default GAME.reviewed.pdn beside the input; never the
 input itself), written whole or not at all. Meanwhile each game is appended,
@@ -77,6 +87,10 @@ game can be reviewed at all.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			fl := cmd.Flags()
+			if !fl.Changed("depth") && !fl.Changed("nodes") && !fl.Changed("movetime") {
+				sf.depth = review.DefaultDepth
+			}
 			lim, p, err := sf.setup(cmd)
 			if err != nil {
 				return err
@@ -85,7 +99,15 @@ game can be reviewed at all.`,
 			if outName == "" {
 				outName = strings.TrimSuffix(in, filepath.Ext(in)) + ".reviewed.pdn"
 			}
-			cfg := review.Config{Options: p.Options(), Limits: lim, Annotator: "damka " + version + ", " + limitText(lim)}
+			cfg := review.Config{Options: p.Options(), Limits: lim, Verify: review.VerifyLimits(lim),
+				Annotator: "damka " + version + ", " + limitText(lim)}
+			if !noBook {
+				// A variant without an embedded book has no book moves
+				// but those of the deck.
+				for _, v := range engine.AllVariants() {
+					cfg.Books[v], _ = book.Default(v)
+				}
+			}
 			settings, err := reviewSettings(p)
 			if err != nil {
 				return err
@@ -94,7 +116,7 @@ game can be reviewed at all.`,
 			defer cancel()
 			return runReview(ctx, cmd, review.New(cfg), in, outName, p.Variant(), reviewOptions{
 				bar: progressOn(cmd.ErrOrStderr(), noProgress), resume: resume,
-				limits: limitText(lim), settings: settings,
+				limits: limitText(lim) + ", second searches " + limitText(cfg.Verify), settings: settings + fmt.Sprintf(" book=%t", !noBook),
 				reviewed: func(games int) {
 					if reviewedHook != nil && reviewedHook(games) {
 						cancel()
@@ -105,6 +127,7 @@ game can be reviewed at all.`,
 	sf.register(cmd)
 	cmd.Flags().StringVar(&outName, "out", "", "write the reviewed games to this file (default: GAME.reviewed.pdn beside the input)")
 	cmd.Flags().BoolVar(&noProgress, "no-progress", false, noProgressUsage)
+	cmd.Flags().BoolVar(&noBook, "no-book", false, "grade the opening book's moves too (the moves of the game's opening deck, its Opening tag, are never graded)")
 	cmd.Flags().BoolVar(&resume, "resume", false, "go on with an interrupted review: keep the games of its progress file OUT.partial, review the others")
 	return cmd
 }

@@ -225,7 +225,7 @@ func TestReviewResumeRefusesOtherReview(t *testing.T) {
 	_, errs, code := runCLI(args...)
 	assert.Equal(t, exitBadInput, code, errs)
 	assert.Contains(t, errs, partial)
-	assert.Contains(t, errs, `limit "depth 3" (now "depth 2")`)
+	assert.Contains(t, errs, `limit "depth 3, second searches depth 7" (now "depth 2, second searches depth 6")`)
 
 	require.NoError(t, os.WriteFile(in, []byte(resumeInput+"\n"), 0o644))
 	_, errs, code = runCLI(reviewArgs(in, out, "--resume")...)
