@@ -54,7 +54,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 var pflagNumberError = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: strconv\.Parse(Int|Uint|Float): parsing ".*": (invalid syntax|value out of range)$`)
 
 // flagError turns a flag parsing error into bad input, saying in words
-// what strconv's raw message means: "--seed -5: out of range (want a
+// what strconv's raw message means: "--seed -5 out of range (want a
 // whole number, 0 or more)" or "--depth x: not a number". A flag of fs
 // with a range (setFlagRange) names its range: "--nodes -5 out of range
 // 1..1000000000000", as the command's own check says it of "--nodes 0".
@@ -70,7 +70,7 @@ func flagError(fs *pflag.FlagSet, err error) error {
 		if r := flagRange(fs, strings.TrimPrefix(flag, "--")); r != "" {
 			return badInput("%s %s out of range %s", flag, strings.TrimSpace(val), r)
 		}
-		return badInput("%s %s: out of range (want %s)", flag, val, want)
+		return badInput("%s %s out of range (want %s)", flag, val, want)
 	}
 	return badInput("%s %q: not a number (want %s)", flag, val, want)
 }

@@ -233,7 +233,7 @@ func TestFrontEndsExposeTheSettings(t *testing.T) {
 			for _, args := range [][]string{{"hub"}, {"dxp", "--listen", "127.0.0.1:0", "--variant", "russian"}} {
 				_, errs, code := runCLI(append(args, "--"+st.Name, over)...)
 				assert.Equal(t, exitBadInput, code, "%v --%s %s: %s", args, st.Name, over, errs)
-				assert.Contains(t, errs, "--"+st.Name+" "+over+": out of range "+st.Range(), args)
+				assert.Contains(t, errs, "--"+st.Name+" "+over+" out of range "+st.Range(), args)
 			}
 		}
 	})

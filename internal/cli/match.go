@@ -358,12 +358,12 @@ func matchConfig(f matchFlags, specs [][]string) (match.Config, error) {
 	}
 	if f.movetimeSet || f.movetime != 0 {
 		if !(f.movetime > 0 && f.movetime <= 1e6) { // also NaN
-			return cfg, badInput("--movetime %g: out of range (0, 1e6] seconds", f.movetime)
+			return cfg, badInput("--movetime %g out of range (0, 1e6] seconds", f.movetime)
 		}
 		cfg.Limits.MoveTime = time.Duration(f.movetime * float64(time.Second))
 	}
 	if f.depth < 0 || f.depth > search.MaxDepth {
-		return cfg, badInput("--depth %d: out of range 1..%d", f.depth, search.MaxDepth)
+		return cfg, badInput("--depth %d out of range 1..%d", f.depth, search.MaxDepth)
 	}
 	if f.nodes != 0 {
 		if err := checkNodes(f.nodes); err != nil {
@@ -372,7 +372,7 @@ func matchConfig(f matchFlags, specs [][]string) (match.Config, error) {
 	}
 	cfg.Limits.Depth, cfg.Limits.Nodes = f.depth, f.nodes
 	if most := maxConcurrency(); f.concurrency < 1 || f.concurrency > most {
-		return cfg, badInput("--concurrency %d: out of range 1..%d (4 games a processor core: each game runs two engines)", f.concurrency, most)
+		return cfg, badInput("--concurrency %d out of range 1..%d (4 games a processor core: each game runs two engines)", f.concurrency, most)
 	}
 	for i, e := range cfg.Engines {
 		if err := cfg.EngineLimits(i).Validate(); err != nil {

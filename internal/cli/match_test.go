@@ -180,13 +180,13 @@ func TestMatchBadInputMessages(t *testing.T) {
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--movetime", "-1"}, "out of range"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--tc", "-5+1"}, "out of range"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--nodes", "-5"}, "--nodes -5 out of range 1..1000000000000"},
-		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "99999999999999999999"}, "--depth 99999999999999999999: out of range"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "99999999999999999999"}, "--depth 99999999999999999999 out of range"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--draw", "movecount=0,score=1"}, "--draw: draw rule"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--resign", "movecount=3"}, "score= is missing"},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "proto=dxp", "cmd=" + self, "--depth", "2"}, "not depth= or nodes="},
 		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--shard", "2/2"}, "--shard 2/2: that part of the schedule has no games (1 openings x 1 rounds make 1 pairs)"},
-		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--concurrency", "10000"}, fmt.Sprintf("--concurrency 10000: out of range 1..%d", maxConcurrency())},
-		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--concurrency", "0"}, "--concurrency 0: out of range"},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--concurrency", "10000"}, fmt.Sprintf("--concurrency 10000 out of range 1..%d", maxConcurrency())},
+		{[]string{"--engine", "name=A", "cmd=" + self, "--engine", "name=B", "cmd=" + self, "--depth", "2", "--concurrency", "0"}, "--concurrency 0 out of range"},
 	} {
 		out, errs, code := runCLI(append(base, c.args...)...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)
@@ -504,9 +504,9 @@ func TestMatchMovetimeSeconds(t *testing.T) {
 	base := []string{"match", "--openings", op, "--no-progress", "--engine", "name=a", "cmd=" + self, "--engine", "name=b", "cmd=" + self}
 	for _, c := range []struct{ value, msg string }{
 		{"abc", `--movetime "abc": not a number (want a number)`},
-		{"0", "--movetime 0: out of range"},
-		{"-1", "--movetime -1: out of range"},
-		{"NaN", "--movetime NaN: out of range"},
+		{"0", "--movetime 0 out of range"},
+		{"-1", "--movetime -1 out of range"},
+		{"NaN", "--movetime NaN out of range"},
 	} {
 		_, errs, code := runCLI(append(base, "--movetime", c.value)...)
 		assert.Equal(t, exitBadInput, code, "%s: %s", c.value, errs)

@@ -71,14 +71,14 @@ func (lv *playLevel) config(changed func(string) bool) (text.Config, error) {
 	if lv.movetime != 0 || changed("movetime") {
 		given++
 		if !(lv.movetime > 0 && lv.movetime <= 3600) { // also NaN
-			return cfg, badInput("--movetime %g: out of range (more than 0, at most 3600 seconds)", lv.movetime)
+			return cfg, badInput("--movetime %g out of range (more than 0, at most 3600 seconds)", lv.movetime)
 		}
 		cfg.Limits.MoveTime = time.Duration(lv.movetime * float64(time.Second))
 	}
 	if lv.depth != 0 || changed("depth") {
 		given++
 		if lv.depth < 1 || lv.depth > search.MaxDepth {
-			return cfg, badInput("--depth %d: out of range 1..%d", lv.depth, search.MaxDepth)
+			return cfg, badInput("--depth %d out of range 1..%d", lv.depth, search.MaxDepth)
 		}
 		cfg.Limits.Depth = lv.depth
 	}

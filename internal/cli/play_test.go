@@ -50,7 +50,7 @@ func TestPlayCommand(t *testing.T) {
 		assert.Empty(t, out, "%v", args)
 	}
 	_, errs, _ = runCLI("play", "--threads", "0")
-	assert.Contains(t, errs, "--threads 0: out of range 1..")
+	assert.Contains(t, errs, "--threads 0 out of range 1..")
 }
 
 // TestDefaultTakesTheSettings: damka without a command takes every setting
@@ -92,13 +92,13 @@ func TestPlayLevelFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--movetime", "-1"}, "--movetime -1: out of range"},
+		{[]string{"--movetime", "-1"}, "--movetime -1 out of range"},
 		{[]string{"--movetime", "0.1", "--depth", "3"}, "give one of them"},
-		{[]string{"--depth", "500"}, "--depth 500: out of range 1..120"},
+		{[]string{"--depth", "500"}, "--depth 500 out of range 1..120"},
 		{[]string{"--nodes", "-5"}, "--nodes -5 out of range 1..1000000000000"},
 		{[]string{"--nodes", "0"}, "--nodes 0 out of range 1..1000000000000"},
-		{[]string{"--depth", "0"}, "--depth 0: out of range 1.."},
-		{[]string{"--movetime", "0"}, "--movetime 0: out of range"},
+		{[]string{"--depth", "0"}, "--depth 0 out of range 1.."},
+		{[]string{"--movetime", "0"}, "--movetime 0 out of range"},
 		{[]string{"--clock", "x+1"}, `--clock "x+1": minutes "x"`},
 	} {
 		withStdin(t, "quit\n")

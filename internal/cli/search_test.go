@@ -98,7 +98,7 @@ func TestAnalyseMultiPV(t *testing.T) {
 
 	_, errs, code = runCLI("analyse", "--depth", "2", "--multipv", "33")
 	assert.Equal(t, exitBadInput, code)
-	assert.Contains(t, errs, "--multipv 33: out of range 1..32")
+	assert.Contains(t, errs, "--multipv 33 out of range 1..32")
 }
 
 // TestAnalyseMovetimeShowsPlayedMove: under --movetime the move played

@@ -148,7 +148,7 @@ func flagValueError(st player.Setting, v string, err error) string {
 	if _, aerr := strconv.Atoi(v); aerr != nil {
 		return fmt.Sprintf("%q: not a whole number (want %s)", v, st.Range())
 	}
-	return fmt.Sprintf("%s: out of range %s", v, st.Range())
+	return fmt.Sprintf("%s out of range %s", v, st.Range())
 }
 
 // mismatchText is a Mismatch without its setting name: "w.dkw holds

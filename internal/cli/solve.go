@@ -323,7 +323,7 @@ func solveEngines(cmd *cobra.Command, file string, sf *searchFlags, sol solveFla
 		d    *time.Duration
 	}{{"time-margin", sol.timeMargin, &cfg.Margin}, {"hang-timeout", sol.hangTimeout, &cfg.HangTimeout}} {
 		if !(f.x > 0 && f.x <= 1e6) { // also NaN
-			return badInput("--%s %g: out of range (0, 1e6] seconds", f.name, f.x)
+			return badInput("--%s %g out of range (0, 1e6] seconds", f.name, f.x)
 		}
 		*f.d = time.Duration(f.x * float64(time.Second))
 	}

@@ -165,7 +165,7 @@ func TestSolveEngineBadInput(t *testing.T) {
 		{[]string{"--engine", "name=x cmd=sh tc=10+1"}, "a suite has no clock"},
 		{[]string{"--engine", "name=x cmd=sh proto=dxp port=5"}, "needs a Hub engine"},
 		{[]string{"--engine", "name=x cmd=sh", "--threads", "2"}, "--threads sets damka's own search"},
-		{[]string{"--engine", "name=x cmd=sh", "--time-margin", "0"}, "--time-margin 0: out of range"},
+		{[]string{"--engine", "name=x cmd=sh", "--time-margin", "0"}, "--time-margin 0 out of range"},
 		{[]string{"--time-margin", "1"}, "--time-margin is for --engine engines"},
 		{[]string{"--engine"}, "--engine needs key=value words"},
 	} {
