@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/logjson"
 	"github.com/damka-draughts/damka/internal/testfiles"
 	"github.com/damka-draughts/damka/openings"
 	"github.com/damka-draughts/damka/pdn"
@@ -91,7 +91,7 @@ func TestMatchFaults(t *testing.T) {
 			specs[c.bad] = fakeEngine(fake, "bad", "-mode", c.mode, "-at", "2", "-seed", "7", "-over", "1200ms")
 			specs[1-c.bad] = fakeEngine(fake, "good", "-seed", "3")
 			var pdn, out bytes.Buffer
-			var log syncBuffer
+			var log logjson.Buffer
 			sum, err := Run(context.Background(), Config{
 				Variant: engine.Russian, Engines: specs, Openings: ops, Limits: c.limits,
 				TimeMargin: 600 * time.Millisecond, StopGrace: c.grace,
@@ -526,25 +526,6 @@ func TestMatchPDNOpeningMoves(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the concurrent writes of a
-// match's log.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestMatchLongLines: an engine line over hubwire.MaxLineBytes, and what the
 // log says of it, agree with the game's result. A 3 MB info line is
 // logged as skipped and the game goes on to its end, no fault; a 3 MB done
@@ -557,7 +538,7 @@ func TestMatchLongLines(t *testing.T) {
 	require.NoError(t, err)
 	ops = ops[1:] // two openings: 4 games
 	run := func(mode string) (Summary, string) {
-		var log syncBuffer
+		var log logjson.Buffer
 		sum, err := Run(context.Background(), Config{
 			Variant: engine.Russian, Openings: ops, Limits: Limits{MoveTime: 50 * time.Millisecond},
 			Engines: [2]EngineSpec{

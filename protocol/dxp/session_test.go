@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/logjson"
 	"github.com/damka-draughts/damka/pdn"
 	"github.com/damka-draughts/damka/player"
 	"github.com/damka-draughts/damka/protocol/dxpwire"
@@ -40,24 +41,6 @@ func newPlayer(v engine.VariantID, mk func(search.Options) player.Searcher) *pla
 	return p
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent writes (log output).
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // endpoint is one damka side of a test: its config, its games and its
 // log.
 type endpoint struct {
@@ -65,13 +48,13 @@ type endpoint struct {
 	mu      sync.Mutex
 	records []*GameRecord
 	pdn     bytes.Buffer
-	log     *syncBuffer
+	log     *logjson.Buffer
 	sum     Summary
 	err     error
 }
 
 func newEndpoint(v engine.VariantID, role Role, name string) *endpoint {
-	ep := &endpoint{log: &syncBuffer{}}
+	ep := &endpoint{log: &logjson.Buffer{}}
 	ep.cfg = Config{
 		Variant: v, Role: role, Name: name, Player: newPlayer(v, nil), Limits: quick,
 		AckTimeout: 5 * time.Second,

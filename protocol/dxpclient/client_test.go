@@ -1,10 +1,8 @@
 package dxpclient
 
 import (
-	"bytes"
 	"context"
 	"net"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/logjson"
 	"github.com/damka-draughts/damka/player"
 	"github.com/damka-draughts/damka/protocol/dxp"
 	"github.com/damka-draughts/damka/search"
@@ -20,24 +19,6 @@ import (
 
 // testTimeout bounds every session of these tests.
 const testTimeout = 60 * time.Second
-
-// syncBuffer is a bytes.Buffer safe for concurrent writes (log output).
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestAgainstFollower: a Client refereeing damka's own DXP follower
 // plays whole games: from the start position and from a set-up position,
@@ -54,7 +35,7 @@ func TestAgainstFollower(t *testing.T) {
 	for _, kv := range [][2]string{{player.SetThreads, "1"}, {player.SetHash, "1"}, {player.SetBook, "false"}} {
 		require.NoError(t, p.Set(kv[0], kv[1]))
 	}
-	var folLog syncBuffer
+	var folLog logjson.Buffer
 	var folSum dxp.Summary
 	var folErr error
 	done := make(chan struct{})

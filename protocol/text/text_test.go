@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/logjson"
 	"github.com/damka-draughts/damka/pdn"
 	"github.com/damka-draughts/damka/player"
 	"github.com/damka-draughts/damka/search"
@@ -375,30 +375,12 @@ func TestTextModeUnknownWord(t *testing.T) {
 	assert.Contains(t, out, `move "c3-d9"`, "a word with a digit is still read as a move")
 }
 
-// syncBuffer is an output buffer safe for a writer and a reader goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // liveSession runs the text mode on a pipe under the real clock; the test
 // types with send and ends with the returned wait.
-func liveSession(t *testing.T, cfg Config) (out *syncBuffer, send func(string), wait func() error) {
+func liveSession(t *testing.T, cfg Config) (out *logjson.Buffer, send func(string), wait func() error) {
 	t.Helper()
 	r, w := io.Pipe()
-	out = &syncBuffer{}
+	out = &logjson.Buffer{}
 	errc := make(chan error, 1)
 	go func() { errc <- Run(context.Background(), r, out, cfg) }()
 	send = func(s string) {
@@ -437,7 +419,7 @@ func TestTextModeInterrupt(t *testing.T) {
 	intr := make(chan os.Signal, 1)
 	r, w := io.Pipe()
 	defer w.Close()
-	out := &syncBuffer{}
+	out := &logjson.Buffer{}
 	errc := make(chan error, 1)
 	go func() {
 		errc <- Run(context.Background(), r, out, Config{Player: newPlayer(t, engine.Russian), Interrupt: intr})
