@@ -12,6 +12,7 @@ import (
 
 	"github.com/damka-draughts/damka/book"
 	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/logjson"
 	"github.com/damka-draughts/damka/player"
 	"github.com/damka-draughts/damka/search"
 )
@@ -77,7 +78,7 @@ func TestBookFileParam(t *testing.T) {
 	truncated := filepath.Join(dir, "truncated.book")
 	require.NoError(t, os.WriteFile(truncated, data[:20], 0o644))
 
-	var logs safeBuffer
+	var logs logjson.Buffer
 	cfg := testConfig()
 	cfg.Log = zerolog.New(&logs)
 	hs := startSession(t, cfg, player.SetBook, "true", player.SetVariant, "english")

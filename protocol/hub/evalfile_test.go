@@ -13,6 +13,7 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/internal/logjson"
 	"github.com/damka-draughts/damka/player"
 )
 
@@ -65,7 +66,7 @@ func TestEvalFileParam(t *testing.T) {
 	truncated := filepath.Join(dir, "truncated.dkw")
 	require.NoError(t, os.WriteFile(truncated, data[:1000], 0o644))
 
-	var logs safeBuffer
+	var logs logjson.Buffer
 	cfg := testConfig()
 	cfg.Log = zerolog.New(&logs)
 	hs := startSession(t, cfg)

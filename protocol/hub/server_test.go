@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 
 	"github.com/damka-draughts/damka/book"
 	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/logjson"
 	"github.com/damka-draughts/damka/internal/testfiles"
 	"github.com/damka-draughts/damka/pdn"
 	"github.com/damka-draughts/damka/player"
@@ -765,7 +765,7 @@ func TestContextCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	inR, inW := io.Pipe()
 	defer inW.Close()
-	var out safeBuffer
+	var out logjson.Buffer
 	errc := make(chan error, 1)
 	cfg := testConfig()
 	cfg.Player = testPlayer(t, player.Config{})
@@ -836,24 +836,6 @@ func TestWriteError(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write(p []byte) (int, error) { return 0, errors.New("broken pipe") }
-
-// safeBuffer is a bytes.Buffer safe for one writer and one reader.
-type safeBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *safeBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *safeBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestFormatScore(t *testing.T) {
 	cases := map[int]string{

@@ -2,14 +2,12 @@ package hubclient
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/damka-draughts/damka/engine"
+	"github.com/damka-draughts/damka/internal/logjson"
 	"github.com/damka-draughts/damka/player"
 	"github.com/damka-draughts/damka/protocol/hub"
 	"github.com/damka-draughts/damka/protocol/hubwire"
@@ -64,24 +63,6 @@ func requireHubMove(t *testing.T, p *engine.Position, text string) engine.Move {
 	require.NoError(t, err, "move %q in %s", text, p.HubPosition())
 	require.Equal(t, p.FormatMove(m, engine.FormatHub), text, "not the full Hub form")
 	return m
-}
-
-// safeBuffer is a bytes.Buffer safe for concurrent writes (log output).
-type safeBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *safeBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *safeBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func ctxT(t *testing.T) context.Context {
@@ -365,7 +346,7 @@ func (nopCloser) Close() error { return nil }
 func TestClientLineTooLong(t *testing.T) {
 	outR, outW := io.Pipe()
 	t.Cleanup(func() { outR.Close(); outW.Close() })
-	var log safeBuffer
+	var log logjson.Buffer
 	c := New(outR, nopCloser{io.Discard}, zerolog.New(&log))
 	ctx := ctxT(t)
 	// long writes n bytes of a line starting with head, without its newline.
@@ -454,7 +435,7 @@ func TestClientKillLoggedOnce(t *testing.T) {
 		t.Cleanup(c.Kill)
 		return c
 	}
-	var log safeBuffer
+	var log logjson.Buffer
 	c := start(&log)
 	_, err := c.Think(ctxT(t), 20*time.Millisecond, nil)
 	require.ErrorIs(t, err, ErrEngineHung)
@@ -466,7 +447,7 @@ func TestClientKillLoggedOnce(t *testing.T) {
 	assert.Contains(t, log.String(), `"reason":"no done within 50ms after stop","message":"hub client: killing the engine"`)
 	assert.Equal(t, 1, strings.Count(log.String(), "search deadline passed, sending stop"))
 
-	var quiet safeBuffer
+	var quiet logjson.Buffer
 	c = start(&quiet)
 	ctx, cancel := context.WithCancel(ctxT(t))
 	s, err := c.Go(Think)
