@@ -49,6 +49,17 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	return badInput("%s takes no arguments, only flags: %q (damka %s --help lists them)", cmd.CommandPath(), args[0], cmd.Name())
 }
 
+// needFiles is the Args check of a command that takes one or more files:
+// without any it is bad input with the message msg, which says what to give.
+func needFiles(msg string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return badInput("%s", msg)
+		}
+		return nil
+	}
+}
+
 // pflagNumberError matches pflag's message for a number flag that did not
 // parse: the value, the flag and strconv's verdict.
 var pflagNumberError = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: strconv\.Parse(Int|Uint|Float): parsing ".*": (invalid syntax|value out of range)$`)

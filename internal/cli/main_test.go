@@ -184,6 +184,10 @@ func TestOutOfRangeMessages(t *testing.T) {
 		"hub extra":                            `damka hub takes no arguments, only flags: "extra"`,
 		"review --depth 2":                     "review needs the PDN file of the games to review: damka review GAMES.pdn",
 		"review a.pdn b.pdn":                   "review takes one PDN file, got 2 arguments",
+		"solve":                                "solve needs the suite file of the positions to solve",
+		"solve a.epd b.epd":                    "solve takes one suite file, got 2 arguments",
+		"pdn check":                            "pdn check needs the PDN files to check: damka pdn check FILE...",
+		"match merge":                          "match merge needs the PDN files of the match",
 	} {
 		_, errs, code := runCLI(strings.Fields(args)...)
 		assert.Equal(t, exitBadInput, code, args)

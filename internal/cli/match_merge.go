@@ -23,7 +23,7 @@ func newMatchMergeCmd() *cobra.Command {
 file per shard) and prints the same statistics as a single run: engine A is
 White of the first game whose Round tag is R.P.1 (or --a), games pair up by
 Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needFiles("match merge needs the PDN files of the match: damka match merge FILE.pdn..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// The parent parses its own flags; this command uses cobra's.
 			v, err := parseVariantFlag(variant)

@@ -47,7 +47,7 @@ as bad games.
 When --variant is not given and games without a GameType tag fail at their
 first move, a line says so and names the variant that reads them (found by
 reading them under each other variant); give it with --variant.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needFiles("pdn check needs the PDN files to check: damka pdn check FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := parseVariantFlag(variant)
 			if err != nil {

@@ -83,8 +83,11 @@ func newSolveCmd() *cobra.Command {
 			if err != nil || help {
 				return err
 			}
-			if len(files) != 1 {
-				return badInput("want one suite FILE, got %d arguments %q", len(files), files)
+			switch {
+			case len(files) == 0:
+				return badInput("solve needs the suite file of the positions to solve: damka solve SUITE.epd [flags]")
+			case len(files) > 1:
+				return badInput("solve takes one suite file, got %d arguments: %q", len(files), files)
 			}
 			if len(specs) > 0 {
 				return solveEngines(cmd, files[0], &sf, sol, specs)

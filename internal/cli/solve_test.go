@@ -178,7 +178,7 @@ func TestSolveEngineBadInput(t *testing.T) {
 	// The suite FILE may come after an engine's words.
 	_, errs, code := runCLI("solve", "--variant", "english", "--movetime", "0.1", "--engine", "name=x", "cmd=sh", "--threads", "2")
 	assert.Equal(t, exitBadInput, code)
-	assert.Contains(t, errs, "want one suite FILE, got 0")
+	assert.Contains(t, errs, "solve needs the suite file of the positions to solve")
 	_, errs, code = runCLI("solve", "--variant", "english", "--engine", "name=x", "cmd=sh", suite, "--threads", "2")
 	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, errs, "--threads sets damka's own search", "the FILE was taken")
