@@ -54,26 +54,17 @@ func (gf gameFile) open() (*os.File, *pdn.RecordWriter, int, error) {
 	if err != nil {
 		return fail(nil, "%w", err)
 	}
-	st, err := f.Stat()
-	if err != nil {
-		return fail(f, "%w", err)
-	}
 	gr, err := pdn.NewRecordReader(f)
 	if errors.Is(err, pdn.ErrTruncatedHeader) {
-		// A run stopped while writing the header: no game to keep, so
-		// the file starts again, as a torn last record is cut off.
+		// A new (empty) file, or a run stopped while writing the header:
+		// no game to keep, so the file starts with a header, as a torn
+		// last record is cut off.
 		if err := f.Truncate(0); err != nil {
 			return fail(f, "resume %s: %w", gf.path, err)
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return fail(f, "resume %s: %w", gf.path, err)
 		}
-		st, err = f.Stat()
-		if err != nil {
-			return fail(f, "%w", err)
-		}
-	}
-	if st.Size() == 0 {
 		gw, err := pdn.NewRecordWriter(f, gf.variant, gf.note)
 		if err == nil {
 			err = gw.Flush()

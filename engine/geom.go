@@ -15,6 +15,14 @@ const (
 // Opp returns the other colour.
 func (c Color) Opp() Color { return c ^ 1 }
 
+// Name returns "White" or "Black", as PDN tags and messages name the sides.
+func (c Color) Name() string {
+	if c == White {
+		return "White"
+	}
+	return "Black"
+}
+
 // String returns "W" or "B".
 func (c Color) String() string {
 	if c == White {

@@ -162,7 +162,7 @@ func (a *adjudicator) after(side engine.Color, score float64, plies int) (engine
 					res = engine.WhiteWins
 				}
 				return res, TermResignRule, fmt.Sprintf("resign rule (%s): both engines scored %s lost by %s men or more for %d moves each",
-					r, colourName(engine.Color(c)), strconv.FormatFloat(r.Score, 'f', -1, 64), r.MoveCount)
+					r, engine.Color(c).Name(), strconv.FormatFloat(r.Score, 'f', -1, 64), r.MoveCount)
 			}
 		}
 	}
@@ -178,12 +178,4 @@ func (a *adjudicator) after(side engine.Color, score float64, plies int) (engine
 		}
 	}
 	return engine.Ongoing, "", ""
-}
-
-// colourName returns "White" or "Black".
-func colourName(c engine.Color) string {
-	if c == engine.White {
-		return "White"
-	}
-	return "Black"
 }

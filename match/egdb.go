@@ -42,7 +42,7 @@ func adjudicateEGDB(db EGDB, p *engine.Position, d engine.DrawState) (engine.Res
 	if !ok || (v != egdb.Draw && dist == 0) {
 		return engine.Ongoing, "" // dist 0: no move; the rules end the game
 	}
-	side := colourName(p.Side)
+	side := p.Side.Name()
 	m := egdb.MaterialOf(p)
 	if v == egdb.Draw {
 		return engine.Draw, fmt.Sprintf("endgame database: %s to move draws (material %s)", side, m)

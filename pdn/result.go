@@ -43,7 +43,7 @@ func CheckResult(g *Game) error {
 		loser = engine.Black
 	}
 	return fmt.Errorf("result %s (%s) contradicts the final position: %s to move has %s, so %s (%s)",
-		g.Result, resultWords(res), sideName(loser), whyWords(why), resultWords(rule), rule.PDN(g.Variant))
+		g.Result, resultWords(res), loser.Name(), whyWords(why), resultWords(rule), rule.PDN(g.Variant))
 }
 
 // resultWords names a decided result in words.
@@ -65,12 +65,4 @@ func whyWords(why engine.Reason) string {
 		return "no pieces left"
 	}
 	return "no legal move"
-}
-
-// sideName is "White" or "Black".
-func sideName(s engine.Color) string {
-	if s == engine.White {
-		return "White"
-	}
-	return "Black"
 }

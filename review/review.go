@@ -481,14 +481,6 @@ func whiteView(c engine.Color, s int) int {
 	return -s
 }
 
-// colorName returns "White" or "Black", as the PDN tags name the sides.
-func colorName(c engine.Color) string {
-	if c == engine.White {
-		return "White"
-	}
-	return "Black"
-}
-
 func nameOr(s string) string {
 	if s = strings.TrimSpace(s); s == "" {
 		return "?"
@@ -541,7 +533,7 @@ func annotate(g *pdn.Game, rv *Game, annotator string) *pdn.Game {
 	}
 	for _, c := range []engine.Color{engine.White, engine.Black} {
 		if rv.Sides[c].Moves > 0 {
-			out.SetTag(colorName(c)+"Accuracy", fmt.Sprintf("%.1f", rv.Sides[c].Accuracy()))
+			out.SetTag(c.Name()+"Accuracy", fmt.Sprintf("%.1f", rv.Sides[c].Accuracy()))
 		}
 	}
 	n := len(g.Moves)
@@ -603,7 +595,7 @@ func SummaryComment(rv *Game) string {
 	side := func(c engine.Color) string {
 		s := rv.Sides[c]
 		return fmt.Sprintf("%s %s: accuracy %.1f%%, %d moves (%d book), average loss %.2f, %d inaccuracies, %d mistakes, %d blunders",
-			colorName(c), rv.Names[c], s.Accuracy(), s.Moves, s.Book, s.AvgLoss(), s.Inaccuracies, s.Mistakes, s.Blunders)
+			c.Name(), rv.Names[c], s.Accuracy(), s.Moves, s.Book, s.AvgLoss(), s.Inaccuracies, s.Mistakes, s.Blunders)
 	}
 	return "review: " + side(engine.White) + "; " + side(engine.Black)
 }

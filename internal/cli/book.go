@@ -324,14 +324,20 @@ func checkOutputPath(out string) error {
 	if st, err := os.Stat(out); err == nil && st.IsDir() {
 		return badInput("--out %s is a folder, not a file", out)
 	}
-	f, err := os.CreateTemp(dir, ".damka-write-test-*")
-	if err != nil {
+	if err := writeTest(dir); err != nil {
 		return badInput("--out %s: cannot write in %s: %v", out, dir, err)
 	}
-	name := f.Name()
-	f.Close()
-	os.Remove(name)
 	return nil
+}
+
+// writeTest makes and removes a file in dir: nil when dir takes new files.
+func writeTest(dir string) error {
+	f, err := os.CreateTemp(dir, ".damka-write-test-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // checkOutputDir reports, as bad input, an output folder that cannot be
@@ -359,13 +365,9 @@ func checkOutputDir(out string) error {
 	default:
 		return badInput("--out %s: %v", out, err)
 	}
-	f, err := os.CreateTemp(out, ".damka-write-test-*")
-	if err != nil {
+	if err := writeTest(out); err != nil {
 		return badInput("--out %s: cannot write in it: %v", out, err)
 	}
-	name := f.Name()
-	f.Close()
-	os.Remove(name)
 	return nil
 }
 
