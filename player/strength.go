@@ -12,6 +12,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"sync/atomic"
+	"time"
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/search"
@@ -38,6 +39,9 @@ type level struct {
 	// best. Every margin above level 1's is below a man (100): no level
 	// above the lowest gives a man away for nothing its search can see.
 	margin int
+	// tables: the search probes the endgame tables. The levels without
+	// them play endings by their own search, as a person does.
+	tables bool
 }
 
 // levels are the strengths 1..MaxStrength-1, weakest first.
@@ -48,9 +52,9 @@ var levels = [MaxStrength - 1]level{
 	{depth: 4, lines: 4, margin: 45},
 	{nodes: 3000, lines: 4, margin: 35},
 	{nodes: 6000, lines: 4, margin: 25},
-	{nodes: 12000, lines: 3, margin: 15},
-	{nodes: 20000, lines: 3, margin: 10},
-	{nodes: 35000, lines: 2, margin: 5},
+	{nodes: 12000, lines: 3, margin: 15, tables: true},
+	{nodes: 20000, lines: 3, margin: 10, tables: true},
+	{nodes: 35000, lines: 2, margin: 5, tables: true},
 }
 
 // levelOf returns how strength s chooses its move; ok is false at full
@@ -72,7 +76,41 @@ func (lv level) limits(l search.Limits) search.Limits {
 		l.Depth = lv.depth
 	}
 	l.MultiPV = max(l.MultiPV, lv.lines)
+	l.NoEGDB = l.NoEGDB || !lv.tables
 	return l
+}
+
+// humanTime returns how long a level takes over a move under limits l: a
+// person's share of the clock or of the move time, drawn at random so
+// that not every move takes the same, and never more than the full
+// strength engine would use. Without a clock or a move time (depth or
+// node limits, analysis) it is 0: the level answers as soon as it has
+// searched. Under a move time it is a half to all of it; under a clock the
+// clock's share of one of the next moves (MovesToGo, or 40), plus three
+// quarters of the increment, times 0.5 to 1.5, at most an eighth of the
+// time left. The move overhead is kept back in both.
+func humanTime(l search.Limits, rng *rand.Rand) time.Duration {
+	overhead := l.MoveOverhead
+	if overhead == 0 {
+		overhead = search.DefaultMoveOverhead
+	}
+	overhead = max(overhead, 0)
+	switch {
+	case l.Infinite || l.Ponder:
+		return 0
+	case l.MoveTime > 0:
+		t := l.MoveTime * time.Duration(50+rng.IntN(51)) / 100
+		return max(min(t, l.MoveTime-overhead), 0)
+	case l.Time > 0:
+		moves := l.MovesToGo
+		if moves <= 0 || moves > 40 {
+			moves = 40
+		}
+		t := l.Time/time.Duration(moves) + l.Inc*3/4
+		t = t * time.Duration(50+rng.IntN(101)) / 100
+		return max(min(t, l.Time/8, l.Time-overhead), 0)
+	}
+	return 0
 }
 
 // pick returns the index of the line to play among lines (best first):
@@ -119,9 +157,24 @@ type levelSearcher struct {
 // node budget waits for the ponder-hit (or Stop), as a full-strength
 // ponder search does.
 func (s levelSearcher) SearchJob(ctx context.Context, j *search.Job) search.Result {
+	start := time.Now()
 	r := s.inner.SearchJob(ctx, j)
 	if j.Limits().Ponder {
 		j.WaitPonderHit(ctx)
+	}
+	pos := j.Position()
+	var list engine.MoveList
+	if r.HasMove && pos.CountMoves(&list, false) > 1 {
+		// A level takes a person's time over its move (humanTime),
+		// not over a forced one; Stop ends the wait.
+		if wait := humanTime(j.Limits(), s.rng) - time.Since(start); wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+			case <-t.C:
+			}
+			t.Stop()
+		}
 	}
 	if len(r.Lines) > 0 {
 		l := r.Lines[s.lv.pick(r.Lines, s.rng)]
@@ -158,6 +211,7 @@ func shownReports(report func(search.Info), shown int, picked *atomic.Bool) func
 			return
 		}
 		if info.MultiPV <= shown {
+			info.Lines = min(info.Lines, shown)
 			report(info)
 		}
 	}

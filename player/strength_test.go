@@ -86,6 +86,63 @@ func TestStrengthLimits(t *testing.T) {
 	assert.Equal(t, lv.depth, spy.limits[4].Depth, "the weakest levels cut the depth")
 	assert.Zero(t, spy.limits[4].Nodes)
 	assert.Equal(t, given.MoveTime, spy.limits[4].MoveTime)
+	assert.False(t, spy.limits[0].NoEGDB, "full strength probes the tables")
+	assert.True(t, spy.limits[1].NoEGDB, "level 5 plays endings by its search")
+	assert.False(t, spy.limits[3].NoEGDB, "analysis probes the tables")
+	assert.True(t, spy.limits[4].NoEGDB, "level 1 plays endings by its search")
+	for s := 1; s < MaxStrength; s++ {
+		lv, _ := levelOf(s)
+		assert.Equal(t, s >= 7, !lv.limits(search.Limits{}).NoEGDB, "level %d: tables from level 7 up", s)
+	}
+}
+
+// TestHumanTime: a level's time over a move is a half to all of a move
+// time, a share of a clock at most an eighth of it, and nothing without
+// either or in analysis and pondering.
+func TestHumanTime(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 200; i++ {
+		mt := humanTime(search.Limits{MoveTime: time.Second}, rng)
+		assert.GreaterOrEqual(t, mt, 500*time.Millisecond)
+		assert.LessOrEqual(t, mt, time.Second-search.DefaultMoveOverhead)
+		ct := humanTime(search.Limits{Time: 60 * time.Second, Inc: time.Second}, rng)
+		assert.GreaterOrEqual(t, ct, (60*time.Second/40+750*time.Millisecond)/2)
+		assert.LessOrEqual(t, ct, 60*time.Second/8)
+		short := humanTime(search.Limits{Time: 800 * time.Millisecond, Inc: 5 * time.Second}, rng)
+		assert.LessOrEqual(t, short, 100*time.Millisecond, "at most an eighth of the time left")
+	}
+	assert.Zero(t, humanTime(search.Limits{Depth: 5}, rng))
+	assert.Zero(t, humanTime(search.Limits{Nodes: 5000}, rng))
+	assert.Zero(t, humanTime(search.Limits{MoveTime: time.Second, Infinite: true}, rng))
+	assert.Zero(t, humanTime(search.Limits{Time: time.Minute, Ponder: true}, rng))
+	assert.Zero(t, humanTime(search.Limits{MoveTime: 5 * time.Millisecond}, rng), "the overhead is kept back")
+}
+
+// TestStrengthTakesHumanTime: a level under a move time answers after at
+// least half of it, not in a few milliseconds; Stop ends the wait; a
+// forced move is played at once.
+func TestStrengthTakesHumanTime(t *testing.T) {
+	p := levelPlayer(t, 4, 1)
+	start := time.Now()
+	c := p.Go(context.Background(), Think, search.Limits{MoveTime: 400 * time.Millisecond}, nil).Wait()
+	require.True(t, c.HasMove)
+	assert.GreaterOrEqual(t, time.Since(start), 190*time.Millisecond, "a level thinks for a person's time")
+
+	start = time.Now()
+	j := p.Go(context.Background(), Think, search.Limits{MoveTime: 20 * time.Second}, nil)
+	time.Sleep(100 * time.Millisecond)
+	p.Stop()
+	c = j.Wait()
+	assert.True(t, c.HasMove)
+	assert.Less(t, time.Since(start), 10*time.Second, "Stop ends the wait")
+
+	forced, err := engine.ParseFEN(engine.Russian, "W:Wc3:Bd4,h8")
+	require.NoError(t, err)
+	p.SetGame(engine.NewGame(forced))
+	start = time.Now()
+	c = p.Go(context.Background(), Think, search.Limits{MoveTime: 20 * time.Second}, nil).Wait()
+	assert.True(t, c.HasMove)
+	assert.Less(t, time.Since(start), 10*time.Second, "a forced move is played at once")
 }
 
 // TestStrengthAnswersInTime: under a move time every level answers, in
@@ -132,7 +189,9 @@ func TestStrengthPlaysLegalMoves(t *testing.T) {
 				if list.N == 0 {
 					break
 				}
-				c := p.Go(context.Background(), Think, search.Limits{MoveTime: time.Second}, func(info search.Info) {
+				// A node limit above every level's budget: under a move
+				// time a level would take a person's time over each move.
+				c := p.Go(context.Background(), Think, search.Limits{Nodes: 1 << 20}, func(info search.Info) {
 					assert.Equal(t, 1, info.MultiPV, "%v strength %d", v, s)
 				}).Wait()
 				require.True(t, c.HasMove)
@@ -294,7 +353,7 @@ func TestStrengthMultiPVReportsKeepTheirLines(t *testing.T) {
 			require.NoError(t, p.Set(SetMultiPV, strconv.Itoa(shown)))
 			for ply := 0; ply < 6; ply++ {
 				var infos []search.Info
-				c := p.Go(context.Background(), Think, search.Limits{MoveTime: time.Second}, func(info search.Info) {
+				c := p.Go(context.Background(), Think, search.Limits{Nodes: 1 << 20}, func(info search.Info) {
 					infos = append(infos, info)
 				}).Wait()
 				require.True(t, c.HasMove)

@@ -61,6 +61,26 @@ func TestEGDBDrawIsDraw(t *testing.T) {
 
 // TestEGDBRootDrawWithMen: a table draw at a root with men is searched
 // (the evaluation may favour a side) but reported as the table's draw.
+// TestNoEGDB: under Limits.NoEGDB the search probes no table: the table
+// draw and the table win are scored by the search alone.
+func TestNoEGDB(t *testing.T) {
+	db := egdb.Default()
+	e := New(Options{Threads: 1, HashMiB: 4, EGDB: db})
+	draw := mustFEN(t, engine.Russian, "W:WKc1,Ke1,Kg1:BKh8")
+	r := e.Search(context.Background(), draw, nil, Limits{Depth: 8}, nil)
+	require.Equal(t, 0, r.Score, "the tables know the draw")
+	e.Clear()
+	r = e.Search(context.Background(), draw, nil, Limits{Depth: 8, NoEGDB: true}, nil)
+	assert.Positive(t, r.Score, "three kings against one, by the search alone")
+	assert.Less(t, r.Score, EGDBWinBound)
+
+	win := mustFEN(t, engine.English, "W:WK29,K30:BK4")
+	e.Clear()
+	r = e.Search(context.Background(), win, nil, Limits{Depth: 6, NoEGDB: true}, nil)
+	require.True(t, r.HasMove)
+	assert.Less(t, r.Score, EGDBWinBound, "no table win without the tables")
+}
+
 func TestEGDBRootDrawWithMen(t *testing.T) {
 	p := mustFEN(t, engine.Russian, "W:WKa1,c3:BKh6")
 	v, _, ok := egdb.Default().Probe(&p)

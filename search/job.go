@@ -360,7 +360,7 @@ func (j *Job) reportPlayed(c *Choice) {
 	if j.reported && j.last.Depth == depth && len(j.last.PV) > 0 && j.last.PV[0] == c.Move {
 		return
 	}
-	info := Info{MultiPV: 1, Depth: depth, SelDepth: j.last.SelDepth, Score: c.Score, Nodes: c.Nodes, Time: c.Time,
+	info := Info{MultiPV: 1, Lines: 1, Depth: depth, SelDepth: j.last.SelDepth, Score: c.Score, Nodes: c.Nodes, Time: c.Time,
 		Hashfull: j.last.Hashfull, PV: append([]engine.Move(nil), c.PV...)}
 	if c.Time > 0 {
 		info.NPS = uint64(float64(c.Nodes) / c.Time.Seconds())

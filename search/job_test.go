@@ -221,7 +221,7 @@ func TestJobReportsMovePlayed(t *testing.T) {
 	}, Request{Game: g, Report: func(i Info) { infos = append(infos, i) }}).Wait()
 	assert.Equal(t, b, c.Move)
 	require.Len(t, infos, 2)
-	assert.Equal(t, Info{MultiPV: 1, Depth: 4, Score: 40, Nodes: 1000, Time: time.Second, NPS: 1000, PV: line}, infos[1])
+	assert.Equal(t, Info{MultiPV: 1, Lines: 1, Depth: 4, Score: 40, Nodes: 1000, Time: time.Second, NPS: 1000, PV: line}, infos[1])
 }
 
 // TestPartialResultIsReported: a real node-limited search that stops in an

@@ -80,6 +80,11 @@ type Limits struct {
 	// depth. N is cut to the number of legal moves and to MaxMultiPV.
 	MultiPV int
 
+	// NoEGDB: the search probes no endgame tables, at the root or inside
+	// the tree, and plays endings by its own search (the strength levels
+	// that should not play table-perfect endings).
+	NoEGDB bool
+
 	// Draw holds the root position's draw-rule counters (engine.Game's
 	// DrawState). The zero value is a fresh position: no rule draw is near,
 	// and every history key is checked for repetition.
@@ -90,9 +95,11 @@ type Limits struct {
 const MaxMultiPV = 32
 
 // Info is one progress report, sent after each completed iteration: one
-// per line, lines 1..N in order, in a multi-PV search.
+// per line, lines 1..Lines in order and one after another, in a
+// multi-PV search.
 type Info struct {
 	MultiPV  int           // the line reported, 1-based (1 best); 1 in a single-PV search
+	Lines    int           // the lines this iteration reports (MultiPV runs 1..Lines); 1 in a single-PV search
 	Depth    int           // nominal depth in plies
 	SelDepth int           // deepest ply reached
 	Score    int           // centi-men from the side to move; see Mate

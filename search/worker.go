@@ -145,6 +145,9 @@ func (w *worker) prepare(pos *engine.Position, history []uint64, l Limits, tm ti
 		w.evalCacheV, w.evalCacheW = pos.V, w.evalW
 	}
 	w.egdbPieces = egdbPieces(w.e.opts.EGDB, pos.V)
+	if l.NoEGDB {
+		w.egdbPieces = 0
+	}
 	w.egdbRoot = w.egdbPieces > 0 && bits.OnesCount64(pos.Pieces[0]|pos.Pieces[1]) <= w.egdbPieces &&
 		(pos.Pieces[0]|pos.Pieces[1])&^pos.Kings != 0
 	w.rootMaterial = egdb.MaterialOf(pos)
@@ -275,10 +278,10 @@ func (w *worker) iterate(report func(Info)) {
 			if w.nLines > 1 {
 				for k := range w.lines {
 					l := &w.lines[k]
-					w.report(report, k+1, depth, w.tableRootScore(l.score), l.pv[:l.pvLen])
+					w.report(report, k+1, len(w.lines), depth, w.tableRootScore(l.score), l.pv[:l.pvLen])
 				}
 			} else {
-				w.report(report, 1, depth, w.rootScore, w.bestPV[:w.bestPVLen])
+				w.report(report, 1, 1, depth, w.rootScore, w.bestPV[:w.bestPVLen])
 			}
 		}
 		if w.e.stop.Load() {
@@ -397,9 +400,9 @@ func (w *worker) searchLines(depth int) int {
 	return w.lines[0].score
 }
 
-// report sends the main worker's progress: line (1-based) of a completed
-// iteration at depth with its score and PV.
-func (w *worker) report(fn func(Info), line, depth, score int, pv []engine.Move) {
+// report sends the main worker's progress: line (1-based) of the lines
+// lines of a completed iteration at depth with its score and PV.
+func (w *worker) report(fn func(Info), line, lines, depth, score int, pv []engine.Move) {
 	el := since(w.start)
 	n := w.e.totalNodes()
 	nps := uint64(0)
@@ -408,6 +411,7 @@ func (w *worker) report(fn func(Info), line, depth, score int, pv []engine.Move)
 	}
 	fn(Info{
 		MultiPV:  line,
+		Lines:    lines,
 		Depth:    depth,
 		SelDepth: w.selDepth,
 		Score:    score,

@@ -156,11 +156,15 @@ func (s *session) goSearch(ctx context.Context, l hubwire.Line, lines <-chan inp
 		Int("depth", limits.Depth).Uint64("nodes", limits.Nodes).Dur("move_time", limits.MoveTime).
 		Dur("clock", limits.Time).Dur("inc", limits.Inc).Int("moves", limits.MovesToGo).Msg("hub: search")
 	multi := s.p.MultiPV() > 1
-	job := s.p.Go(ctx, pmode, limits, func(info search.Info) { s.out.send(infoLine(&pos, info, multi)) })
+	var order lineOrder
+	send := func(info search.Info) { s.out.send(infoLine(&pos, info, multi)) }
+	job := s.p.Go(ctx, pmode, limits, func(info search.Info) { order.add(info, multi, send) })
 	for {
 		select {
 		case <-job.Done():
-			s.done(job.Wait())
+			c := job.Wait()
+			order.flush(send)
+			s.done(c)
 			return pending, quit
 		case <-ctx.Done():
 			job.Stop()
@@ -191,7 +195,9 @@ func (s *session) goSearch(ctx context.Context, l hubwire.Line, lines <-chan inp
 			pending = &x
 		}
 		// The search is ending: wait for it without reading more input.
-		s.done(job.Wait())
+		c := job.Wait()
+		order.flush(send)
+		s.done(c)
 		return pending, quit
 	}
 }
@@ -229,6 +235,41 @@ func (s *session) done(c search.Choice) {
 		d = d.With("ponder", next.FormatMove(c.PV[1], engine.FormatHub))
 	}
 	s.out.send(d)
+}
+
+// lineOrder holds the info lines of one multi-PV iteration until its last
+// line has come, so that they go out best last: lines N..1, line 1 (the
+// line of the move played) being the last info line of each depth, for
+// clients that take the last info line as the main line. The search
+// reports an iteration's lines 1..N one after another (search.Info.Lines
+// is N).
+type lineOrder struct {
+	held []search.Info
+}
+
+// add passes info on to send, or holds it until its iteration's last line
+// has come (multi: the multipv setting is above 1).
+func (o *lineOrder) add(info search.Info, multi bool, send func(search.Info)) {
+	if !multi || info.Lines <= 1 {
+		o.flush(send)
+		send(info)
+		return
+	}
+	if len(o.held) > 0 && info.MultiPV <= o.held[len(o.held)-1].MultiPV {
+		o.flush(send) // a new iteration before the last one ended
+	}
+	o.held = append(o.held, info)
+	if info.MultiPV >= info.Lines {
+		o.flush(send)
+	}
+}
+
+// flush sends the lines held, the last reported first.
+func (o *lineOrder) flush(send func(search.Info)) {
+	for i := len(o.held) - 1; i >= 0; i-- {
+		send(o.held[i])
+	}
+	o.held = o.held[:0]
 }
 
 // infoLine writes one search report: depth, score in men, nodes, time in
