@@ -1,6 +1,8 @@
-// Package bench holds damka's measuring tools: perft reports, the search
-// bench signature, test-suite solving, and the self-play games that train
-// the evaluation (docs/training.md); the match runner is package match.
+// Package bench holds damka's measuring tools and the tools that run the
+// search over many positions: perft reports, the search bench signature,
+// test-suite solving, the self-play games that train the evaluation
+// (docs/training.md) and the searches that grow an opening book
+// (BuildBook); the match runner is package match.
 package bench
 
 import (

@@ -81,6 +81,31 @@ func Probe(p *engine.Position) (v Value, dist int, ok bool) { return Default().P
 // the DB returned with it is still the embedded set.
 func Open(dir string) (*DB, error) { return open(dir, true) }
 
+// Off is the value of a tables path (OpenPath) that names no tables.
+const Off = "off"
+
+// OpenPath opens the tables a path value names, as the engine's egdb-path
+// setting and the tools' --egdb read it: nil and no error for Off, the
+// embedded set (Default) for "", else Open(path) (a directory of tables
+// over the embedded set) with onErr, if not nil, receiving each load
+// error (SetErrorHandler). The error is Open's; the DB is then nil.
+func OpenPath(path string, onErr func(error)) (*DB, error) {
+	switch path {
+	case Off:
+		return nil, nil
+	case "":
+		return Default(), nil
+	}
+	db, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if onErr != nil {
+		db.SetErrorHandler(onErr)
+	}
+	return db, nil
+}
+
 // OpenDir is Open without the embedded set: the tables of dir alone (the
 // tools that check a directory use it).
 func OpenDir(dir string) (*DB, error) { return open(dir, false) }

@@ -403,29 +403,43 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	return sum, ctx.Err()
 }
 
+// CheckLimits checks each engine's limits (Config.EngineLimits) for the
+// engine: valid, within what DXP can express for a DXP engine, and one game
+// at a time (Concurrency 1) for a DXP engine already listening (host=).
+// The error names the engine: "engine B: ...".
+func (cfg *Config) CheckLimits() error {
+	for i, e := range cfg.Engines {
+		if err := cfg.EngineLimits(i).Validate(); err != nil {
+			return fmt.Errorf("engine %s: %w", e.Name, err)
+		}
+		if e.Proto != ProtoDXP {
+			continue
+		}
+		if err := CheckDXPLimits(cfg.EngineLimits(i)); err != nil {
+			return fmt.Errorf("engine %s: %w", e.Name, err)
+		}
+		if e.Host != "" && cfg.Concurrency > 1 {
+			return fmt.Errorf("engine %s: an engine already listening (host=) plays one game at a time: --concurrency 1", e.Name)
+		}
+	}
+	return nil
+}
+
 // check validates cfg and fills in its defaults.
 func (cfg *Config) check() error {
 	if len(cfg.Openings) == 0 {
 		return errors.New("match: no openings")
 	}
 	for i, e := range cfg.Engines {
-		if err := cfg.EngineLimits(i).Validate(); err != nil {
-			return fmt.Errorf("match: engine %s: %w", e.Name, err)
-		}
 		if len(e.Command) == 0 && e.Host == "" {
 			return fmt.Errorf("match: engine %d has no command", i+1)
 		}
 		if e.Name == "" {
 			return fmt.Errorf("match: engine %d has no name", i+1)
 		}
-		if e.Proto == ProtoDXP {
-			if err := CheckDXPLimits(cfg.EngineLimits(i)); err != nil {
-				return fmt.Errorf("match: engine %s: %w", e.Name, err)
-			}
-			if e.Host != "" && cfg.Concurrency > 1 {
-				return fmt.Errorf("match: engine %s: an engine already listening (host=) plays one game at a time: --concurrency 1", e.Name)
-			}
-		}
+	}
+	if err := cfg.CheckLimits(); err != nil {
+		return fmt.Errorf("match: %w", err)
 	}
 	if cfg.Engines[0].Name == cfg.Engines[1].Name {
 		return fmt.Errorf("match: both engines are named %q: give each a different name=", cfg.Engines[0].Name)

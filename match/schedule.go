@@ -35,6 +35,10 @@ func (g GameJob) RoundTag() string { return g.Key() + "." + strconv.Itoa(g.Game)
 // AWhite reports whether engine A plays White in this game.
 func (g GameJob) AWhite() bool { return g.Game == 1 }
 
+// Games returns the number of games of c's schedule, of its shard when
+// Shards is more than 1: two a pair.
+func (c Config) Games() int { return len(scheduleJobs(&c)) }
+
 // Schedule returns the full schedule: rounds repetitions of the openings,
 // each opening one pair. With seed 0 the openings keep their order;
 // otherwise they are shuffled once with the seed (PCG), the same order in

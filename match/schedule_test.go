@@ -65,6 +65,10 @@ func TestShardsPartition(t *testing.T) {
 			assert.Equal(t, 1, c, "pair %d in %d shards (n=%d)", idx, c, n)
 		}
 	}
+	// A config's games: two a pair of its shard.
+	ops := testOpenings(7)
+	assert.Equal(t, 42, Config{Openings: ops, Rounds: 3, Seed: 5}.Games())
+	assert.Equal(t, 2*len(Shard(full, 2, 4)), Config{Openings: ops, Rounds: 3, Seed: 5, Shard: 2, Shards: 4}.Games())
 	i, n, err := ParseShard("2/8")
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{2, 8}, [2]int{i, n})

@@ -221,6 +221,11 @@ func (p *Player) Options() search.Options {
 	return p.options()
 }
 
+// options returns the searcher options of the current settings.
+func (p *Player) options() search.Options {
+	return search.Options{Threads: p.threads, HashMiB: p.hashMiB, Eval: p.evalW, EGDB: p.probedTables()}
+}
+
 // Init makes the searcher now (its table allocated) rather than at the
 // first Go, as a GUI's "init" asks, and applies the settings to it.
 func (p *Player) Init() {

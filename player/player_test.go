@@ -56,6 +56,39 @@ func TestSettingsTable(t *testing.T) {
 	assert.Panics(t, func() { MustLookup("nosuch") })
 }
 
+// TestRowsReadAndApply: every row of the table has its get and set, a
+// value set is the value got back (Max for a number, the other value of a
+// switch), a value out of range is refused and leaves the setting as it
+// was; the search and score lists are the table's rows in order.
+func TestRowsReadAndApply(t *testing.T) {
+	p := New(Config{})
+	for _, r := range table {
+		require.NotNil(t, r.get, r.Name)
+		require.NotNil(t, r.set, r.Name)
+		var v string
+		switch r.Kind {
+		case Int:
+			v = strconv.Itoa(r.Max)
+			require.Error(t, p.Set(r.Name, strconv.Itoa(r.Max+1)), r.Name)
+			got, err := p.Get(r.Name)
+			require.NoError(t, err)
+			assert.Equal(t, r.Default, got, "%s keeps its value", r.Name)
+		case Bool:
+			v = strconv.FormatBool(r.Default != "true")
+		case Enum:
+			v = r.Values[len(r.Values)-1]
+		default:
+			continue // files: TestFilesReset
+		}
+		require.NoError(t, p.Set(r.Name, v), r.Name)
+		got, err := p.Get(r.Name)
+		require.NoError(t, err)
+		assert.Equal(t, v, got, r.Name)
+	}
+	assert.Equal(t, []string{SetVariant, SetThreads, SetHash, SetMoveOverhead, SetEvalFile, SetEGDBPath, SetEGDBPieces}, SearchNames())
+	assert.Equal(t, []string{SetEvalFile, SetEGDBPath, SetEGDBPieces}, ScoreNames())
+}
+
 // TestDefaults: a new player holds every setting at its table default.
 func TestDefaults(t *testing.T) {
 	p := New(Config{})

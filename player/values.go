@@ -6,7 +6,6 @@ package player
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/damka-draughts/damka/book"
@@ -38,107 +37,72 @@ func (p *Player) Set(name, value string) error {
 	return nil
 }
 
-// set is Set with p.mu held.
+// set is Set with p.mu held: the row's set.
 func (p *Player) set(name, value string) error {
-	s, _ := Lookup(name)
-	if s.Kind == String {
-		return p.setString(name, value)
+	r, _ := lookupRow(name)
+	return r.set(p, value)
+}
+
+// setBookFile sets book-file, reading the book it names.
+func (p *Player) setBookFile(v string) error {
+	if v == p.bookFile && (v == "" || p.bookB != nil) {
+		return nil
 	}
-	if err := s.Check(value); err != nil {
-		return err
+	var b *book.Book
+	if v != "" {
+		var err error
+		if b, err = book.ReadFileAny(v); err != nil {
+			p.bookFile, p.bookB = "", nil
+			return &ResetError{err, "playing with the embedded book"}
+		}
 	}
-	switch name {
-	case SetVariant:
-		id, _ := parseVariant(value)
-		p.setVariant(id)
-	case SetThreads:
-		p.threads, _ = ParseInt(value, s.Min, s.Max)
-		p.applyOptions()
-	case SetHash:
-		p.hashMiB, _ = ParseInt(value, s.Min, s.Max)
-		p.applyOptions()
-	case SetBook:
-		p.useBook, _ = ParseBool(value)
-	case SetBookMargin:
-		p.bookMargin, _ = ParseInt(value, s.Min, s.Max)
-	case SetEGDBPieces:
-		p.egdbPieces, _ = ParseInt(value, s.Min, s.Max)
-		p.applyOptions()
-	case SetMoveOverhead:
-		p.overheadMs, _ = ParseInt(value, s.Min, s.Max)
-	case SetPonder:
-		p.ponder, _ = ParseBool(value)
-	case SetMultiPV:
-		p.multiPV, _ = ParseInt(value, s.Min, s.Max)
-	case SetStrength:
-		p.strength, _ = ParseInt(value, s.Min, s.Max)
-	}
+	p.bookFile, p.bookB = v, b
 	return nil
 }
 
-// setString sets a file or directory setting, reading what it names.
-func (p *Player) setString(name, v string) error {
-	switch name {
-	case SetBookFile:
-		if v == p.bookFile && (v == "" || p.bookB != nil) {
-			return nil
-		}
-		var b *book.Book
-		if v != "" {
-			var err error
-			if b, err = book.ReadFileAny(v); err != nil {
-				p.bookFile, p.bookB = "", nil
-				return &ResetError{err, "playing with the embedded book"}
-			}
-		}
-		p.bookFile, p.bookB = v, b
-	case SetEvalFile:
-		if v == p.evalFile && (v == "" || p.evalW != nil) {
-			return nil
-		}
-		var w *eval.Weights
-		if v != "" {
-			var err error
-			if w, err = eval.ReadWeightsFile(v); err != nil {
-				p.evalFile = ""
-				p.useWeights(nil)
-				return &ResetError{err, "playing with the embedded weights"}
-			}
-		}
-		p.evalFile = v
-		p.useWeights(w)
-	case SetEGDBPath:
-		if v == p.egdbPath && (v == "off" || p.tables != nil) {
-			return nil
-		}
-		db, err := p.openTables(v)
-		if err != nil {
-			p.egdbPath, p.tables = "", egdb.Default()
-			p.applyOptions()
-			return &ResetError{err, "playing with the embedded endgame tables"}
-		}
-		p.egdbPath, p.tables = v, db
-		p.applyOptions()
+// setEvalFile sets eval-file, reading the weights it names.
+func (p *Player) setEvalFile(v string) error {
+	if v == p.evalFile && (v == "" || p.evalW != nil) {
+		return nil
 	}
+	var w *eval.Weights
+	if v != "" {
+		var err error
+		if w, err = eval.ReadWeightsFile(v); err != nil {
+			p.evalFile = ""
+			p.useWeights(nil)
+			return &ResetError{err, "playing with the embedded weights"}
+		}
+	}
+	p.evalFile = v
+	p.useWeights(w)
 	return nil
 }
 
-// openTables returns the endgame tables of an egdb-path value: nil for
-// "off", the embedded set for "", else the directory's tables over the
-// embedded set, their read errors logged.
-func (p *Player) openTables(path string) (search.EGDB, error) {
-	switch path {
-	case "off":
-		return nil, nil
-	case "":
-		return egdb.Default(), nil
+// setEGDBPath sets egdb-path, opening the tables it names.
+func (p *Player) setEGDBPath(v string) error {
+	if v == p.egdbPath && (v == egdb.Off || p.tables != nil) {
+		return nil
 	}
-	db, err := egdb.Open(path)
+	db, err := p.openTables(v)
 	if err != nil {
+		p.egdbPath, p.tables = "", egdb.Default()
+		p.applyOptions()
+		return &ResetError{err, "playing with the embedded endgame tables"}
+	}
+	p.egdbPath, p.tables = v, db
+	p.applyOptions()
+	return nil
+}
+
+// openTables returns the endgame tables of an egdb-path value
+// (egdb.OpenPath): nil for "off", their read errors logged.
+func (p *Player) openTables(path string) (search.EGDB, error) {
+	log := p.log
+	db, err := egdb.OpenPath(path, func(err error) { log.Error().Err(err).Msg("endgame table") })
+	if db == nil {
 		return nil, err
 	}
-	log := p.log
-	db.SetErrorHandler(func(err error) { log.Error().Err(err).Msg("endgame table") })
 	return db, nil
 }
 
@@ -185,11 +149,6 @@ func (p *Player) applyOptions() {
 	}
 }
 
-// options returns the searcher options of the current settings.
-func (p *Player) options() search.Options {
-	return search.Options{Threads: p.threads, HashMiB: p.hashMiB, Eval: p.evalW, EGDB: p.probedTables()}
-}
-
 // probedTables is the search's endgame database: egdb-path's tables,
 // probed up to egdb-pieces pieces.
 func (p *Player) probedTables() search.EGDB {
@@ -226,35 +185,8 @@ func (p *Player) Get(name string) (string, error) {
 	return p.get(name), nil
 }
 
-// get is Get with p.mu held, for a known name.
+// get is Get with p.mu held, for a known name: the row's get.
 func (p *Player) get(name string) string {
-	switch name {
-	case SetVariant:
-		return p.variant.String()
-	case SetThreads:
-		return strconv.Itoa(p.threads)
-	case SetHash:
-		return strconv.Itoa(p.hashMiB)
-	case SetBook:
-		return strconv.FormatBool(p.useBook)
-	case SetBookMargin:
-		return strconv.Itoa(p.bookMargin)
-	case SetBookFile:
-		return p.bookFile
-	case SetEvalFile:
-		return p.evalFile
-	case SetEGDBPath:
-		return p.egdbPath
-	case SetEGDBPieces:
-		return strconv.Itoa(p.egdbPieces)
-	case SetMoveOverhead:
-		return strconv.Itoa(p.overheadMs)
-	case SetPonder:
-		return strconv.FormatBool(p.ponder)
-	case SetMultiPV:
-		return strconv.Itoa(p.multiPV)
-	case SetStrength:
-		return strconv.Itoa(p.strength)
-	}
-	return ""
+	r, _ := lookupRow(name)
+	return r.get(p)
 }

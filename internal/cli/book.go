@@ -22,9 +22,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/damka-draughts/damka/bench"
 	"github.com/damka-draughts/damka/book"
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/internal/fileread"
+	"github.com/damka-draughts/damka/player"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -44,31 +46,6 @@ embedded in the binary (or a book file given with --book).`,
 	}
 	cmd.AddCommand(newBookBuildCmd(), newBookShowCmd(), newBookStatsCmd())
 	return cmd
-}
-
-// bookSearcher is the book.Searcher of a build: a one-thread search.Engine
-// searching the position after each candidate move.
-type bookSearcher struct {
-	e      *search.Engine
-	limits search.Limits
-	list   engine.MoveList
-}
-
-// Clear empties the engine's table and history before each position.
-func (s *bookSearcher) Clear() { s.e.Clear() }
-
-// ScoreMove searches the position after m and returns its score from the
-// mover's side (a won or lost end one ply further away).
-func (s *bookSearcher) ScoreMove(ctx context.Context, p *engine.Position, m engine.Move) (int, error) {
-	child := p.Play(m)
-	if child.CountMoves(&s.list, false) == 0 {
-		return search.Mate - 1, nil // the opponent cannot move: won
-	}
-	r := s.e.Search(ctx, child, []uint64{p.Key}, s.limits, nil)
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	return search.ScoreAfterMove(r.Score), nil
 }
 
 // canonicalCommand writes the command line of cmd from its flags: "damka
@@ -112,9 +89,10 @@ func shellQuote(s string) string {
 
 func newBookBuildCmd() *cobra.Command {
 	var (
-		variant, out                              string
+		variant                                   *toolSetting
+		out                                       string
 		depth, plies, positions, margin, minCount int
-		threads, hashMiB                          int
+		positionsAtOnce, hashPerWorker            int
 		moveTime                                  float64
 		games, seedFiles                          []string
 		resume, noProgress                        bool
@@ -143,7 +121,7 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 --checkpoint-every); --resume goes on from it.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
+			v, err := variant.variant()
 			if err != nil {
 				return err
 			}
@@ -165,10 +143,10 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 				return badInput("--margin %d out of range 0..10000 centi-men", margin)
 			case minCount < 1:
 				return badInput("--min-count %d: want at least 1", minCount)
-			case threads < 1 || threads > search.MaxThreads:
-				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
-			case hashMiB < 1 || hashMiB > search.MaxHashMiB:
-				return badInput("--hash %d out of range 1..%d MiB", hashMiB, search.MaxHashMiB)
+			case positionsAtOnce < 1 || positionsAtOnce > search.MaxThreads:
+				return badInput("--threads %d out of range 1..%d", positionsAtOnce, search.MaxThreads)
+			case hashPerWorker < 1 || hashPerWorker > search.MaxHashMiB:
+				return badInput("--hash %d out of range 1..%d MiB", hashPerWorker, search.MaxHashMiB)
 			}
 			if out == "" {
 				out = v.String() + ".book"
@@ -176,49 +154,6 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 			// The output must be writable before hours of analysis, not after.
 			if err := checkOutputPath(out); err != nil {
 				return err
-			}
-			var seeds []book.Seed
-			for _, f := range seedFiles {
-				data, err := fileread.Read(f, maxSeedFileBytes)
-				if err != nil {
-					return badInput("--positions-file: %v", err)
-				}
-				s, err := book.ParseSeeds(data, v, f)
-				if err != nil {
-					return badInput("--positions-file: %v", err)
-				}
-				logger.Info().Str("file", f).Int("positions", len(s)).Msg("book seeds")
-				seeds = append(seeds, s...)
-			}
-			var stats *book.GameStats
-			if len(games) > 0 {
-				stats = book.NewGameStats(v, plies)
-				for _, g := range games {
-					f, err := openRegular(g)
-					if err != nil {
-						return badInput("--games: %v", err)
-					}
-					skipped := stats.Skipped
-					good, err := stats.ReadReport(f, g, func(err error) {
-						fmt.Fprintf(cmd.ErrOrStderr(), "damka: --games %s: %v\n", g, err)
-					})
-					f.Close()
-					if err != nil {
-						return badInput("--games: %v", err)
-					}
-					if good == 0 {
-						return badInput("--games %s: no %s game with moves read without a fault (%d of another variant; check the file with damka pdn check)",
-							g, v, stats.Skipped-skipped)
-					}
-				}
-				logger.Info().Int("games", stats.Games).Int("skipped", stats.Skipped).Int("bad", stats.Bad).
-					Int("frequent_moves", stats.Frequent(minCount)).Msg("book games")
-			}
-			limits := search.Limits{Depth: depth - 1}
-			desc := fmt.Sprintf("depth=%d hash=%dMiB", depth, hashMiB)
-			if moveTime > 0 {
-				limits = search.Limits{MoveTime: time.Duration(moveTime * float64(time.Second))}
-				desc = fmt.Sprintf("movetime=%gs hash=%dMiB", moveTime, hashMiB)
 			}
 			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -246,39 +181,45 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 				_ = bar.Set(p.Done - resumedAt)
 			}
 			ckpt := out + ".checkpoint"
-			opts := book.BuildOptions{
-				Variant: v, Plies: plies, Positions: positions, Margin: margin,
-				Seeds: seeds, Games: stats, MinCount: minCount, Workers: threads,
-				NewSearcher: func() book.Searcher {
-					return &bookSearcher{e: search.New(search.Options{Threads: 1, HashMiB: hashMiB}), limits: limits}
+			job := bench.BookJob{
+				Options: book.BuildOptions{
+					Variant: v, Plies: plies, Positions: positions, Margin: margin, MinCount: minCount, Workers: positionsAtOnce,
+					Command:    canonicalCommand(cmd, "resume", "no-progress", "checkpoint-every"),
+					Checkpoint: ckpt, CheckpointEvery: checkpointEvery, Resume: resume,
+					Progress: progress,
 				},
-				Command: canonicalCommand(cmd, "resume", "no-progress", "checkpoint-every"),
-				Search:  desc, Checkpoint: ckpt, CheckpointEvery: checkpointEvery, Resume: resume,
-				Progress: progress,
+				SeedFiles: seedFiles, GameFiles: games, Depth: depth, MoveTime: moveTime, HashMiB: hashPerWorker, Out: out,
+				SeedsRead: func(file string, n int) {
+					logger.Info().Str("file", file).Int("positions", n).Msg("book seeds")
+				},
+				BadGame: func(file string, err error) {
+					fmt.Fprintf(cmd.ErrOrStderr(), "damka: --games %s: %v\n", file, err)
+				},
+				GamesRead: func(stats *book.GameStats) {
+					logger.Info().Int("games", stats.Games).Int("skipped", stats.Skipped).Int("bad", stats.Bad).
+						Int("frequent_moves", stats.Frequent(minCount)).Msg("book games")
+				},
+				Start: func(o book.BuildOptions) {
+					logger.Info().Str("variant", v.String()).Str("settings", o.Search).Int("threads", positionsAtOnce).
+						Int("seeds", len(o.Seeds)).Str("out", out).Bool("resume", resume).Msg("book build")
+				},
 			}
-			logger.Info().Str("variant", v.String()).Str("settings", desc).Int("threads", threads).
-				Int("seeds", len(seeds)).Str("out", out).Bool("resume", resume).Msg("book build")
 			start := time.Now()
-			res, err := book.Build(ctx, opts)
+			res, err := bench.BuildBook(ctx, job)
 			if bar != nil {
 				_ = bar.Exit()
 				fmt.Fprintln(cmd.ErrOrStderr())
 			}
-			if err != nil {
-				if ctx.Err() != nil {
-					logger.Warn().Str("checkpoint", ckpt).Msg("book build stopped; go on with --resume")
-					return fmt.Errorf("book build stopped (checkpoint %s; go on with --resume): %w", ckpt, err)
-				}
-				return err
-			}
-			tmp := out + ".tmp"
-			if err := os.WriteFile(tmp, res.Data, 0o644); err != nil {
-				return err
-			}
-			if err := os.Rename(tmp, out); err != nil {
-				return err
-			}
-			if err := os.Remove(ckpt); err != nil && !os.IsNotExist(err) {
+			var ie *bench.InputError
+			switch {
+			case errors.As(err, &ie) && len(ie.Files) > 0:
+				return badInput("--%s %s: %v", bookBuildFlags[ie.Field], strings.Join(ie.Files, " "), ie.Err)
+			case errors.As(err, &ie):
+				return badInput("--%s: %v", bookBuildFlags[ie.Field], ie.Err)
+			case err != nil && ctx.Err() != nil:
+				logger.Warn().Str("checkpoint", ckpt).Msg("book build stopped; go on with --resume")
+				return fmt.Errorf("book build stopped (checkpoint %s; go on with --resume): %w", ckpt, err)
+			case err != nil:
 				return err
 			}
 			st := res.Book.Stats()
@@ -288,7 +229,7 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	variant = addSetting(cmd, player.SetVariant, "")
 	f.IntVar(&depth, "depth", 8, "search depth in plies from the analysed position (fixed depth: reproducible books)")
 	f.Float64Var(&moveTime, "movetime", 0, "seconds per candidate move instead of --depth (not reproducible; not with --depth)")
 	f.IntVar(&plies, "plies", 12, "analyse positions up to this many plies from the start (or from a seed)")
@@ -297,18 +238,16 @@ build after writing the checkpoint (OUT.checkpoint, also written every
 	f.StringArrayVar(&games, "games", nil, "PDN file of games whose frequent moves are kept (repeatable)")
 	f.IntVar(&minCount, "min-count", 3, "ignore game moves played fewer times")
 	f.StringArrayVar(&seedFiles, "positions-file", nil, "seed positions analysed first: ballot JSON, TSV with a fen column, or FEN lines (repeatable)")
-	f.IntVar(&threads, "threads", search.DefaultThreads, "positions analysed at the same time (one search thread each)")
-	f.IntVar(&hashMiB, "hash", 8, "transposition table of each worker, MiB")
+	// --threads and --hash are book build's own: positions at once, the
+	// table of each one's search.
+	f.IntVar(&positionsAtOnce, "threads", search.DefaultThreads, "positions analysed at the same time (one search thread each)")
+	f.IntVar(&hashPerWorker, "hash", 8, "transposition table of each worker, MiB")
 	f.StringVar(&out, "out", "", "book file to write (default VARIANT.book)")
 	f.BoolVar(&resume, "resume", false, "go on from OUT.checkpoint when it exists")
 	f.BoolVar(&noProgress, "no-progress", false, noProgressUsage)
 	f.DurationVar(&checkpointEvery, "checkpoint-every", 30*time.Second, "write OUT.checkpoint this often")
 	return cmd
 }
-
-// maxSeedFileBytes bounds a --positions-file of book build (64 MiB: a
-// million FEN lines).
-const maxSeedFileBytes = 64 << 20
 
 // checkOutputPath reports, as bad input, an output file that cannot be
 // written: its folder missing or not a folder, or the path a folder.
@@ -371,6 +310,9 @@ func checkOutputDir(out string) error {
 	return nil
 }
 
+// bookBuildFlags are the flags of bench.BookJob's file fields.
+var bookBuildFlags = map[string]string{"SeedFiles": "positions-file", "GameFiles": "games"}
+
 // cmdContext returns the command's context or a background one.
 func cmdContext(cmd *cobra.Command) context.Context {
 	if ctx := cmd.Context(); ctx != nil {
@@ -401,7 +343,8 @@ func loadBook(v engine.VariantID, variantSet bool, path string) (*book.Book, err
 }
 
 func newBookShowCmd() *cobra.Command {
-	var variant, fen, moves, file string
+	var fen, moves, file string
+	var variant *toolSetting
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "print the book moves of a position with weights and scores",
@@ -413,7 +356,7 @@ position without book moves prints "not in book". With --book the variant is
 the book file's own unless --variant is given.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
+			v, err := variant.variant()
 			if err != nil {
 				return err
 			}
@@ -435,7 +378,7 @@ the book file's own unless --variant is given.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	variant = addSetting(cmd, player.SetVariant, "")
 	f.StringVar(&fen, "fen", "", "position as PDN FEN or Hub string (default: the start position)")
 	f.StringVar(&moves, "moves", "", "moves played from the position first, space-separated (PDN move numbers allowed)")
 	f.StringVar(&file, "book", "", "book file instead of the embedded book (its variant is read from the file)")
@@ -463,7 +406,8 @@ func printBookMoves(w io.Writer, b *book.Book, p *engine.Position) error {
 }
 
 func newBookStatsCmd() *cobra.Command {
-	var variant, file string
+	var file string
+	var variant *toolSetting
 	cmd := &cobra.Command{
 		Use:   "stats",
 		Short: "print positions, depth and size of the books",
@@ -476,8 +420,8 @@ repository root to build the book again.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			vs := engine.AllVariants()
-			if variant != "" || file != "" {
-				v, err := parseVariantFlag(cmp.Or(variant, "russian"))
+			if variant.value() != "" || file != "" {
+				v, err := parseVariantFlag(cmp.Or(variant.value(), player.MustLookup(player.SetVariant).Default))
 				if err != nil {
 					return err
 				}
@@ -485,7 +429,7 @@ repository root to build the book again.`,
 			}
 			w := cmd.OutOrStdout()
 			for _, v := range vs {
-				b, err := loadBook(v, variant != "", file)
+				b, err := loadBook(v, variant.value() != "", file)
 				if err != nil {
 					return err
 				}
@@ -504,7 +448,7 @@ repository root to build the book again.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "", "variant (default: every variant)")
+	variant = addToolSetting(cmd, player.SetVariant, "", "variant (default: every variant)")
 	f.StringVar(&file, "book", "", "book file instead of the embedded book (its variant is read from the file)")
 	return cmd
 }

@@ -13,10 +13,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/damka-draughts/damka/bench"
 	"github.com/damka-draughts/damka/book"
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/internal/testfiles"
-	"github.com/damka-draughts/damka/search"
 )
 
 func TestBookBuildReproducible(t *testing.T) {
@@ -93,7 +93,7 @@ func TestBookBuildResume(t *testing.T) {
 	_, err := book.Build(ctx, book.BuildOptions{
 		Variant: engine.Russian, Plies: 12, Positions: 40, Margin: 5, MinCount: 3, Workers: 1,
 		NewSearcher: func() book.Searcher {
-			return &bookSearcher{e: search.New(search.Options{Threads: 1, HashMiB: 1}), limits: search.Limits{Depth: 3}}
+			return bench.NewBookSearcher(4, 0, 1)
 		},
 		Search: "depth=4 hash=1MiB", Command: "damka book build (stopped)", Checkpoint: ckpt,
 		Progress: func(p book.Progress) {
@@ -185,42 +185,6 @@ func TestBookBadInput(t *testing.T) {
 	}
 	_, stderr, _ := runCLI("book", "show", "--variant", "english", "--book", corrupt)
 	assert.Contains(t, stderr, "truncated")
-}
-
-func TestBookSearcherScoresFromTheMover(t *testing.T) {
-	// White's king must take Black's last man: a win at once, scored from
-	// White's side one ply away (Mate-1).
-	s := &bookSearcher{e: search.New(search.Options{Threads: 1, HashMiB: 1}), limits: search.Limits{Depth: 3}}
-	var l engine.MoveList
-	q, err := engine.ParseFEN(engine.English, "W:WK18:B14")
-	require.NoError(t, err)
-	q.Generate(&l)
-	require.Equal(t, 1, l.N)
-	require.True(t, l.Moves[0].IsCapture())
-	sc, err := s.ScoreMove(context.Background(), &q, l.Moves[0])
-	require.NoError(t, err)
-	assert.Equal(t, search.Mate-1, sc)
-
-	// Three men against one: some move scores above a man from White's
-	// side.
-	w, err := engine.ParseFEN(engine.Russian, "W:W25,26,27:B5")
-	require.NoError(t, err)
-	s.Clear()
-	w.Generate(&l)
-	best := -search.Mate
-	for _, m := range l.Slice() {
-		sc, err := s.ScoreMove(context.Background(), &w, m)
-		require.NoError(t, err)
-		best = max(best, sc)
-	}
-	assert.Greater(t, best, 100)
-
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	start := engine.StartPosition(engine.Russian)
-	start.Generate(&l)
-	_, err = s.ScoreMove(ctx, &start, l.Moves[0])
-	assert.ErrorIs(t, err, context.Canceled)
 }
 
 // TestBookFileVariantFromHeader: a book file's variant is read from its

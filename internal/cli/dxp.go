@@ -76,10 +76,9 @@ games=N wins=W draws=D losses=L unfinished=U refused=R (R: game requests
 refused, by the peer or by damka; not among the N games). --pdn FILE appends each game
 as soon as it ends. A listening follower serves one connection after another
 until interrupted (or --sessions connections). --log-level debug logs every
-message sent and received. Every engine setting (docs/settings.md) is a
-flag of the same name: --threads, --hash, --book, --book-margin,
---book-file, --eval-file, --egdb-path (or --egdb), --egdb-pieces,
---move-overhead; --variant is required.`,
+message sent and received.
+` + wrapText("Every engine setting (docs/settings.md) is a flag of the same name: "+
+			settingFlagList(player.SetVariant)+"; --variant is required.", 76),
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDXP(cmd, &o)

@@ -20,7 +20,7 @@ import (
 	"github.com/damka-draughts/damka/egdb"
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/match"
-	"github.com/damka-draughts/damka/search"
+	"github.com/damka-draughts/damka/player"
 )
 
 func newEGDBCmd() *cobra.Command {
@@ -56,9 +56,10 @@ func parseShard(s string) (int, int, error) {
 
 func newEGDBBuildCmd() *cobra.Command {
 	var (
-		variant, out, shard string
-		pieces, threads     int
-		noProgress          bool
+		out, shard       string
+		variant, threads *toolSetting
+		pieces           int
+		noProgress       bool
 	)
 	cmd := &cobra.Command{
 		Use:   "build",
@@ -71,15 +72,16 @@ need that --out lacks): run N such jobs, e.g. a Slurm array or a Kubernetes
 indexed job, with the same --out. The output does not depend on --threads.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
+			v, err := variant.variant()
 			if err != nil {
 				return err
 			}
 			if pieces < 2 || pieces > egdb.MaxPieces {
 				return badInput("--pieces %d out of range 2..%d", pieces, egdb.MaxPieces)
 			}
-			if threads < 1 || threads > search.MaxThreads {
-				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
+			nThreads, err := threads.int()
+			if err != nil {
+				return err
 			}
 			if out == "" {
 				return badInput("--out is required (the directory of the tables)")
@@ -95,7 +97,7 @@ indexed job, with the same --out. The output does not depend on --threads.`,
 			defer stop()
 			var bar *progressbar.ProgressBar
 			showBar := !noProgress && isTerminal(os.Stderr)
-			opts := egdb.BuildOptions{Variant: v, Pieces: pieces, Dir: out, Threads: threads, Shard: si, Shards: sn,
+			opts := egdb.BuildOptions{Variant: v, Pieces: pieces, Dir: out, Threads: nThreads, Shard: si, Shards: sn,
 				Logf: func(format string, a ...any) { logger.Info().Msg(fmt.Sprintf(format, a...)) }}
 			if showBar {
 				var once sync.Once
@@ -151,10 +153,10 @@ indexed job, with the same --out. The output does not depend on --threads.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	variant = addSetting(cmd, player.SetVariant, "")
 	f.IntVar(&pieces, "pieces", 4, "most pieces on the board")
 	f.StringVar(&out, "out", "", "output directory")
-	f.IntVar(&threads, "threads", search.DefaultThreads, "worker threads")
+	threads = addSetting(cmd, player.SetThreads, "worker threads")
 	f.StringVar(&shard, "shard", "", "build part I of N (I/N, 1 <= I <= N) of the largest slices")
 	f.BoolVar(&noProgress, "no-progress", false, "no progress bar (there is none unless stderr is a terminal)")
 	return cmd
@@ -164,17 +166,6 @@ indexed job, with the same --out. The output does not depend on --threads.`,
 // build: a 5-piece English build peaks at 692 MB with it against 777 MB
 // with Go's default of 100, in the same user time.
 const buildGCPercent = 25
-
-// openEGDB opens --egdb (or the embedded set for "") and says what it
-// could not read.
-func openEGDB(dir string) (*egdb.DB, error) {
-	db, err := egdb.Open(dir)
-	if err != nil {
-		return nil, badInput("--egdb %s: %v", dir, err)
-	}
-	db.SetErrorHandler(func(err error) { logger.Error().Err(err).Msg("endgame table") })
-	return db, nil
-}
 
 // openToolDB opens the DIR argument of verify and stats: that directory
 // alone, or the embedded set when there is none. Both commands report each
@@ -209,7 +200,8 @@ func valueWords(v egdb.Value, dist int) string {
 }
 
 func newEGDBProbeCmd() *cobra.Command {
-	var variant, fen, dir string
+	var fen string
+	var variant, dir *toolSetting
 	cmd := &cobra.Command{
 		Use:   "probe",
 		Short: "the table value, distance and best move of a position",
@@ -220,18 +212,23 @@ fastest win or the longest loss where distances are stored). --egdb is the
 directory of the tables; without it the embedded set is used.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, p, err := variantPosition(variant, fen)
+			_, p, err := variantPosition(variant.value(), fen)
 			if err != nil {
 				return err
 			}
 			if strings.TrimSpace(fen) == "" {
 				return badInput("--fen is required")
 			}
-			db, err := openEGDB(dir)
+			db, err := dir.tables()
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			if db == nil {
+				return badInput("--egdb %s: no tables to probe", dir.value())
+			}
+			if db != egdb.Default() {
+				defer db.Close()
+			}
 			v, dist, ok := db.Probe(&p)
 			if !ok {
 				return badInput("no table for %s (%d pieces; tables up to %d here)", p.FEN(),
@@ -248,15 +245,15 @@ directory of the tables; without it the embedded set is used.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	variant = addSetting(cmd, player.SetVariant, "")
 	f.StringVar(&fen, "fen", "", "the position (PDN FEN or Hub position)")
-	f.StringVar(&dir, "egdb", "", "directory of the tables (default: the embedded set)")
+	dir = addSetting(cmd, player.SetEGDBPath, "")
 	return cmd
 }
 
 func newEGDBVerifyCmd() *cobra.Command {
-	var variant string
-	var threads, limit int
+	var variant, threads *toolSetting
+	var limit int
 	var only []string
 	cmd := &cobra.Command{
 		Use:   "verify [DIR]",
@@ -273,12 +270,13 @@ slices that need it are listed as "unchecked" and the others still checked.
 white kings, black men, black kings), to split a long verify or resume one.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
+			v, err := variant.variant()
 			if err != nil {
 				return err
 			}
-			if threads < 1 || threads > search.MaxThreads {
-				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
+			nThreads, err := threads.int()
+			if err != nil {
+				return err
 			}
 			if limit < 0 {
 				return badInput("--limit %d: want 0 or more", limit)
@@ -309,7 +307,7 @@ white kings, black men, black kings), to split a long verify or resume one.`,
 			reported, unchecked := 0, 0
 			var unusable []string // the files at fault, each once
 			w := cmd.OutOrStdout()
-			err = db.Verify(cmdContext(cmd), v, threads, limit, ms, func(r egdb.VerifyResult) {
+			err = db.Verify(cmdContext(cmd), v, nThreads, limit, ms, func(r egdb.VerifyResult) {
 				reported++
 				if r.Err != nil {
 					unchecked++
@@ -355,21 +353,21 @@ white kings, black men, black kings), to split a long verify or resume one.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
-	f.IntVar(&threads, "threads", search.DefaultThreads, "worker threads")
+	variant = addSetting(cmd, player.SetVariant, "")
+	threads = addSetting(cmd, player.SetThreads, "worker threads")
 	f.IntVar(&limit, "limit", 5, "mismatches printed per slice")
 	f.StringSliceVar(&only, "slices", nil, "check only these slices (comma-separated, e.g. 0212,1103)")
 	return cmd
 }
 
 func newEGDBStatsCmd() *cobra.Command {
-	var variant string
+	var variant *toolSetting
 	cmd := &cobra.Command{
 		Use:   "stats [DIR]",
 		Short: "positions, wins, draws, losses and bytes per slice",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
+			v, err := variant.variant()
 			if err != nil {
 				return err
 			}
@@ -410,6 +408,6 @@ func newEGDBStatsCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	variant = addSetting(cmd, player.SetVariant, "")
 	return cmd
 }

@@ -4,17 +4,9 @@
 package cli
 
 import (
-	"github.com/spf13/cobra"
-
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/eval"
 )
-
-// registerEvalFile adds --eval-file to cmd.
-func registerEvalFile(cmd *cobra.Command, path *string) {
-	cmd.Flags().StringVar(path, "eval-file", "",
-		"weights file of the evaluation (as damka train writes it) instead of the embedded weights; it holds one variant (Hub parameter eval-file)")
-}
 
 // loadEvalFile reads the --eval-file weights for variant v: nil without
 // the flag (the embedded weights). A file that does not load or holds

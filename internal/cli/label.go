@@ -18,15 +18,17 @@ import (
 	"github.com/damka-draughts/damka/internal/gzfile"
 	"github.com/damka-draughts/damka/match"
 	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/player"
 	"github.com/damka-draughts/damka/search"
 )
 
 func newLabelCmd() *cobra.Command {
 	var (
-		data, out, shard, evalFile string
-		depth, threads, hashMiB    int
-		nodes                      uint64
-		noProgress                 bool
+		data, out, shard                string
+		evalFile                        *toolSetting
+		depth, gamesAtOnce, hashPerGame int
+		nodes                           uint64
+		noProgress                      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "label",
@@ -70,10 +72,10 @@ another score.`,
 				return badInput("--depth %d out of range 1..%d", depth, search.MaxDepth)
 			case fl.Changed("nodes") && checkNodes(nodes) != nil:
 				return checkNodes(nodes)
-			case threads < 1 || threads > search.MaxThreads:
-				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
-			case hashMiB < 1 || hashMiB > search.MaxHashMiB:
-				return badInput("--hash %d out of range 1..%d MiB", hashMiB, search.MaxHashMiB)
+			case gamesAtOnce < 1 || gamesAtOnce > search.MaxThreads:
+				return badInput("--threads %d out of range 1..%d", gamesAtOnce, search.MaxThreads)
+			case hashPerGame < 1 || hashPerGame > search.MaxHashMiB:
+				return badInput("--hash %d out of range 1..%d MiB", hashPerGame, search.MaxHashMiB)
 			}
 			si, sn, err := match.ParseShard(shard)
 			if err != nil {
@@ -91,15 +93,15 @@ another score.`,
 			} else if same {
 				return badInput("--out %s is --data: write the labelled games to another file", out)
 			}
-			ew, err := readEvalFile(evalFile)
+			ew, err := evalFile.anyWeights()
 			if err != nil {
 				return err
 			}
 			if ew != nil && ew.V != v {
-				return badInput("--eval-file %s holds %v weights, --data %v games", evalFile, ew.V, v)
+				return badInput("--eval-file %s holds %v weights, --data %v games", evalFile.value(), ew.V, v)
 			}
 			o := bench.LabelOptions{
-				Data: data, Nodes: nodes, Depth: depth, Threads: threads, HashMiB: hashMiB,
+				Data: data, Nodes: nodes, Depth: depth, Threads: gamesAtOnce, HashMiB: hashPerGame,
 				Shard: si, Shards: sn, Out: out, Eval: ew,
 				Note: canonicalCommand(cmd, "threads", "no-progress"),
 			}
@@ -132,11 +134,11 @@ another score.`,
 	f.Uint64Var(&nodes, "nodes", 0, "nodes per searched position ("+nodesRange+")")
 	setFlagRange(f, "nodes", nodesRange)
 	f.IntVar(&depth, "depth", 0, "search depth per position in plies instead of --nodes")
-	f.IntVar(&threads, "threads", search.DefaultThreads, "games labelled at the same time (one search thread each)")
-	f.IntVar(&hashMiB, "hash", 8, "transposition table of each game, MiB")
+	f.IntVar(&gamesAtOnce, "threads", search.DefaultThreads, "games labelled at the same time (one search thread each)")
+	f.IntVar(&hashPerGame, "hash", 8, "transposition table of each game, MiB")
 	f.StringVar(&shard, "shard", "1/1", "label only shard I of N: the games at positions k of --data with k mod N = I-1")
 	f.BoolVar(&noProgress, "no-progress", false, noProgressUsage)
-	registerEvalFile(cmd, &evalFile)
+	evalFile = addSetting(cmd, player.SetEvalFile, "")
 	return cmd
 }
 

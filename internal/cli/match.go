@@ -25,9 +25,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/damka-draughts/damka/egdb"
 	"github.com/damka-draughts/damka/match"
 	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/player"
 	"github.com/damka-draughts/damka/search"
 )
 
@@ -252,16 +252,18 @@ func extractEngines(args []string) (rest []string, engines [][]string, err error
 }
 
 type matchFlags struct {
-	variant, openings, tc, pdn, sprt, shard string
-	draw, resign, adjudicate, egdbDir       string
-	engineStderr, event                     string
-	rounds, depth, concurrency, maxPlies    int
-	nodes, seed                             uint64
-	movetime, timeMargin, hangTimeout       float64
-	handshakeTimeout                        float64
-	movetimeSet                             bool // --movetime given (0 is out of range, not missing)
-	noProgress, progress                    bool
-	resume, ponder                          bool
+	openings, tc, pdn, sprt, shard string
+	draw, resign, adjudicate       string
+	// variant and egdb are the player's settings of the same names.
+	variant, egdb                        *toolSetting
+	engineStderr, event                  string
+	rounds, depth, concurrency, maxPlies int
+	nodes, seed                          uint64
+	movetime, timeMargin, hangTimeout    float64
+	handshakeTimeout                     float64
+	movetimeSet                          bool // --movetime given (0 is out of range, not missing)
+	noProgress, progress                 bool
+	resume, ponder                       bool
 }
 
 func newMatchCmd() *cobra.Command {
@@ -284,7 +286,7 @@ func newMatchCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.String(engineFlag, "", "an engine: name=NAME cmd=COMMAND [dir=DIR] [option.P=V ...] (give it twice, A then B)")
-	fl.StringVar(&f.variant, "variant", "russian", "variant: russian, english, brazilian, international")
+	f.variant = addSetting(cmd, player.SetVariant, "")
 	fl.StringVar(&f.openings, "openings", "", "openings file: .tsv (ACF 3-move), .json (ballots), .pdn, or lines of FEN or Hub position")
 	fl.IntVar(&f.rounds, "rounds", 1, "play the opening deck this many times")
 	fl.StringVar(&f.tc, "tc", "", "clock [moves/]base[+inc] in seconds, e.g. 40/60+0.5")
@@ -302,7 +304,7 @@ func newMatchCmd() *cobra.Command {
 	fl.StringVar(&f.draw, "draw", "", "adjudicate a draw: movenumber=N,movecount=M,score=S (both engines within S men of 0 for M moves each, from move N)")
 	fl.StringVar(&f.resign, "resign", "", "adjudicate a loss: movecount=M,score=S (both engines agree one side is S men or more down for M moves each)")
 	fl.StringVar(&f.adjudicate, "adjudicate", "", "adjudicate by the endgame databases: egdb (the result the database knows, where the draw rules cannot change it)")
-	fl.StringVar(&f.egdbDir, "egdb", "", "directory of endgame tables for --adjudicate egdb, over the embedded set (default: the embedded set)")
+	f.egdb = addSetting(cmd, player.SetEGDBPath, "endgame tables of --adjudicate egdb: empty for the embedded set, else a directory of tables over it")
 	fl.IntVar(&f.maxPlies, "max-plies", match.DefaultMaxPlies, "adjudicate a draw after this many plies played by the engines")
 	fl.Float64Var(&f.timeMargin, "time-margin", match.DefaultTimeMargin.Seconds(), "seconds an engine may overrun its time before it loses on time")
 	fl.Float64Var(&f.hangTimeout, "hang-timeout", match.DefaultHangTimeout.Seconds(), "seconds a --depth/--nodes search may take before the engine is stopped")
@@ -320,7 +322,7 @@ func newMatchCmd() *cobra.Command {
 // matchConfig builds the runner's configuration from the flags.
 func matchConfig(f matchFlags, specs [][]string) (match.Config, error) {
 	var cfg match.Config
-	v, err := parseVariantFlag(f.variant)
+	v, err := f.variant.variant()
 	if err != nil {
 		return cfg, err
 	}
@@ -374,21 +376,10 @@ func matchConfig(f matchFlags, specs [][]string) (match.Config, error) {
 	if most := maxConcurrency(); f.concurrency < 1 || f.concurrency > most {
 		return cfg, badInput("--concurrency %d out of range 1..%d (4 games a processor core: each game runs two engines)", f.concurrency, most)
 	}
-	for i, e := range cfg.Engines {
-		if err := cfg.EngineLimits(i).Validate(); err != nil {
-			return cfg, badInput("engine %s: %v", e.Name, err)
-		}
-		if e.Proto != match.ProtoDXP {
-			continue
-		}
-		if err := match.CheckDXPLimits(cfg.EngineLimits(i)); err != nil {
-			return cfg, badInput("engine %s: %v", e.Name, err)
-		}
-		if e.Host != "" && f.concurrency > 1 {
-			return cfg, badInput("engine %s: an engine already listening (host=) plays one game at a time: --concurrency 1", e.Name)
-		}
-	}
 	cfg.Concurrency = f.concurrency
+	if err := cfg.CheckLimits(); err != nil {
+		return cfg, badInput("%v", err)
+	}
 	cfg.Ponder = f.ponder
 	if f.sprt != "" {
 		t, err := match.ParseSPRT(f.sprt)
@@ -418,15 +409,18 @@ func matchConfig(f matchFlags, specs [][]string) (match.Config, error) {
 	}
 	switch f.adjudicate {
 	case "":
-		if f.egdbDir != "" {
-			return cfg, badInput("--egdb %s: the tables are for --adjudicate egdb, which is not given", f.egdbDir)
+		if f.egdb.value() != "" {
+			return cfg, badInput("--egdb %s: the tables are for --adjudicate egdb, which is not given", f.egdb.value())
 		}
 	case "egdb":
-		if f.egdbDir == "" {
-			cfg.EGDB = egdb.Default()
-		} else if cfg.EGDB, err = openEGDB(f.egdbDir); err != nil {
+		db, err := f.egdb.tables()
+		switch {
+		case err != nil:
 			return cfg, err
+		case db == nil:
+			return cfg, badInput("--egdb %s: --adjudicate egdb needs endgame tables", f.egdb.value())
 		}
+		cfg.EGDB = db
 	default:
 		return cfg, badInput("--adjudicate %q: want egdb (adjudication by the endgame databases)", f.adjudicate)
 	}
@@ -532,7 +526,7 @@ func runMatch(cmd *cobra.Command, f matchFlags, specs [][]string) error {
 		defer ef.Close()
 		cfg.EngineStderr = &lockedWriter{w: ef}
 	}
-	total := 2 * len(match.Shard(match.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed), max(cfg.Shard, 1), max(cfg.Shards, 1)))
+	total := cfg.Games()
 	if total == 0 {
 		return badInput("--shard %s: that part of the schedule has no games (%d openings x %d rounds make %d pairs)",
 			f.shard, len(cfg.Openings), cfg.Rounds, len(match.Schedule(cfg.Openings, cfg.Rounds, cfg.Seed)))

@@ -12,10 +12,12 @@ import (
 	"github.com/damka-draughts/damka/internal/gzfile"
 	"github.com/damka-draughts/damka/match"
 	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/player"
 )
 
 func newMatchMergeCmd() *cobra.Command {
-	var variant, a, sprt string
+	var a, sprt string
+	var variant *toolSetting
 	cmd := &cobra.Command{
 		Use:   "merge FILE.pdn...",
 		Short: "recompute match statistics from PDN files (shards of one match)",
@@ -26,7 +28,7 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 		Args: needFiles("match merge needs the PDN files of the match: damka match merge FILE.pdn..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// The parent parses its own flags; this command uses cobra's.
-			v, err := parseVariantFlag(variant)
+			v, err := variant.variant()
 			if err != nil {
 				return err
 			}
@@ -63,7 +65,7 @@ Round (R.P.G without G) and Opening tags. --sprt adds the LLR.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&variant, "variant", "russian", "variant of games without a GameType tag")
+	variant = addSetting(cmd, player.SetVariant, "variant of games without a GameType tag")
 	cmd.Flags().StringVar(&a, "a", "", "engine A's name (default: White of the first game R.P.1)")
 	cmd.Flags().StringVar(&sprt, "sprt", "", "also compute the SPRT LLR: elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized]")
 	return cmd

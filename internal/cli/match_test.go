@@ -23,6 +23,7 @@ import (
 
 	"github.com/damka-draughts/damka/internal/testfiles"
 	"github.com/damka-draughts/damka/match"
+	"github.com/damka-draughts/damka/player"
 )
 
 func TestExtractEngines(t *testing.T) {
@@ -512,7 +513,8 @@ func TestMatchMovetimeSeconds(t *testing.T) {
 		assert.Equal(t, exitBadInput, code, "%s: %s", c.value, errs)
 		assert.Contains(t, errs, c.msg, c.value)
 	}
-	f := matchFlags{variant: "russian", openings: op, movetime: 0.1, rounds: 1, concurrency: 1, maxPlies: match.DefaultMaxPlies,
+	settings := &cobra.Command{}
+	f := matchFlags{variant: addSetting(settings, player.SetVariant, ""), egdb: addSetting(settings, player.SetEGDBPath, ""), openings: op, movetime: 0.1, rounds: 1, concurrency: 1, maxPlies: match.DefaultMaxPlies,
 		timeMargin: 1, hangTimeout: 1, handshakeTimeout: 1, progress: true}
 	cfg, err := matchConfig(f, [][]string{{"name=a", "cmd=" + self}, {"name=b", "cmd=" + self}})
 	require.NoError(t, err)

@@ -10,10 +10,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/player"
 )
 
 func newOpeningsCmd() *cobra.Command {
-	var variant, out string
+	var out string
+	var variant *toolSetting
 	var plies int
 	cmd := &cobra.Command{
 		Use:   "openings --variant V --plies N [--out FILE]",
@@ -32,7 +34,7 @@ repository were written by this command (openings/decks/README.txt).
 A deck of more than 1,000,000 openings is refused.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
+			v, err := variant.variant()
 			if err != nil {
 				return err
 			}
@@ -64,7 +66,7 @@ A deck of more than 1,000,000 openings is refused.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	variant = addSetting(cmd, player.SetVariant, "")
 	f.IntVar(&plies, "plies", 3, "moves of each opening (plies, both sides counted)")
 	f.StringVar(&out, "out", "", "write the deck to this file (default: stdout)")
 	return cmd

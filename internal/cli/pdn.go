@@ -15,6 +15,7 @@ import (
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/internal/fileread"
 	"github.com/damka-draughts/damka/pdn"
+	"github.com/damka-draughts/damka/player"
 )
 
 func newPDNCmd() *cobra.Command {
@@ -29,7 +30,7 @@ func newPDNCmd() *cobra.Command {
 			return cmd.Help()
 		},
 	}
-	var variant string
+	var variant *toolSetting
 	check := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "replay every game of PDN files with legality checks",
@@ -49,7 +50,7 @@ first move, a line says so and names the variant that reads them (found by
 reading them under each other variant); give it with --variant.`,
 		Args: needFiles("pdn check needs the PDN files to check: damka pdn check FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
+			v, err := variant.variant()
 			if err != nil {
 				return err
 			}
@@ -74,7 +75,7 @@ reading them under each other variant); give it with --variant.`,
 			return nil
 		},
 	}
-	check.Flags().StringVar(&variant, "variant", "russian", "default variant when a game has no GameType tag")
+	variant = addSetting(check, player.SetVariant, "default variant when a game has no GameType tag")
 	cmd.AddCommand(check)
 	return cmd
 }

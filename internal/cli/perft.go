@@ -9,7 +9,7 @@ import (
 
 	"github.com/damka-draughts/damka/bench"
 	"github.com/damka-draughts/damka/engine"
-	"github.com/damka-draughts/damka/search"
+	"github.com/damka-draughts/damka/player"
 )
 
 // maxPerftHashMiB bounds --hash: a table is allocated up front, and a
@@ -18,8 +18,9 @@ const maxPerftHashMiB = 16384
 
 func newPerftCmd() *cobra.Command {
 	var (
-		variant, fen        string
-		depth, threads, mib int
+		variant, threads    *toolSetting
+		fen                 string
+		depth, mib          int
 		divide, paths, only bool
 	)
 	cmd := &cobra.Command{
@@ -34,45 +35,47 @@ the line of --depth alone, without counting the shallower depths (the
 whole-process time is then that of one perft).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, p, err := variantPosition(variant, fen)
+			v, p, err := variantPosition(variant.value(), fen)
 			if err != nil {
 				return err
 			}
 			if depth < 1 || depth > engine.MaxPerftDepth {
 				return badInput("--depth %d out of range 1..%d", depth, engine.MaxPerftDepth)
 			}
-			if threads < 1 || threads > search.MaxThreads {
-				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
+			nThreads, err := threads.int()
+			if err != nil {
+				return err
 			}
 			if mib < 0 || mib > maxPerftHashMiB {
 				return badInput("--hash %d out of range 0..%d MiB", mib, maxPerftHashMiB)
 			}
 			logger.Debug().Str("variant", v.String()).Str("fen", p.FEN()).Int("depth", depth).Msg("perft")
 			return bench.RunPerft(cmd.OutOrStdout(), bench.PerftConfig{
-				Position: p, Depth: depth, Divide: divide, Paths: paths, Threads: threads, HashMiB: mib, Only: only,
+				Position: p, Depth: depth, Divide: divide, Paths: paths, Threads: nThreads, HashMiB: mib, Only: only,
 			})
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	variant = addSetting(cmd, player.SetVariant, "")
 	f.StringVar(&fen, "fen", "", "start from this PDN FEN or Hub position (default: the start position)")
 	f.IntVar(&depth, "depth", 6, "deepest depth in plies")
 	f.BoolVar(&divide, "divide", false, "print each root move's count at --depth first")
 	f.BoolVar(&only, "only", false, "print only --depth (skip counting depths 1..depth-1)")
 	f.BoolVar(&paths, "paths", false, "count every capture path (keep duplicates)")
-	f.IntVar(&threads, "threads", search.DefaultThreads, "worker threads")
-	f.IntVar(&mib, "hash", 0, "perft hash table in MiB (0: none; e.g. 256 for deep runs)")
+	threads = addSetting(cmd, player.SetThreads, "worker threads")
+	f.IntVar(&mib, "hash", 0, "perft's own hash table in MiB (0: none; e.g. 256 for deep runs)")
 	return cmd
 }
 
 func newMovesCmd() *cobra.Command {
-	var variant, fen, moves string
+	var fen, moves string
+	var variant *toolSetting
 	cmd := &cobra.Command{
 		Use:   "moves",
 		Short: "list every legal move of a position in full-path notation, in square order",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, p, err := variantPosition(variant, fen)
+			_, p, err := variantPosition(variant.value(), fen)
 			if err != nil {
 				return err
 			}
@@ -89,7 +92,7 @@ func newMovesCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	variant = addSetting(cmd, player.SetVariant, "")
 	cmd.Flags().StringVar(&fen, "fen", "", "PDN FEN or Hub position (default: the start position)")
 	cmd.Flags().StringVar(&moves, "moves", "", "moves played from that position first, space separated (PDN move numbers allowed)")
 	return cmd

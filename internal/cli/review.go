@@ -369,12 +369,12 @@ func progressError(err error) error {
 }
 
 // reviewSettings returns the engine settings of p that change a review's
-// scores, for its stamp: "eval-file=F egdb-path=D egdb-pieces=N", with
+// scores (player.ScoreNames), for its stamp: "eval-file=F egdb-path=D egdb-pieces=N", with
 // the SHA-256 of the eval file's content after its name (a file of the
 // same name with other weights is another review).
 func reviewSettings(p *player.Player) (string, error) {
 	var settings []string
-	for _, name := range []string{player.SetEvalFile, player.SetEGDBPath, player.SetEGDBPieces} {
+	for _, name := range player.ScoreNames() {
 		val, err := p.Get(name)
 		if err != nil {
 			return "", err

@@ -31,9 +31,9 @@ type searchFlags struct {
 	settings *settingFlags
 }
 
-// searchSettings are the settings analyse and solve search with.
-var searchSettings = []string{player.SetVariant, player.SetThreads, player.SetHash, player.SetMoveOverhead,
-	player.SetEvalFile, player.SetEGDBPath, player.SetEGDBPieces}
+// searchSettings are the settings analyse and solve search with: the
+// table's search settings.
+var searchSettings = player.SearchNames()
 
 // analyseSettings are analyse's settings: searchSettings and multipv.
 var analyseSettings = append(slices.Clone(searchSettings), player.SetMultiPV)
@@ -206,7 +206,7 @@ move numbers ("1. c3-d4 f6-g5 2. ..."). The opening book is not used.`,
 func newBenchCmd() *cobra.Command {
 	var (
 		depth    int
-		evalFile string
+		evalFile *toolSetting
 	)
 	cmd := &cobra.Command{
 		Use:   "bench",
@@ -222,7 +222,7 @@ change search behaviour end with "Bench: N".`,
 			if depth < 1 || depth > search.MaxDepth {
 				return badInput("--depth %d out of range 1..%d", depth, search.MaxDepth)
 			}
-			ew, err := readEvalFile(evalFile)
+			ew, err := evalFile.anyWeights()
 			if err != nil {
 				return err
 			}
@@ -237,7 +237,6 @@ change search behaviour end with "Bench: N".`,
 		},
 	}
 	cmd.Flags().IntVar(&depth, "depth", bench.DefaultBenchDepth, "search depth in plies")
-	cmd.Flags().StringVar(&evalFile, "eval-file", "",
-		"weights file of the evaluation for the positions of its variant (the signature then differs)")
+	evalFile = addSetting(cmd, player.SetEvalFile, "evaluation weights file (damka train) used in the positions of its variant (the signature then differs)")
 	return cmd
 }

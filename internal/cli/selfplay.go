@@ -21,18 +21,19 @@ import (
 	"github.com/damka-draughts/damka/bench"
 	"github.com/damka-draughts/damka/match"
 	decks "github.com/damka-draughts/damka/openings"
+	"github.com/damka-draughts/damka/player"
 	"github.com/damka-draughts/damka/search"
 )
 
 func newSelfPlayCmd() *cobra.Command {
 	var (
-		variant, out, openings string
-		shard                  string
-		evalFile               string
-		games, depth, threads  int
-		hashMiB, randomPlies   int
-		nodes, seed            uint64
-		noProgress             bool
+		variant                   *toolSetting
+		out, openings, shard      string
+		evalFile                  *toolSetting
+		games, depth, gamesAtOnce int
+		hashPerGame, randomPlies  int
+		nodes, seed               uint64
+		noProgress                bool
 	)
 	cmd := &cobra.Command{
 		Use:   "selfplay",
@@ -63,7 +64,7 @@ array. "damka train" takes them as repeated --data. Each shard's file
 resumes on its own; a file of another shard is refused.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
+			v, err := variant.variant()
 			if err != nil {
 				return err
 			}
@@ -77,10 +78,10 @@ resumes on its own; a file of another shard is refused.`,
 				return badInput("--depth %d out of range 1..%d", depth, search.MaxDepth)
 			case !fl.Changed("depth") && checkNodes(nodes) != nil:
 				return checkNodes(nodes)
-			case threads < 1 || threads > search.MaxThreads:
-				return badInput("--threads %d out of range 1..%d", threads, search.MaxThreads)
-			case hashMiB < 1 || hashMiB > search.MaxHashMiB:
-				return badInput("--hash %d out of range 1..%d MiB", hashMiB, search.MaxHashMiB)
+			case gamesAtOnce < 1 || gamesAtOnce > search.MaxThreads:
+				return badInput("--threads %d out of range 1..%d", gamesAtOnce, search.MaxThreads)
+			case hashPerGame < 1 || hashPerGame > search.MaxHashMiB:
+				return badInput("--hash %d out of range 1..%d MiB", hashPerGame, search.MaxHashMiB)
 			case randomPlies < 0 || randomPlies > 100:
 				return badInput("--random-plies %d out of range 0..100", randomPlies)
 			case out == "":
@@ -98,13 +99,13 @@ resumes on its own; a file of another shard is refused.`,
 			if err := checkOutputPath(out); err != nil {
 				return err
 			}
-			ew, err := loadEvalFile(evalFile, v)
+			ew, err := evalFile.weights(v)
 			if err != nil {
 				return err
 			}
 			o := bench.SelfPlayOptions{
-				Variant: v, Games: games, Nodes: nodes, Depth: depth, Threads: threads,
-				HashMiB: hashMiB, Seed: seed, RandomPlies: randomPlies, Shard: si, Shards: sn, Out: out,
+				Variant: v, Games: games, Nodes: nodes, Depth: depth, Threads: gamesAtOnce,
+				HashMiB: hashPerGame, Seed: seed, RandomPlies: randomPlies, Shard: si, Shards: sn, Out: out,
 				Note: canonicalCommand(cmd, "threads", "no-progress", "games"),
 				Eval: ew,
 			}
@@ -137,20 +138,20 @@ resumes on its own; a file of another shard is refused.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	variant = addSetting(cmd, player.SetVariant, "")
 	f.IntVar(&games, "games", 1000, "games of the whole run, all shards together (resumed games count)")
 	f.Uint64Var(&nodes, "nodes", 10000, "nodes per searched move ("+nodesRange+")")
 	setFlagRange(f, "nodes", nodesRange)
 	f.IntVar(&depth, "depth", 0, "search depth per move in plies instead of --nodes")
-	f.IntVar(&threads, "threads", search.DefaultThreads, "games played at the same time (one search thread each)")
-	f.IntVar(&hashMiB, "hash", 8, "transposition table of each game, MiB")
+	f.IntVar(&gamesAtOnce, "threads", search.DefaultThreads, "games played at the same time (one search thread each)")
+	f.IntVar(&hashPerGame, "hash", 8, "transposition table of each game, MiB")
 	f.Uint64Var(&seed, "seed", 1, "random seed: the same flags and seed write the same file")
 	f.IntVar(&randomPlies, "random-plies", 4, "up to this many random moves after the opening")
 	f.StringVar(&openings, "openings", "", "opening deck (as for damka match: .tsv, .json, .pdn, or lines of FEN or Hub position)")
 	f.StringVar(&shard, "shard", "1/1", "play only shard I of N: the games i with i mod N = I-1 (their numbers kept)")
 	f.StringVar(&out, "out", "", "game file to write or resume (required)")
 	f.BoolVar(&noProgress, "no-progress", false, noProgressUsage)
-	registerEvalFile(cmd, &evalFile)
+	evalFile = addSetting(cmd, player.SetEvalFile, "")
 	return cmd
 }
 

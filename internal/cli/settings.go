@@ -74,6 +74,45 @@ func registerSettings(cmd *cobra.Command, names ...string) *settingFlags {
 	return sf
 }
 
+// settingFlagList lists the flags of the settings, in table order but for
+// except, for help texts: "--threads, --hash, ..., --egdb-path (or
+// --egdb), ...".
+func settingFlagList(except ...string) string {
+	var flags []string
+	for _, name := range player.Names() {
+		if slices.Contains(except, name) {
+			continue
+		}
+		f := "--" + name
+		if alias, ok := settingAliases[name]; ok {
+			f += " (or --" + alias + ")"
+		}
+		flags = append(flags, f)
+	}
+	return strings.Join(flags, ", ")
+}
+
+// wrapText breaks text into lines of at most width characters at spaces
+// (a longer word stays whole on its line).
+func wrapText(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(text) {
+		switch {
+		case i == 0:
+		case n+1+len(w) > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
+}
+
 // settingRange is a setting's range for --help.
 func settingRange(st player.Setting) string {
 	switch st.Kind {

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -14,16 +15,15 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/damka-draughts/damka/egdb"
 	"github.com/damka-draughts/damka/eval"
 	"github.com/damka-draughts/damka/learn"
-	"github.com/damka-draughts/damka/search"
+	"github.com/damka-draughts/damka/player"
 )
 
 func newTrainCmd() *cobra.Command {
 	var (
-		variant, out, initFile string
-		egdbDir                string
+		out, initFile          string
+		variant, threads, egdb *toolSetting
 		data, testPDN          []string
 		o                      learn.Options
 		fromPrior              bool
@@ -87,7 +87,7 @@ patterns: for weights of set 1 or 2 (the Russian and Brazilian files) they
 are not quite those of the engine's evaluation.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v, err := parseVariantFlag(variant)
+			v, err := variant.variant()
 			if err != nil {
 				return err
 			}
@@ -110,8 +110,11 @@ are not quite those of the engine's evaluation.`,
 				return badInput("--batch %d: want at least 1", o.Batch)
 			case o.Lambda < 0 || o.Lambda > 1:
 				return badInput("--lambda %g out of range 0..1", o.Lambda)
-			case o.Threads < 1 || o.Threads > search.MaxThreads:
-				return badInput("--threads %d out of range 1..%d", o.Threads, search.MaxThreads)
+			}
+			if o.Threads, err = threads.int(); err != nil {
+				return err
+			}
+			switch {
 			case o.Rate <= 0 || o.Decay <= 0 || o.Decay > 1 || o.L2 < 0 || o.Scale < 0:
 				return badInput("--rate, --decay (0..1], --l2 and --scale must be positive")
 			case o.Validate < 2:
@@ -126,106 +129,56 @@ are not quite those of the engine's evaluation.`,
 					return err
 				}
 			}
-			for _, name := range fixed {
-				f := -1
-				for k := range eval.NumDense {
-					if eval.DenseName(k) == name {
-						f = k
-					}
-				}
-				if f < 0 {
-					names := make([]string, eval.NumDense)
-					for k := range names {
-						names[k] = eval.DenseName(k)
-					}
-					return badInput("--fix %q: no such dense feature (want one of %s)", name, strings.Join(names, ", "))
-				}
-				o.Fixed = append(o.Fixed, f)
+			db, err := egdb.tables()
+			if err != nil {
+				return err
 			}
-			switch {
-			case initFile != "":
-				w, err := eval.LoadWeights(initFile, v)
-				if err != nil {
-					return badInput("--init: %v", err)
-				}
-				o.Init = w
-			case fromPrior:
-				o.Init = eval.NewWeightsSet(v, featureSet)
-			default:
-				o.Init = eval.Default(v)
+			job := learn.Job{V: v, Set: featureSet, Data: data, TestPDN: testPDN, InitFile: initFile, FromPrior: fromPrior,
+				Fixed: fixed, Options: o, Command: canonicalCommand(cmd, "threads")}
+			if db != nil {
+				job.EGDB = db
 			}
-			d := &learn.Data{V: v, Set: featureSet}
-			switch egdbDir {
-			case "off":
-			case "":
-				d.EGDB = egdb.Default()
-			default:
-				db, err := openEGDB(egdbDir)
-				if err != nil {
-					return err
+			job.FileRead = func(r learn.FileRead) {
+				if r.Test {
+					logger.Info().Str("file", r.File).Int("games", r.Games).Int("positions", r.Positions).Msg("train test games")
+					return
 				}
-				d.EGDB = db
+				logger.Info().Str("file", r.File).Int("positions", r.Positions).Msg("train data")
 			}
-			// The test games first: a bad file is refused before the data are read.
-			if len(testPDN) > 0 {
-				ts := &learn.TestSet{V: v, Set: featureSet}
-				for _, f := range testPDN {
-					games, positions := ts.Games, len(ts.Samples)
-					if err := ts.ReadPDNFiles(f); err != nil {
-						return badInput("--test-pdn: %v", err)
-					}
-					logger.Info().Str("file", f).Int("games", ts.Games-games).Int("positions", len(ts.Samples)-positions).Msg("train test games")
-				}
-				if len(ts.Samples) == 0 {
-					return badInput("--test-pdn %s: no position without a capture in %d games", strings.Join(testPDN, " "), ts.Games)
-				}
+			job.TestRead = func(ts *learn.TestSet) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "test: %d positions of %d games (skipped: %d of another variant, %d without a result, %d with a fault)\n",
 					len(ts.Samples), ts.Games, ts.OtherVariant, ts.Unfinished, ts.Bad)
-				o.Test = ts
 			}
-			start := time.Now()
-			for _, f := range data {
-				before := len(d.Samples)
-				if err := d.ReadFiles(f); err != nil {
-					return badInput("--data: %v", err)
+			job.DataRead = func(d *learn.Data, took time.Duration) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "read %d positions of %d games in %.1fs\n", len(d.Samples), d.Games, took.Seconds())
+				if d.EGDB != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "endgame tables (%d pieces): %d positions take their exact values, %d of them differ from their game's result\n",
+						d.EGDB.Pieces(v), d.Exact, d.Corrected)
 				}
-				logger.Info().Str("file", f).Int("positions", len(d.Samples)-before).Msg("train data")
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "read %d positions of %d games in %.1fs\n", len(d.Samples), d.Games, time.Since(start).Seconds())
-			if d.EGDB != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "endgame tables (%d pieces): %d positions take their exact values, %d of them differ from their game's result\n",
-					d.EGDB.Pieces(v), d.Exact, d.Corrected)
 			}
 			// testLoss is the test_loss field of r, or "" without --test-pdn.
 			testLoss := func(r learn.EpochReport) string {
-				if o.Test == nil {
+				if len(testPDN) == 0 {
 					return ""
 				}
 				return fmt.Sprintf(" test_loss=%.6f", r.Test)
 			}
-			o.Progress = func(r learn.EpochReport) {
+			job.Options.Progress = func(r learn.EpochReport) {
 				fmt.Fprintf(cmd.OutOrStdout(), "epoch=%d train_loss=%.6f val_loss=%.6f val_result_loss=%.6f%s time=%.1f\n",
 					r.Epoch, r.Train, r.Validate, r.Result, testLoss(r), r.Time.Seconds())
 			}
 			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			res, err := learn.Train(ctx, d, o)
-			if err != nil { // the data or --init do not fit: too few positions, another variant
-				return badInput("--data %s: %v", strings.Join(data, " "), err)
+			res, err := learn.RunJob(ctx, job)
+			if err != nil {
+				return trainInputError(err)
 			}
 			summary := fmt.Sprintf("scale=%.1f best_epoch=%d val_loss=%.6f%s", res.Scale, res.Best.Epoch, res.Best.Validate, testLoss(res.Best))
 			if out == "" {
 				fmt.Fprintln(cmd.OutOrStdout(), summary)
 				return nil
 			}
-			w := res.Weights
-			w.Note = fmt.Sprintf("%s\ndata: %s (%d games, %d training and %d validation positions)\nscale=%.1f best epoch %d val_loss=%.6f",
-				canonicalCommand(cmd, "threads"), strings.Join(data, " "), d.Games, res.Train, res.Val, res.Scale, res.Best.Epoch, res.Best.Validate)
-			if o.Test != nil {
-				w.Note += fmt.Sprintf("\ntest: %s (%d games, %d positions) test_loss=%.6f",
-					strings.Join(testPDN, " "), o.Test.Games, len(o.Test.Samples), res.Best.Test)
-			}
-			if err := w.Save(out); err != nil {
+			if err := res.Weights.Save(out); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s out=%s\n", summary, out)
@@ -233,7 +186,7 @@ are not quite those of the engine's evaluation.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&variant, "variant", "russian", "variant: russian, english (american), brazilian, international")
+	variant = addSetting(cmd, player.SetVariant, "")
 	f.StringArrayVar(&data, "data", nil, "game file from damka selfplay (repeatable)")
 	f.StringVar(&out, "out", "", "weights file to write (required unless --epochs 0)")
 	f.StringArrayVar(&testPDN, "test-pdn", nil, "PDN file of games (possibly gzipped) whose positions measure the weights: test_loss, never used to choose the epoch (repeatable)")
@@ -250,7 +203,28 @@ are not quite those of the engine's evaluation.`,
 	f.Float64Var(&o.Scale, "scale", 0, "sigmoid scale in centi-men (0: fitted to the data)")
 	f.IntVar(&o.Validate, "validate", 10, "hold out every N-th game")
 	f.Uint64Var(&o.Seed, "seed", 1, "random seed (the shuffle)")
-	f.IntVar(&o.Threads, "threads", search.DefaultThreads, "worker threads")
-	f.StringVar(&egdbDir, "egdb", "off", `endgame tables that label the positions they hold ("": the embedded set, DIR: a directory over it, "off": none)`)
+	threads = addSetting(cmd, player.SetThreads, "worker threads")
+	egdb = addToolSetting(cmd, player.SetEGDBPath, "off", `endgame tables that label the positions they hold ("": the embedded set, DIR: a directory over it, "off": none)`)
 	return cmd
+}
+
+// trainFlags are the flags of learn.Job's fields, for trainInputError.
+var trainFlags = map[string]string{"Data": "data", "TestPDN": "test-pdn", "InitFile": "init", "Fixed": "fix"}
+
+// trainInputError is the message of a learn.RunJob error: an input at
+// fault is bad input naming its flag ("--data FILE: ...", "--fix "x":
+// ..."); other errors are returned as they are.
+func trainInputError(err error) error {
+	var ie *learn.InputError
+	if !errors.As(err, &ie) {
+		return err
+	}
+	flag := trainFlags[ie.Field]
+	switch {
+	case len(ie.Files) > 0:
+		return badInput("--%s %s: %v", flag, strings.Join(ie.Files, " "), ie.Err)
+	case ie.Field == "Fixed":
+		return badInput("--%s %v", flag, ie.Err)
+	}
+	return badInput("--%s: %v", flag, ie.Err)
 }
