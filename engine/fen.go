@@ -97,7 +97,7 @@ func ParseFEN(v VariantID, s string) (Position, error) {
 		}
 	}
 	if sq, c := crownRowViolation(&p); sq != 0 {
-		n := SquareName(v, sq, Numeric)
+		n := SquareName(v, sq, r.Notation)
 		return p, fmt.Errorf("FEN %q: %s field: %s man on %s stands on %s's crowning row (it would have been crowned: write K%s)",
 			s, colourName(c), colourName(c), n, colourName(c), n)
 	}

@@ -118,7 +118,7 @@ func TestParseFENErrors(t *testing.T) {
 		{English, "W:W3:B10", []string{"white man on 3", "white's crowning row", "K3"}},
 		{English, "W:W21:B29", []string{"black man on 29", "black's crowning row"}},
 		{International, "W:W31:B46", []string{"black man on 46", "crowning row"}},
-		{Russian, "W:Wd8:Bb6", []string{"white man on 2", "crowning row"}},
+		{Russian, "W:Wd8:Bb6", []string{"white man on d8", "crowning row", "write Kd8"}},
 		{English, "W:W24-21:B1", []string{"white field", `range "24-21" runs backwards`}},
 		{English, "W:Wa1-c1:B1", []string{"white field", `range "a1-c1"`, "numeric"}},
 		{English, "W:W21-:B1", []string{"white field", `range "21-"`}},

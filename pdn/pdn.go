@@ -49,9 +49,15 @@ type Game struct {
 	// == len(Moves) and Variations[i] is nil or a line of play from the
 	// position before Moves[i], instead of it: a PDN variation (RAV), which
 	// Write puts in parentheses after the move and its comment, as far as
-	// its moves are legal. The reader skips variations: they do not read
-	// back.
+	// its moves are legal. The reader sets Variations[i] to the moves of
+	// Lines[i][0].
 	Variations [][]engine.Move
+	// Lines is nil when no move has a variation; otherwise len(Lines) ==
+	// len(Moves) and Lines[i] holds every variation of Moves[i] in file
+	// order, each with the variations of its own moves (nested RAV), as
+	// far as their moves are legal. Write writes Lines[i] where it is not
+	// empty, else Variations[i].
+	Lines [][]Line
 	// Intro is the comment before the first move ("" for none).
 	Intro string
 	// Result is the game's result token in the file's convention (the first
@@ -61,6 +67,16 @@ type Game struct {
 	// Line is the 1-based line of the input where the game starts (0 for a
 	// game made with NewGame).
 	Line int
+}
+
+// Line is a variation: a line of play from the position before a move,
+// instead of it, with the variations of its own moves.
+type Line struct {
+	Moves []engine.Move
+	// Lines is nil when none of Moves has a variation; otherwise
+	// len(Lines) == len(Moves) and Lines[i] are the variations of
+	// Moves[i], from the position before it.
+	Lines [][]Line
 }
 
 // NewGame returns an empty game of variant v from start (a position of
@@ -105,8 +121,8 @@ func (g *Game) Position() engine.Position {
 }
 
 // AppendMove appends m, which must be legal in g.Position(), with its
-// FormatFull text (and an empty comment and glyph when g has comments or
-// glyphs).
+// FormatFull text (and an empty comment, glyph and variations when g has
+// comments, glyphs or variations).
 func (g *Game) AppendMove(m engine.Move) {
 	p := g.Position()
 	g.Moves = append(g.Moves, m)
@@ -116,6 +132,12 @@ func (g *Game) AppendMove(m engine.Move) {
 	}
 	if g.Glyphs != nil {
 		g.Glyphs = append(g.Glyphs, "")
+	}
+	if g.Variations != nil {
+		g.Variations = append(g.Variations, nil)
+	}
+	if g.Lines != nil {
+		g.Lines = append(g.Lines, nil)
 	}
 }
 

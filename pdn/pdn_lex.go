@@ -15,12 +15,13 @@ import (
 type tokKind uint8
 
 const (
-	tokEOF     tokKind = iota
-	tokTag             // text = name, value = value; err set when malformed
-	tokComment         // text = comment body ({...} or ;...)
-	tokWord            // text = the word
-	tokError           // err = what was wrong (unterminated variation, ...)
-	tokSkip            // a NAG, a variation, a stray ')' or an escape line
+	tokEOF       tokKind = iota
+	tokTag               // text = name, value = value; err set when malformed
+	tokComment           // text = comment body ({...} or ;...)
+	tokWord              // text = the word
+	tokError             // err = what was wrong (unterminated variation, ...)
+	tokSkip              // a NAG, a stray ')' or an escape line
+	tokVariation         // text = the variation's text, nested ones in parentheses, comments left out
 )
 
 type token struct {
@@ -120,10 +121,11 @@ func (r *Reader) next() token {
 			text, _ := r.until('\n', maxPDNComment)
 			return token{kind: tokComment, text: text, line: line}
 		case '(':
-			if !r.skipVariation() {
+			text, ok := r.variation()
+			if !ok {
 				return token{kind: tokError, line: line, err: "unterminated variation ("}
 			}
-			return token{kind: tokSkip, line: line}
+			return token{kind: tokVariation, text: text, line: line}
 		case ')', ']', '}':
 			return token{kind: tokSkip, line: line}
 		case '$':
@@ -183,14 +185,16 @@ func (r *Reader) until(end byte, max int) (string, bool) {
 	}
 }
 
-// skipVariation skips a variation whose "(" was read, with nested
-// variations and comments; it reports false when the input ends first.
-func (r *Reader) skipVariation() bool {
+// variation reads a variation whose "(" was read and returns its text
+// (at most maxPDNComment bytes), nested variations in their parentheses,
+// each comment a space. It reports false when the input ends first.
+func (r *Reader) variation() (string, bool) {
+	var b []byte
 	depth := 1
 	for {
 		c, ok := r.readByte()
 		if !ok {
-			return false
+			return "", false
 		}
 		switch c {
 		case '(':
@@ -198,16 +202,21 @@ func (r *Reader) skipVariation() bool {
 		case ')':
 			depth--
 			if depth == 0 {
-				return true
+				return string(b), true
 			}
 		case '{':
 			if _, ok := r.until('}', 0); !ok {
-				return false
+				return "", false
 			}
+			c = ' '
 		case ';':
 			if _, ok := r.until('\n', 0); !ok {
-				return false
+				return "", false
 			}
+			c = ' '
+		}
+		if len(b) < maxPDNComment {
+			b = append(b, c)
 		}
 	}
 }

@@ -61,6 +61,8 @@ func (s *gameState) run(t token) {
 			s.addComment(len(s.g.Moves)-1, t.text)
 		case tokError:
 			s.fail(t.line, "%s", t.err)
+		case tokVariation:
+			s.addVariation(t.text)
 		case tokWord:
 			if s.word(t) {
 				s.flushComment()
@@ -158,6 +160,12 @@ func (s *gameState) word(t token) bool {
 	if s.g.Glyphs != nil {
 		s.g.Glyphs = append(s.g.Glyphs, "")
 	}
+	if s.g.Variations != nil {
+		s.g.Variations = append(s.g.Variations, nil)
+	}
+	if s.g.Lines != nil {
+		s.g.Lines = append(s.g.Lines, nil)
+	}
 	if mover != s.g.Variant.Rules().FirstToMove {
 		s.num++
 	}
@@ -168,6 +176,119 @@ func (s *gameState) word(t token) bool {
 		s.addComment(len(s.g.Moves)-1, g)
 	}
 	return false
+}
+
+// maxLineDepth bounds the nesting of variations read; deeper ones are
+// skipped.
+const maxLineDepth = 32
+
+// addVariation reads a variation of the last move (text: what was
+// between its parentheses, nested variations in theirs): its moves from
+// the position before that move, as far as they are legal, with their own
+// variations (move numbers, glyphs, NAGs and other words are left out).
+// One before the first move, or in a bad game, is skipped, and so is one
+// without a legal move.
+func (s *gameState) addVariation(text string) {
+	n := len(s.g.Moves)
+	if n == 0 || s.err != nil {
+		return
+	}
+	pos := s.g.Start
+	for _, m := range s.g.Moves[:n-1] {
+		pos = pos.Play(m)
+	}
+	words := variationTokens(text)
+	line := readLine(&words, pos, 0)
+	if len(line.Moves) == 0 {
+		return
+	}
+	if s.g.Lines == nil {
+		s.g.Lines = make([][]Line, n, max(n, 8))
+		s.g.Variations = make([][]engine.Move, n, max(n, 8))
+	}
+	s.g.Lines[n-1] = append(s.g.Lines[n-1], line)
+	if len(s.g.Variations[n-1]) == 0 {
+		s.g.Variations[n-1] = line.Moves
+	}
+}
+
+// variationTokens splits a variation's text into words, "(" and ")".
+func variationTokens(text string) []string {
+	text = strings.NewReplacer("(", " ( ", ")", " ) ").Replace(text)
+	return strings.Fields(text)
+}
+
+// readLine reads a line of play from pos off the front of words, up to
+// its ")" (taken too) or the end: its legal moves, each "(" after a move a
+// variation of that move. A move that is not legal ends the line's moves;
+// the rest of its words, nested variations with them, is skipped.
+func readLine(words *[]string, pos engine.Position, depth int) Line {
+	var line Line
+	before := pos // the position before the line's last move
+	ok := true
+	for len(*words) > 0 {
+		w := (*words)[0]
+		*words = (*words)[1:]
+		switch w {
+		case ")":
+			return line
+		case "(":
+			if !ok || len(line.Moves) == 0 || depth >= maxLineDepth {
+				skipLine(words)
+				continue
+			}
+			sub := readLine(words, before, depth+1)
+			if len(sub.Moves) == 0 {
+				continue
+			}
+			if line.Lines == nil {
+				line.Lines = make([][]Line, len(line.Moves))
+			}
+			i := len(line.Moves) - 1
+			line.Lines[i] = append(line.Lines[i], sub)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if _, rest, isNum := splitMoveNumber(w); isNum {
+			w = rest
+		}
+		if w == "" || strings.HasPrefix(w, "$") || !hasDigit(w) || isResultToken(w) {
+			continue
+		}
+		mv, _ := splitGlued(w)
+		m, err := pos.ParseMove(mv)
+		if err != nil {
+			ok = false
+			continue
+		}
+		line.Moves = append(line.Moves, m)
+		if line.Lines != nil {
+			line.Lines = append(line.Lines, nil)
+		}
+		before = pos
+		pos = pos.Play(m)
+	}
+	return line
+}
+
+// skipLine skips words up to the ")" that closes a variation whose "("
+// was taken.
+func skipLine(words *[]string) {
+	depth := 1
+	for len(*words) > 0 {
+		w := (*words)[0]
+		*words = (*words)[1:]
+		switch w {
+		case "(":
+			depth++
+		case ")":
+			if depth--; depth == 0 {
+				return
+			}
+		}
+	}
 }
 
 // glyphs are the annotation glyphs Game.Glyphs holds.

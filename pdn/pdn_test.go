@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -619,7 +620,7 @@ func TestPDNWriter(t *testing.T) {
 // FuzzPDNReader feeds arbitrary bytes to the reader: it must not panic,
 // every call to Next must make progress (consume input), every error must be
 // a *Error, and every good game must survive a write and a re-read with
-// the same start, moves, comments and result.
+// the same start, moves, comments, variations and result.
 func FuzzPDNReader(f *testing.F) {
 	for _, s := range []string{
 		"[Event \"a\"]\n1. 11-15 23-19 2. 8-11 22-17 1/2-1/2\n",
@@ -664,7 +665,8 @@ func FuzzPDNReader(f *testing.F) {
 			}
 			if back.Variant != g.Variant || !samePlacement(&back.Start, &g.Start) ||
 				!slices.Equal(back.Moves, g.Moves) || back.Result != g.Result ||
-				back.Intro != g.Intro || !slices.Equal(back.Comments, g.Comments) {
+				back.Intro != g.Intro || !slices.Equal(back.Comments, g.Comments) ||
+				!slices.EqualFunc(back.Variations, g.Variations, slices.Equal) || !reflect.DeepEqual(back.Lines, g.Lines) {
 				t.Fatalf("round trip differs:\n%s\nfirst:  %+v\nsecond: %+v", out.String(), g, back)
 			}
 		}

@@ -36,7 +36,9 @@ var derivedTags = [...]string{"GameType", "FEN", "SetUp"}
 // "5x14x23", "c3-d4", "c3:e5:g3") with its annotation glyph glued ("11-15?",
 // Game.Glyphs), move numbers ("1." and, when a move
 // of the second player starts a line of play, "1..."), comments in braces,
-// lines of at most 80 columns, the result token, and a blank line.
+// variations in parentheses after their move's comment (Game.Lines, else
+// Game.Variations; nested to maxLineDepth), lines of at most 80 columns,
+// the result token, and a blank line.
 // Every move is checked against the legal moves; an illegal one is an error
 // and nothing more is written.
 func Write(w io.Writer, g *Game) error {
@@ -148,8 +150,15 @@ func Write(w io.Writer, g *Game) error {
 			lw.comment(c)
 			needNum = true
 		}
-		if i < len(g.Variations) && len(g.Variations[i]) > 0 {
-			if words := variationWords(before, moveNum, g.Variations[i], r.FirstToMove); len(words) > 0 {
+		lines := []Line(nil)
+		if i < len(g.Lines) {
+			lines = g.Lines[i]
+		}
+		if len(lines) == 0 && i < len(g.Variations) && len(g.Variations[i]) > 0 {
+			lines = []Line{{Moves: g.Variations[i]}}
+		}
+		for _, line := range lines {
+			if words := lineWords(before, moveNum, line, r.FirstToMove, 0); len(words) > 0 {
 				words[0] = "(" + words[0]
 				words[len(words)-1] += ")"
 				for _, w := range words {
@@ -165,28 +174,43 @@ func Write(w io.Writer, g *Game) error {
 	return err
 }
 
-// variationWords returns the words of a variation played from p, whose
-// first move has move number num: numbered as the main line is, as far as
-// its moves are legal (nil when the first is not).
-func variationWords(p engine.Position, num int, line []engine.Move, first engine.Color) []string {
+// lineWords returns the words of a variation played from p, whose first
+// move has move number num: numbered as the main line is, with the
+// variations of its moves in parentheses (to maxLineDepth), as far as its
+// moves are legal (nil when the first is not).
+func lineWords(p engine.Position, num int, line Line, first engine.Color, depth int) []string {
 	var words []string
 	var list engine.MoveList
-	for i, m := range line {
+	needNum := true
+	for i, m := range line.Moves {
 		p.Generate(&list)
 		if !slices.Contains(list.Slice(), m) {
 			break
 		}
 		text := p.FormatMove(m, engine.FormatFull)
+		before, moveNum := p, num
 		if p.Side == first {
 			text = strconv.Itoa(num) + ". " + text
 		} else {
-			if i == 0 {
+			if needNum {
 				text = strconv.Itoa(num) + "... " + text
 			}
 			num++
 		}
+		needNum = false
 		words = append(words, text)
 		p = p.Play(m)
+		if i >= len(line.Lines) || depth >= maxLineDepth {
+			continue
+		}
+		for _, sub := range line.Lines[i] {
+			if sw := lineWords(before, moveNum, sub, first, depth+1); len(sw) > 0 {
+				sw[0] = "(" + sw[0]
+				sw[len(sw)-1] += ")"
+				words = append(words, sw...)
+				needNum = true
+			}
+		}
 	}
 	return words
 }

@@ -7,9 +7,11 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -38,7 +40,10 @@ a game of its own with a player of its own.
 
 The server listens on 127.0.0.1 at a free port unless --listen says otherwise
 (a warning is logged when it is not a loopback address); it prints the address
-on standard output. --no-browser only prints it.
+on standard output. --no-browser only prints it. Beyond loopback the address
+carries a random token (?token=...) that every request must have; --token
+sets it (on any address). --max-pages bounds the pages open at once,
+--max-hash the hash a page may set.
 
 --engine name=X cmd=COMMAND [dir=DIR] [option.P=V ...] (as damka match takes
 it; repeatable) makes a Hub engine available on the page by its name, to play
@@ -51,8 +56,9 @@ starts no other program and reads no file for the page.`
 
 func newGuiCmd() *cobra.Command {
 	var sf *settingFlags
-	var listen string
+	var listen, token string
 	var noBrowser bool
+	var limits guiLimits
 	cmd := &cobra.Command{
 		Use:   "gui [--listen ADDR] [--no-browser] [--engine name=X cmd=... ...] [setting flags]",
 		Short: "play and analyse in a browser: a local web server and its page",
@@ -75,12 +81,15 @@ func newGuiCmd() *cobra.Command {
 			newPlayer := func() (*player.Player, error) { return sf.newPlayer(cmd, player.Config{Log: logger}) }
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runGui(ctx, cmd, listen, !noBrowser, newPlayer, engines)
+			return runGui(ctx, cmd, listen, token, limits, !noBrowser, newPlayer, engines)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&listen, "listen", "127.0.0.1:0", "the address to listen on (port 0: a free port)")
 	fl.BoolVar(&noBrowser, "no-browser", false, "do not open a browser, only print the address")
+	fl.StringVar(&token, "token", "", "the secret every request must carry (?token= in the address); default: a random one when --listen is not a loopback address, none on loopback")
+	fl.IntVar(&limits.pages, "max-pages", 16, "the most pages (each a game with a player of its own) open at once")
+	fl.IntVar(&limits.hashMiB, "max-hash", 1024, "the most hash (MiB) a page may set")
 	fl.String(engineFlag, "", "an external engine offered on the page: name=NAME cmd=COMMAND [dir=DIR] [option.P=V ...], or proto=dxp (repeatable)")
 	sf = registerSettings(cmd)
 	return cmd
@@ -112,8 +121,22 @@ func guiEngines(specs [][]string) ([]match.EngineSpec, error) {
 	return out, nil
 }
 
+// maxGuiPages is the largest --max-pages: each page holds a player with
+// its own transposition table.
+const maxGuiPages = 1024
+
+// guiLimits are the bounds of damka gui's pages: how many at once and the
+// hash each may set.
+type guiLimits struct{ pages, hashMiB int }
+
 // runGui serves the page on listen until ctx ends.
-func runGui(ctx context.Context, cmd *cobra.Command, listen string, browser bool, newPlayer func() (*player.Player, error), engines []match.EngineSpec) error {
+func runGui(ctx context.Context, cmd *cobra.Command, listen, token string, limits guiLimits, browser bool, newPlayer func() (*player.Player, error), engines []match.EngineSpec) error {
+	if limits.pages < 1 || limits.pages > maxGuiPages {
+		return badInput("--max-pages %d out of range 1..%d", limits.pages, maxGuiPages)
+	}
+	if limits.hashMiB < 1 || limits.hashMiB > search.MaxHashMiB {
+		return badInput("--max-hash %d out of range 1..%d", limits.hashMiB, search.MaxHashMiB)
+	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return badInput("--listen %s: %v", listen, err)
@@ -122,7 +145,10 @@ func runGui(ctx context.Context, cmd *cobra.Command, listen string, browser bool
 	ip := net.ParseIP(host)
 	loopback := ip != nil && ip.IsLoopback()
 	if !loopback {
-		logger.Warn().Str("listen", ln.Addr().String()).Msg("the gui listens beyond this machine: anyone who reaches this address can use damka (and the --engine programs)")
+		logger.Warn().Str("listen", ln.Addr().String()).Msg("the gui listens beyond this machine: anyone who reaches this address with its token can use damka (and the --engine programs)")
+		if token == "" {
+			token = rand.Text()
+		}
 	}
 	var names []string
 	for _, e := range engines {
@@ -139,15 +165,21 @@ func runGui(ctx context.Context, cmd *cobra.Command, listen string, browser bool
 			}
 			return nil, fmt.Errorf("no engine %q", name)
 		},
-		Version:  version,
-		Loopback: loopback,
-		Log:      logger,
+		Version:    version,
+		Loopback:   loopback,
+		Token:      token,
+		MaxPages:   limits.pages,
+		MaxHashMiB: limits.hashMiB,
+		Log:        logger,
 	})
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 	url := "http://" + net.JoinHostPort(host, portOf(ln.Addr())) + "/"
 	if ip != nil && ip.IsUnspecified() {
 		// Every address of this machine: the browser here goes through loopback.
 		url = "http://" + net.JoinHostPort("127.0.0.1", portOf(ln.Addr())) + "/"
+	}
+	if token != "" {
+		url += "?token=" + neturl.QueryEscape(token)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "damka gui: %s\n", url)
 	if browser {

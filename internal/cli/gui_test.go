@@ -40,6 +40,9 @@ func TestGuiBadInput(t *testing.T) {
 		{[]string{"gui", "--no-browser", "--listen", "nonsense"}, "--listen nonsense"},
 		{[]string{"gui", "--no-browser", "--threads", "0"}, "--threads"},
 		{[]string{"gui", "extra"}, "unexpected arguments"},
+		{[]string{"gui", "--no-browser", "--max-pages", "0"}, "--max-pages 0 out of range 1..1024"},
+		{[]string{"gui", "--no-browser", "--max-pages", "5000"}, "--max-pages 5000 out of range 1..1024"},
+		{[]string{"gui", "--no-browser", "--max-hash", "0"}, "--max-hash 0 out of range 1..16384"},
 	} {
 		out, errs, code := runCLI(c.args...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)
@@ -57,7 +60,7 @@ func TestGuiServes(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- runGui(ctx, cmd, "127.0.0.1:0", false, func() (*player.Player, error) { return player.New(player.Config{}), nil }, nil)
+		done <- runGui(ctx, cmd, "127.0.0.1:0", "", guiLimits{pages: 2, hashMiB: 64}, false, func() (*player.Player, error) { return player.New(player.Config{}), nil }, nil)
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
@@ -76,6 +79,45 @@ func TestGuiServes(t *testing.T) {
 		require.NoError(t, err)
 	case <-time.After(10 * time.Second):
 		t.Fatal("damka gui did not stop")
+	}
+}
+
+// TestGuiToken: beyond loopback the printed address carries a random token
+// and a request without it is refused; --token sets it, on loopback too.
+func TestGuiToken(t *testing.T) {
+	for _, c := range []struct{ listen, token string }{{"0.0.0.0:0", ""}, {"127.0.0.1:0", "s3cretTok3n"}} {
+		cmd := &cobra.Command{}
+		pr, pw := io.Pipe()
+		cmd.SetOut(pw)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			done <- runGui(ctx, cmd, c.listen, c.token, guiLimits{pages: 2, hashMiB: 64}, false, func() (*player.Player, error) { return player.New(player.Config{}), nil }, nil)
+			pw.Close()
+		}()
+		line, err := bufio.NewReader(pr).ReadString('\n')
+		require.NoError(t, err)
+		url := strings.TrimSpace(strings.TrimPrefix(line, "damka gui: "))
+		require.Regexp(t, `^http://127\.0\.0\.1:[0-9]+/\?token=[A-Za-z0-9]{8,}$`, url, c.listen)
+		if c.token != "" {
+			require.True(t, strings.HasSuffix(url, "?token="+c.token), url)
+		}
+		get := func(u string) int {
+			resp, err := http.Get(u)
+			require.NoError(t, err)
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		assert.Equal(t, http.StatusOK, get(url), c.listen)
+		assert.Equal(t, http.StatusForbidden, get(strings.Split(url, "?")[0]), "%s: no token", c.listen)
+		assert.Equal(t, http.StatusForbidden, get(strings.Split(url, "?")[0]+"?token=wrong"), "%s: a wrong token", c.listen)
+		cancel()
+		select {
+		case err := <-done:
+			require.NoError(t, err)
+		case <-time.After(10 * time.Second):
+			t.Fatal("damka gui did not stop")
+		}
 	}
 }
 
@@ -309,7 +351,7 @@ func TestGuiStopEndsEngines(t *testing.T) {
 	defer stop()
 	done := make(chan error, 1)
 	go func() {
-		done <- runGui(ctx, cmd, "127.0.0.1:0", false, func() (*player.Player, error) {
+		done <- runGui(ctx, cmd, "127.0.0.1:0", "", guiLimits{pages: 16, hashMiB: 1024}, false, func() (*player.Player, error) {
 			p := player.New(player.Config{})
 			return p, p.Set(player.SetHash, "1")
 		}, specs)

@@ -8,14 +8,15 @@
 //	protocol/hubclient,           databases, opening decks; the clients
 //	protocol/dxpclient            that drive other engines over Hub and DXP
 //	search, learn                 search, TT, time; the evaluation's trainer
-//	player                        the settings, their resources and one game
+//	player, review                the settings, their resources and one game;
+//	                              game review (PDN games annotated by the
+//	                              search: damka review and the page)
 //	protocol/hub, protocol/dxp,   the front ends: Hub, DXP, CheckerBoard and
 //	protocol/cb, protocol/text,   the text mode (a person at a terminal)
 //	protocol/web                  and the browser page (damka gui)
-//	bench, match, review          perft, bench, suites, self-play; the match
+//	bench, match                  perft, bench, suites, self-play; the match
 //	                              runner and its statistics (drives engines
-//	                              through the clients); game review (PDN
-//	                              games annotated by the search)
+//	                              through the clients)
 //	internal/cli, internal/soak   the damka command: subcommands and flags;
 //	                              make soak (many fast games, every front end)
 //	cmd/damka                     the single binary (main calls internal/cli);

@@ -44,9 +44,9 @@ var layer = map[string]int{
 	"damka/protocol/cb":              5, // CheckerBoard engine API (damka.dll)
 	"damka/protocol/text":            5, // the text mode: a person at a terminal
 	"damka/protocol/web":             5, // damka gui: the page and its WebSocket
-	"damka/bench":                    6, // perft, bench signature, solve suites, self-play
+	"damka/bench":                    6, // perft, bench signature, solve suites, self-play, book build
 	"damka/match":                    6, // match runner and its statistics (drives engines through hubclient and dxpclient)
-	"damka/review":                   6, // game review: every position of a game searched, the moves annotated
+	"damka/review":                   4, // game review: every position of a game searched, the moves annotated (damka review, the page)
 	"damka/internal/cli":             7, // the command tree of the damka binary
 	"damka/internal/soak":            7, // make soak: many fast games through every front end (runs the damka binary)
 	"damka/cmd/damka":                8, // main: calls internal/cli

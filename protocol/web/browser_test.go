@@ -4,6 +4,7 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"image"
@@ -29,7 +30,8 @@ import (
 // The browser test drives the page in headless Chromium. It skips when no
 // Chromium is installed, unless DAMKA_GUI_REQUIRE is set (make test-gui);
 // DAMKA_GUI_SHOTS=DIR writes a screenshot of each variant there
-// (gui-russian.png, ...). DAMKA_CHROMIUM names the browser's binary.
+// (gui-russian.png, ...; TestBrowserShots adds each at 360 and 1920 px
+// wide). DAMKA_CHROMIUM names the browser's binary.
 
 func chromiumPath() string {
 	if p := os.Getenv("DAMKA_CHROMIUM"); p != "" {
@@ -181,7 +183,7 @@ func TestBrowserGames(t *testing.T) {
 	pctx, cancel := context.WithTimeout(ctx, time.Minute)
 	_, err := chromedp.Run(pctx, chromedp.Poll[bool](`window.damka.state.result !== ""`))
 	cancel()
-	require.NoError(t, err, "the engine's game does not end")
+	require.NoError(t, err, "the engine's game does not end: %s", eval[string](t, ctx, `JSON.stringify({played: window.damka.state.played, busy: window.damka.state.busy, white: window.damka.state.white, black: window.damka.state.black, error: document.getElementById("error").textContent, status: document.getElementById("status").textContent})`))
 	result := eval[string](t, ctx, `window.damka.state.result`)
 	require.Greater(t, eval[int](t, ctx, `window.damka.state.played.length`), 10)
 	runIn(t, ctx, chromedp.Click(chromedp.CSS(`#btn-pdn-save`)))
@@ -391,8 +393,9 @@ func checkEditor(t *testing.T, ctx context.Context) {
 		js(`document.getElementById("pdn").value = '[GameType "25"]\n[White "Ann"]\n[Black "Bob"]\n1. c3-d4 *\n\n[GameType "25"]\n[White "Cid"]\n[Black "Dan"]\n1. a3-b4 h6-g5 *'`),
 		chromedp.Click(chromedp.CSS(`#btn-pdn-load`)),
 	)
-	waitFor(t, ctx, `window.damka.state.variant === "russian" && window.damka.state.played.length === 1 && !document.getElementById("pdn-games").hidden`)
-	require.Equal(t, "loaded game 1 of the 2 games in the text", eval[string](t, ctx, `document.getElementById("status").textContent`))
+	// Black is damka's: the loaded game goes on with its move.
+	waitFor(t, ctx, `window.damka.state.variant === "russian" && window.damka.state.played.length >= 1 && window.damka.state.played[0] === "c3-d4" && !document.getElementById("pdn-games").hidden`)
+	require.Equal(t, "loaded game 1 of the 2 games in the text; the game's GameType tag says russian: the board is now russian", eval[string](t, ctx, `document.getElementById("status").textContent`))
 	require.Equal(t, []string{"1. Ann - Bob", "2. Cid - Dan"}, eval[[]string](t, ctx, `[...document.getElementById("pdn-game").options].map(o => o.textContent)`))
 	runIn(t, ctx,
 		chromedp.SetValue(chromedp.CSS(`#pdn-game`), "2"),
@@ -783,6 +786,15 @@ func wasmFolder(t *testing.T) string {
 	}
 	require.NoError(t, err, "wasm_exec.js of the Go distribution")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "wasm_exec.js"), runner, 0o644))
+	// damka.wasm.gz, as make wasm writes it.
+	wasm, err := os.ReadFile(filepath.Join(dir, "damka.wasm"))
+	require.NoError(t, err)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, err = zw.Write(wasm)
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "damka.wasm.gz"), gz.Bytes(), 0o644))
 	return dir
 }
 
@@ -794,11 +806,27 @@ func TestBrowserWasm(t *testing.T) {
 	began := time.Now()
 	dir := wasmFolder(t)
 	built := time.Since(began)
-	hs := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	var mu sync.Mutex
+	var served []string
+	files := FileServer(os.DirFS(dir))
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		served = append(served, r.URL.Path)
+		mu.Unlock()
+		files.ServeHTTP(w, r)
+	}))
 	defer hs.Close()
 	ctx, _, consoleErrors := openBrowser(t, bin, 5*time.Minute)
 	openPage(t, ctx, hs.URL+"/")
 	loaded := time.Since(began)
+	// The worker loaded damka.wasm.gz (not damka.wasm), telling the page
+	// how far it was; the loading indicator is gone.
+	mu.Lock()
+	require.Contains(t, served, "/damka.wasm.gz")
+	require.NotContains(t, served, "/damka.wasm")
+	mu.Unlock()
+	require.Greater(t, eval[int](t, ctx, `Number(document.body.dataset.wasmLoaded || 0)`), 1<<20, "bytes of damka.wasm the page was told of")
+	require.False(t, eval[bool](t, ctx, `document.getElementById("loading").getClientRects().length > 0`), "the loading indicator stays")
 	require.Equal(t, "in this browser (wasm)", eval[string](t, ctx, `document.getElementById("status").textContent`))
 	require.Equal(t, []string{"human", "damka"}, eval[[]string](t, ctx, `[...document.getElementById("side-black").options].map(o => o.value)`),
 		"no external engines without a server")

@@ -43,6 +43,8 @@ func FuzzMessage(f *testing.F) {
 		`{"type":"set","name":"hash","value":"99999"}` + "\n" + `{"type":"set","name":"book-file","value":"/etc/passwd"}` + "\n" + "binary",
 		`{"type":"level","movetime":-5,"depth":-1}` + "\n" + `{"type":"nope"}` + "\n" + `{}` + "\n" + `[1,2]` + "\n" + `{"type":"move","move":"x","extra":1}`,
 		`{"type":"new","variant":"english","ballot":7}` + "\n" + `{"type":"set","name":"strength","value":"1"}` + "\n" + `{"type":"move","move":"11-15"}`,
+		`{"type":"move","move":"c3-d4"}` + "\n" + `{"type":"goto","node":0}` + "\n" + `{"type":"move","move":"a3-b4"}` + "\n" + `{"type":"goto","node":1}` + "\n" + `{"type":"review","depth":3}`,
+		`{"type":"loadpdn","text":"1. c3-d4 (1. a3-b4 (1. g3-h4) f6-g5) f6-e5?? *"}` + "\n" + `{"type":"goto","node":2}` + "\n" + `{"type":"review"}` + "\n" + `{"type":"goto","node":-3}`,
 	}
 	for _, s := range seeds {
 		f.Add(s)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,8 +36,9 @@ func (s *session) goNow() {
 
 // stop ends an analysis, or makes damka play its best move so far.
 func (s *session) stop() {
+	s.keepAnalysing = false
 	switch {
-	case s.analysing:
+	case s.analysing, s.reviewing != nil:
 		s.stopLocked()
 		s.send(map[string]any{"type": "busy", "what": ""})
 	case s.job != nil:
@@ -54,6 +56,17 @@ func (s *session) autoplay() {
 	who := s.sides[s.game().Position().Side]
 	if who != Human && !s.busyThinking() {
 		s.think(who)
+		return
+	}
+	s.resumeAnalysis()
+}
+
+// resumeAnalysis starts the analysis again on the position now on the
+// board when the page analyses (from Analyse until Stop) and nothing else
+// runs.
+func (s *session) resumeAnalysis() {
+	if s.keepAnalysing && s.job == nil && !s.busyThinking() && s.reviewing == nil {
+		s.analyse()
 	}
 }
 
@@ -166,13 +179,54 @@ func (s *session) reporter(root engine.Position, analysis bool) func(search.Info
 		if root.Side == engine.Black {
 			score = -score // White's point of view for the graph
 		}
+		text := search.FormatScore(info.Score)
+		if words := scoreWords(info.Score); words != "" {
+			text = words
+		}
 		s.sendInfo(map[string]any{
 			"type": "info", "analysis": analysis, "line": max(info.MultiPV, 1), "depth": info.Depth,
-			"score": info.Score, "white": score, "scoreText": search.FormatScore(info.Score),
+			"score": info.Score, "white": score, "scoreText": text, "decided": scoreWords(info.Score) != "",
 			"nodes": info.Nodes, "ms": info.Time.Milliseconds(), "nps": info.NPS,
 			"pv": search.FormatPV(&root, info.PV, engine.FormatFull), "fen": root.FEN(),
+			"path": firstMovePath(&root, info.PV),
 		})
 	}
+}
+
+// scoreWords says what a decided score (centi-men, the side to move's
+// view) means for the side to move: "win in 17" or "loss in 4" (plies),
+// "win" or "loss" where the tables store no distance; "" for any other
+// score.
+func scoreWords(cs int) string {
+	sign, plies, _, ok := search.Decided(cs)
+	if !ok {
+		return ""
+	}
+	w := "win"
+	if sign < 0 {
+		w = "loss"
+	}
+	if plies >= 0 {
+		w += " in " + strconv.Itoa(plies)
+	}
+	return w
+}
+
+// firstMovePath returns the squares the first move of pv passes from root
+// (for the page's arrow), none when pv is empty or its move is not legal
+// there.
+func firstMovePath(root *engine.Position, pv []engine.Move) []int {
+	if len(pv) == 0 {
+		return []int{}
+	}
+	var legal engine.MoveList
+	root.Generate(&legal)
+	for _, m := range legal.Slice() {
+		if m == pv[0] {
+			return squareInts(root.Path(m))
+		}
+	}
+	return []int{}
 }
 
 func (s *session) analyse() {
@@ -189,7 +243,7 @@ func (s *session) analyse() {
 	s.stopLocked()
 	lim := search.Limits{Draw: s.game().DrawState()}
 	s.job = s.p.Go(s.ctx, player.Analyse, lim, s.reporter(root, true))
-	s.analysing = true
+	s.analysing, s.keepAnalysing = true, true
 	s.send(map[string]any{"type": "busy", "what": "analyse", "who": Damka})
 }
 
@@ -241,6 +295,13 @@ func (s *session) set(name, value string) {
 	if ok && st.Kind == player.String {
 		s.sendError("setting %s names a file or directory: set it on the command line (damka gui --%s ...), not from the page", name, name)
 		return
+	}
+	if ok && st.Name == player.SetHash && s.cfg.MaxHashMiB > 0 {
+		if n, err := strconv.Atoi(strings.TrimSpace(value)); err == nil && n > s.cfg.MaxHashMiB {
+			s.sendError("set hash %s: at most %d MiB on this server (damka gui --max-hash)", value, s.cfg.MaxHashMiB)
+			s.send(s.settingsMsg())
+			return
+		}
 	}
 	// damka's search stops for the change and starts again under the new
 	// setting; an external engine thinks on.

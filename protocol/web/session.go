@@ -52,6 +52,7 @@ type inMsg struct {
 	Base     int    `json:"base"` // clock: ms per side
 	Inc      int    `json:"inc"`  // clock: ms added after each move
 	Game     int    `json:"game"` // loadpdn: the game's number in the text, from 1 (0: the first)
+	Node     int    `json:"node"` // goto: the move of the tree to show (0: the start)
 }
 
 // session is one page, behind its Transport: its player, the sides, damka's limits, the clocks
@@ -76,8 +77,16 @@ type session struct {
 	shown     *engine.Game // the game the clock belongs to
 	flag      *time.Timer
 	engines   map[string]Engine
-	names     [2]string // the players' names for PDN, fixed when a side moves
+	names     [2]string          // the players' names for PDN, fixed when a side moves
+	tree      *moveTree          // the game's moves and variations; the game is its line to the node shown
+	gameID    int                // counts the games (a new tree), so that the page knows a new game
+	reviewing context.CancelFunc // ends the running review, nil when none
+	reviewN   int                // counts the reviews started, so that a review's end knows it is the one running
 	wg        sync.WaitGroup
+
+	// keepAnalysing: the page analyses (from Analyse until Stop), and the
+	// analysis starts again on each new position.
+	keepAnalysing bool
 }
 
 // gameClock is the clock of both sides: base and increment (none when both
@@ -243,6 +252,10 @@ func (s *session) handle(data []byte) {
 		s.loadPDN(m.Text, m.Game)
 	case "state":
 		s.sendStateLocked()
+	case "goto":
+		s.gotoNode(m.Node)
+	case "review":
+		s.startReview(m.Depth)
 	case "":
 		s.sendError("bad message: no \"type\"")
 	default:
@@ -251,7 +264,7 @@ func (s *session) handle(data []byte) {
 }
 
 // msgTypes are the types of the page's messages.
-var msgTypes = []string{"new", "move", "go", "stop", "analyse", "sides", "level", "clock", "set", "undo", "fen", "pdn", "loadpdn", "state"}
+var msgTypes = []string{"new", "move", "go", "stop", "analyse", "sides", "level", "clock", "set", "undo", "fen", "pdn", "loadpdn", "state", "goto", "review"}
 
 func (s *session) game() *engine.Game { return s.p.Game() }
 
@@ -264,6 +277,10 @@ func (s *session) stopLocked() {
 		s.job = nil
 	}
 	s.analysing = false
+	if s.reviewing != nil {
+		s.reviewing()
+		s.reviewing = nil
+	}
 	if s.extStop != nil {
 		s.extStop()
 		s.extStop = nil
@@ -280,6 +297,8 @@ func (s *session) restartLocked() {
 	s.clock.fromPly = g.Ply()
 	s.clock.turnStart, s.clock.stopped = time.Now(), false
 	s.names = [2]string{}
+	s.tree = newMoveTree(g)
+	s.gameID++
 }
 
 func (s *session) newGame(m inMsg) {
@@ -360,6 +379,8 @@ func (s *session) busyWhat() string {
 	switch {
 	case s.analysing:
 		return "analyse"
+	case s.reviewing != nil:
+		return "review"
 	case s.busyThinking():
 		return "think"
 	}

@@ -83,26 +83,32 @@ func (s *session) loadPDN(text string, n int) {
 		return
 	}
 	n = max(n, 1)
-	r := pdn.NewReader(strings.NewReader(text), s.p.Variant())
-	var list []pdnGameMsg
-	var pg *pdn.Game
-	var pgErr error
-	total := 0
-	for {
-		g, err := r.Next()
-		if errors.Is(err, io.EOF) || g == nil {
-			if err != nil && !errors.Is(err, io.EOF) && total < n {
-				pgErr = err // a read error before the game asked for
+	board := s.p.Variant()
+	list, total, pg, pgErr := readPDN(text, board, n)
+	var notes []string
+	if total > 1 {
+		notes = append(notes, fmt.Sprintf("loaded game %d of the %d games in the text", n, total))
+	}
+	hasType := strings.Contains(strings.ToLower(text), "[gametype")
+	if (pgErr != nil || pg == nil) && total > 0 && !hasType {
+		// No GameType tag: the board's variant was assumed; a game of
+		// another variant is read as that one.
+		for _, v := range engine.AllVariants() {
+			if v == board {
+				continue
 			}
-			break
+			if l2, t2, pg2, err2 := readPDN(text, v, n); err2 == nil && pg2 != nil {
+				list, total, pg, pgErr = l2, t2, pg2, nil
+				notes = append(notes, fmt.Sprintf("the text has no GameType tag and is not a %s game: read as %s", board, v))
+				break
+			}
 		}
-		total++
-		if len(list) < maxPDNGamesListed {
-			list = append(list, pdnGameMsg{White: g.Tag("White"), Black: g.Tag("Black"), Event: g.Tag("Event"), Result: g.Result})
+		if pgErr != nil {
+			pgErr = fmt.Errorf("%w (the text has no GameType tag, so it was read as %s, the board's variant: for another variant's game choose that variant and start a new game first, or add its GameType tag)", pgErr, board)
 		}
-		if total == n {
-			pg, pgErr = g, err
-		}
+	}
+	if pg != nil && pgErr == nil && hasType && pg.Variant != board {
+		notes = append(notes, fmt.Sprintf("the game's GameType tag says %s: the board is now %s", pg.Variant, pg.Variant))
 	}
 	switch {
 	case total == 0 && pgErr == nil:
@@ -119,8 +125,8 @@ func (s *session) loadPDN(text string, n int) {
 		s.sendError("PDN: game %d: the text holds %d games", n, total)
 		return
 	}
-	if total > 1 {
-		s.send(map[string]any{"type": "notice", "message": fmt.Sprintf("loaded game %d of the %d games in the text", n, total)})
+	if len(notes) > 0 {
+		s.send(map[string]any{"type": "notice", "message": strings.Join(notes, "; ")})
 	}
 	s.send(map[string]any{"type": "pdngames", "games": list, "total": total, "game": n})
 	s.stopLocked()
@@ -136,13 +142,57 @@ func (s *session) loadPDN(text string, n int) {
 		s.send(s.settingsMsg())
 	}
 	s.restartLocked()
+	s.tree = treeFromPDN(pg)
 	s.names = [2]string{pg.Tag("White"), pg.Tag("Black")}
 	if r, err := engine.ParseResult(pg.Variant, pg.Result); err == nil && r != engine.Ongoing {
 		if res, _ := g.Result(); res == engine.Ongoing {
-			g.SetResult(r, engine.Resignation)
+			// Recorded in the game; why is not known.
+			g.SetResult(r, engine.ReasonNone)
+			s.tree.result, s.tree.why = r, engine.ReasonNone
 		}
 	}
 	s.sendStateLocked()
+	s.autoplay()
+}
+
+// readPDN reads the games of a PDN text, those without a GameType tag as
+// variant v: the list of the games for the page (the first
+// maxPDNGamesListed), their number and game number n with its error.
+func readPDN(text string, v engine.VariantID, n int) (list []pdnGameMsg, total int, pg *pdn.Game, pgErr error) {
+	r := pdn.NewReader(strings.NewReader(text), v)
+	for {
+		g, err := r.Next()
+		if errors.Is(err, io.EOF) || g == nil {
+			if err != nil && !errors.Is(err, io.EOF) && total < n {
+				pgErr = err // a read error before the game asked for
+			}
+			return list, total, pg, pgErr
+		}
+		total++
+		if len(list) < maxPDNGamesListed {
+			list = append(list, pdnGameMsg{White: g.Tag("White"), Black: g.Tag("Black"), Event: g.Tag("Event"), Result: g.Result})
+		}
+		if total == n {
+			pg, pgErr = g, err
+		}
+	}
+}
+
+// resultToken writes a result as the PDN of variant v has it: "2-0",
+// "0-2" and "1-1" in international draughts (FMJD), as Result.PDN
+// elsewhere.
+func resultToken(r engine.Result, v engine.VariantID) string {
+	if v == engine.International {
+		switch r {
+		case engine.WhiteWins:
+			return "2-0"
+		case engine.BlackWins:
+			return "0-2"
+		case engine.Draw:
+			return "1-1"
+		}
+	}
+	return r.PDN(v)
 }
 
 // pdnText is the game as a PDN file.
@@ -154,11 +204,9 @@ func (s *session) pdnText() string {
 	pg.SetTag("Date", time.Now().Format("2006.01.02"))
 	pg.SetTag("White", s.playerName(engine.White))
 	pg.SetTag("Black", s.playerName(engine.Black))
-	for _, mv := range g.Moves() {
-		pg.AppendMove(mv)
-	}
-	res, _ := s.ended()
-	pg.Result = res.PDN(v)
+	s.syncTree()
+	s.tree.toPDN(pg)
+	pg.Result = resultToken(s.mainLineResult(), v)
 	var b bytes.Buffer
 	if err := pdn.Write(&b, pg); err != nil {
 		return ""
@@ -194,6 +242,7 @@ func (s *session) sendStateLocked() {
 	if s.game() != s.shown {
 		s.restartLocked()
 	}
+	s.syncTree()
 	g := s.game()
 	pos := g.Position()
 	v := pos.V
@@ -256,9 +305,13 @@ func (s *session) sendStateLocked() {
 		"busy":      s.busyWhat(),
 		"result":    "",
 		"reason":    "",
+		"tree":      s.tree.message(),
+		"node":      s.tree.cur,
+		"game":      s.gameID,
+		"accuracy":  s.tree.accuracy,
 	}
 	if res != engine.Ongoing {
-		state["result"] = res.PDN(v)
+		state["result"] = resultToken(res, v)
 		state["reason"] = resultText(res, why)
 	}
 	clock := map[string]any{"timed": s.timed(), "running": res == engine.Ongoing && !s.clock.stopped}
@@ -292,6 +345,10 @@ func colourWord(c engine.Color) string {
 
 // resultText says who won and why, or why the game is drawn.
 func resultText(res engine.Result, why engine.Reason) string {
+	if why == engine.ReasonNone && res != engine.Ongoing {
+		return map[engine.Result]string{engine.Draw: "draw", engine.WhiteWins: "White wins", engine.BlackWins: "Black wins"}[res] +
+			" (the result recorded in the game)"
+	}
 	switch res {
 	case engine.Draw:
 		if why == engine.Repetition {
@@ -330,6 +387,9 @@ func (s *session) settingsMsg() map[string]any {
 		if err != nil {
 			v = ""
 		}
+		if st.Name == player.SetHash && s.cfg.MaxHashMiB > 0 && s.cfg.MaxHashMiB < st.Max {
+			st.Max = s.cfg.MaxHashMiB // this server's bound (damka gui --max-hash)
+		}
 		list = append(list, settingMsg{
 			Name: st.Name, Kind: st.Kind.String(), Min: st.Min, Max: st.Max, Unit: st.Unit,
 			Values: st.Values, Default: st.Default, Doc: st.Doc, Range: st.Range(), Value: v,
@@ -352,5 +412,6 @@ func (s *session) hello() map[string]any {
 	}
 	m["engines"] = engines
 	m["messages"] = msgTypes
+	m["maxMessage"] = MaxMessageBytes
 	return m
 }

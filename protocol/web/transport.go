@@ -55,6 +55,17 @@ type Config struct {
 	// name or address (localhost, 127.0.0.1, ::1): a page of another site
 	// cannot reach the server through a name that resolves to 127.0.0.1.
 	Loopback bool
+	// Token, when not empty, is the secret every request must carry: the
+	// page's address holds it as ?token=..., which also sets a cookie for
+	// the page's other requests and its WebSocket. Requests without it are
+	// refused with 403.
+	Token string
+	// MaxPages bounds the pages (WebSocket sessions) open at once; a page
+	// past it is told so and closed. 0: no bound.
+	MaxPages int
+	// MaxHashMiB bounds the hash setting a page may set, in MiB (the
+	// command line's own value is not bounded). 0: the setting's maximum.
+	MaxHashMiB int
 	// Log receives connections and errors. The zero Logger is silent.
 	Log zerolog.Logger
 }
@@ -76,6 +87,11 @@ type Transport interface {
 // ErrNotText is what a Transport's Read returns for a message that is not
 // text (a binary WebSocket message).
 var ErrNotText = errors.New("messages are JSON text, not binary")
+
+// MaxMessageBytes bounds one message from the page (a pasted PDN text is
+// the largest): the page refuses to send a longer one and says so, and the
+// server closes a WebSocket that sends one anyway, with the reason.
+const MaxMessageBytes = 16 << 20
 
 // writeTimeout bounds the sending of one message to the page.
 const writeTimeout = 10 * time.Second

@@ -12,7 +12,8 @@ let state = null;        // the last state message
 let flipped = false;
 let sel = [];            // the squares clicked so far of the move being made
 let editing = null;      // the editor's board (array by square) while editing
-let evals = {};          // ply -> score (centi-men, White's view)
+let evals = {};          // ply -> score (centi-men, White's view) along the line shown
+let nodeEvals = {};      // move tree node -> score (centi-men, White's view)
 let lines = {};          // analysis line number -> info
 let clockAt = 0;         // when the last state's clocks were read
 let pdnWanted = false;   // a Save PDN is waiting for the server's text
@@ -49,8 +50,20 @@ function clearNote() {
 function send(msg) {
   clearNote();
   showError("");
-  if (conn) conn.send(JSON.stringify(msg));
+  const text = JSON.stringify(msg);
+  // A message past the server's bound would end the connection: refused here.
+  if (text.length > maxMessage / 3 && new TextEncoder().encode(text).length > maxMessage) {
+    showError((msg.type === "loadpdn" ? "the PDN text is " : "the message is ") + mib(new TextEncoder().encode(text).length) +
+      " MiB: the page sends at most " + mib(maxMessage) + " MiB (split the file, or load fewer games)");
+    return;
+  }
+  if (conn) conn.send(text);
 }
+
+let maxMessage = 16 << 20; // the server's bound on one message (hello says it)
+let pendingEdit = false;   // Play from here sent: the editor closes when its position comes
+
+function mib(bytes) { return (bytes / (1 << 20)).toFixed(1); }
 
 function showError(text) {
   $("error").textContent = text || "";
@@ -75,12 +88,16 @@ function connect() {
     return;
   }
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(proto + "//" + location.host + "/ws");
+  // The page's own query (?token=...) goes with the WebSocket too.
+  const ws = new WebSocket(proto + "//" + location.host + "/ws" + location.search);
   ws.onopen = () => { conn = { send: (text) => { if (ws.readyState === WebSocket.OPEN) ws.send(text); } }; connected("connected"); };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     conn = null;
     document.body.dataset.connected = "false";
-    setConnStatus("disconnected: reload the page");
+    const why = "disconnected: " + (ev.reason ? ev.reason : "reload the page");
+    setConnStatus(why);
+    $("loading-text").textContent = why;
+    $("loading-bar").hidden = true;
   };
   ws.onmessage = (ev) => receive(ev.data);
 }
@@ -105,6 +122,7 @@ function connectWorker() {
 const handlers = {
   hello(m) {
     $("version").textContent = m.version || "";
+    if (m.maxMessage) maxMessage = m.maxMessage;
     const vs = $("variant");
     vs.replaceChildren();
     for (const v of m.variants) vs.append(new Option(v, v));
@@ -118,10 +136,9 @@ const handlers = {
   },
   settings(m) { renderSettings(m.settings); },
   state(m) {
-    const newGame = !state || state.variant !== m.variant || m.played.length < state.played.length ||
-      (state.played.length > 0 && m.played.length > 0 && m.played[0] !== state.played[0]) || m.fen !== state.fen && m.played.length === 0;
-    if (newGame) { evals = {}; }
-    for (const k of Object.keys(evals)) if (Number(k) > m.played.length) delete evals[k];
+    if (!state || state.game !== m.game) nodeEvals = {};
+    commentEvals(m);
+    evals = lineEvals(m);
     if (!state || state.fen !== m.fen) sel = [];
     // A typed move played: the box is emptied (a refused one stays, to be corrected).
     if (typed !== null && state && m.played.length !== state.played.length) {
@@ -130,6 +147,8 @@ const handlers = {
     }
     // The editor's board is of the variant it was opened in.
     if (editing && state && state.variant !== m.variant) editing = null;
+    // Play from here taken: the editor closes on the new position.
+    if (pendingEdit) { pendingEdit = false; editing = null; }
     // The variant chooser follows the game's variant when it changes, and
     // is otherwise left as the person set it for the next new game.
     if (!state || state.variant !== m.variant) $("variant").value = m.variant;
@@ -139,6 +158,7 @@ const handlers = {
     renderLines();
     document.body.dataset.ply = String(m.played.length);
     document.body.dataset.busy = m.busy;
+    if (m.busy !== "review") $("review-status").textContent = "";
     document.body.dataset.result = m.result;
     document.body.dataset.variant = m.variant;
     $("side-white").value = m.white;
@@ -153,23 +173,40 @@ const handlers = {
   info(m) {
     if (!state) return;
     if (m.line === 1) {
-      evals[state.played.length] = Math.max(-1000, Math.min(1000, m.white));
+      const v = Math.max(-1000, Math.min(1000, m.white));
+      nodeEvals[state.node] = v;
+      evals[state.played.length] = v;
       renderGraph();
     }
     if (m.line === 1) for (const k of Object.keys(lines)) if (Number(k) > 1 && lines[k].depth < m.depth - 1) delete lines[k];
     lines[m.line] = m;
     renderLines();
+    renderArrows();
+    renderEvalBar();
   },
   busy(m) {
     document.body.dataset.busy = m.what;
     if (state) {
       state.busy = m.what;
-      if (!state.result) $("result").textContent = m.what === "think" ? m.who + " thinks..." : m.what === "analyse" ? "analysing" : state.side + " to move";
+      if (!state.result) $("result").textContent = m.what === "think" ? m.who + " thinks..." : m.what === "analyse" ? "analysing" : m.what === "review" ? "reviewing" : state.side + " to move";
     }
+    if (m.what !== "review") $("review-status").textContent = "";
+  },
+  review(m) {
+    $("review-status").textContent = "reviewing: move " + m.done + " of " + m.total;
   },
   level() { showError(""); note("level set"); },
+  // loading: damka.wasm on its way (the wasm folder's worker), bytes so far.
+  loading(m) {
+    const text = "loading damka.wasm: " + mib(m.loaded) + (m.total ? " of " + mib(m.total) : "") + " MiB";
+    setConnStatus(text);
+    $("loading-text").textContent = text;
+    document.body.dataset.wasmLoaded = String(m.loaded);
+    const bar = $("loading-bar");
+    if (m.total) { bar.max = m.total; bar.value = m.loaded; }
+  },
   notice(m) { note(m.message); },
-  error(m) { typed = null; showError(m.message); },
+  error(m) { typed = null; pendingEdit = false; showError(m.message); if (!state || state.busy !== "review") $("review-status").textContent = ""; },
   pdngames(m) {
     const list = $("pdn-game");
     list.replaceChildren();
@@ -243,7 +280,7 @@ function renderBoard() {
   const b = $("board");
   if (!state) return;
   const n = state.size;
-  b.style.gridTemplateColumns = "repeat(" + n + ", 1fr)";
+  document.documentElement.style.setProperty("--n", String(n));
   b.classList.toggle("editing", !!editing);
   const at = {};
   for (const s of state.squares) at[s.row * n + s.col] = s;
@@ -292,6 +329,84 @@ function renderBoard() {
   }
   b.replaceChildren(...cells);
   $("clocks").classList.toggle("flipped", flipped);
+  renderArrows();
+  renderEvalBar();
+}
+
+// ---- Drawn over and beside the board: the analysis' arrows, the
+// evaluation bar ----
+
+// cellCenter returns the middle of square sq in cell units of the board
+// as drawn (flipped or not).
+function cellCenter(sq) {
+  const n = state.size;
+  const s = state.squares[sq - 1];
+  const row = flipped ? n - 1 - s.row : s.row;
+  const col = flipped ? n - 1 - s.col : s.col;
+  return [col + 0.5, row + 0.5];
+}
+
+// renderArrows draws the first move of each analysis line as an arrow
+// along its path: the best line's strong, the others' fainter.
+function renderArrows() {
+  const g = $("arrowlines");
+  const svg = $("arrows");
+  if (!state) return;
+  svg.setAttribute("viewBox", "0 0 " + state.size + " " + state.size);
+  const out = [];
+  const ks = editing ? [] : Object.keys(lines).map(Number).sort((a, b) => b - a);
+  for (const k of ks) {
+    const path = lines[k].path || [];
+    if (path.length < 2 || path.some((sq) => !state.squares[sq - 1])) continue;
+    const pts = path.map(cellCenter);
+    // The head ends short of the last square's middle.
+    const [x0, y0] = pts[pts.length - 2], [x1, y1] = pts[pts.length - 1];
+    const d = Math.hypot(x1 - x0, y1 - y0) || 1;
+    pts[pts.length - 1] = [x1 - (x1 - x0) / d * 0.3, y1 - (y1 - y0) / d * 0.3];
+    const pl = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
+    pl.setAttribute("points", pts.map((p) => p[0].toFixed(3) + "," + p[1].toFixed(3)).join(" "));
+    pl.setAttribute("class", "arrow " + (k === 1 ? "best" : "other"));
+    pl.setAttribute("marker-end", k === 1 ? "url(#head-1)" : "url(#head-n)");
+    pl.dataset.line = String(k);
+    pl.dataset.path = path.join("-");
+    out.push(pl);
+  }
+  g.replaceChildren(...out);
+}
+
+// whiteShare is White's part of the evaluation bar (0..1) for a score in
+// centi-men from White's view.
+function whiteShare(cs) {
+  return 1 / (1 + Math.exp(-cs / 250));
+}
+
+// renderEvalBar shows the score of the position shown (White's view):
+// from the analysis or damka's search of it, when there is one.
+function renderEvalBar() {
+  if (!state) return;
+  const bar = $("evalbar");
+  bar.classList.toggle("flipped", flipped);
+  const top = lines[1];
+  let cs = top ? top.white : evals[state.played.length];
+  let text = "";
+  if (typeof cs !== "number") {
+    $("evalbar-fill").style.height = "50%";
+    bar.dataset.white = "";
+    $("evalbar-text").textContent = "";
+    bar.title = "evaluation, White's view: none yet (Analyse)";
+    return;
+  }
+  if (top && top.decided) {
+    const whiteWins = top.white > 0;
+    text = (whiteWins ? "White" : "Black") + " wins" + (/ in (\d+)/.test(top.scoreText) ? " in " + top.scoreText.match(/ in (\d+)/)[1] + " plies" : "");
+    cs = whiteWins ? 100000 : -100000;
+  } else {
+    text = (cs > 0 ? "+" : "") + (cs / 100).toFixed(2);
+  }
+  $("evalbar-fill").style.height = (100 * whiteShare(cs)).toFixed(1) + "%";
+  bar.dataset.white = String(Math.round(cs));
+  $("evalbar-text").textContent = top && top.decided ? (cs > 0 ? "W" : "B") : (cs / 100).toFixed(1);
+  bar.title = "evaluation, White's view: " + text;
 }
 
 function edge(kind, text) {
@@ -413,30 +528,215 @@ function play(m) {
   send({ type: "move", move: m.text });
 }
 
+// ---- The move list: the tree of moves (main line and variations) ----
+
+// moveNumber returns the PDN move number of the move at ply (1 for the
+// first move) and whether it is a move of the side that moves first.
+function moveNumber(ply) {
+  const i = ply - 1 + (state.startSide !== state.first ? 1 : 0);
+  return { num: Math.floor(i / 2) + 1, first: i % 2 === 0 };
+}
+
+// glyphClass names a move's mark for its colour.
+function glyphClass(g) {
+  return { "??": "blunder", "?": "mistake", "?!": "inaccuracy", "!": "good", "!!": "brilliant", "!?": "interesting" }[g] || "";
+}
+
+// moveSpan is one move of the list: a click shows its position; its
+// comment (a review's better line) shows on hover.
+function moveSpan(id) {
+  const nd = state.tree[id];
+  const sp = document.createElement("span");
+  sp.className = "mv" + (id === state.node ? " cur" : "");
+  sp.dataset.node = String(id);
+  sp.textContent = nd.move;
+  if (nd.glyph) {
+    const g = document.createElement("span");
+    g.className = "glyph " + glyphClass(nd.glyph);
+    g.textContent = nd.glyph;
+    sp.dataset.glyph = nd.glyph;
+    sp.append(g);
+  }
+  const c = (nd.comment || "").replace(/\[%eval [^\]]*\]\s*/g, "").trim();
+  if (c) sp.title = c;
+  sp.addEventListener("click", () => gotoNode(id));
+  return sp;
+}
+
+function textNode(t) { return document.createTextNode(t); }
+
+// trimEnd removes the space after the last move of el.
+function trimEnd(el) {
+  const last = el.lastChild;
+  if (last && last.nodeType === Node.TEXT_NODE && last.textContent === " ") last.remove();
+}
+
+// renderLine writes the line of play that starts with node v (a
+// variation) into el: its moves along the first children, each other
+// move of a position in parentheses after the move it replaces.
+function renderLine(v, el) {
+  const tree = state.tree;
+  let needNum = true;
+  for (let x = v; ; x = tree[x].children[0]) {
+    const { num, first } = moveNumber(tree[x].ply);
+    if (first) el.append(textNode(num + ". "));
+    else if (needNum) el.append(textNode(num + "... "));
+    el.append(moveSpan(x), textNode(" "));
+    needNum = false;
+    const sibs = tree[tree[x].parent].children;
+    if (x !== v && sibs.length > 1 && sibs[0] === x) {
+      for (const o of sibs.slice(1)) {
+        const sub = document.createElement("span");
+        sub.className = "subvar";
+        sub.append(textNode("("));
+        renderLine(o, sub);
+        trimEnd(sub);
+        sub.append(textNode(") "));
+        el.append(sub);
+      }
+      needNum = true;
+    }
+    if (tree[x].children.length === 0) break;
+  }
+}
+
+// renderMoves draws the tree: a row per move number of the main line,
+// each move's variations indented under it in parentheses.
 function renderMoves() {
   const ol = $("movelist");
   ol.replaceChildren();
-  const played = state.played;
-  // PDN numbering: a move number before each move of the side that moves first.
-  let i = 0;
-  if (played.length > 0 && state.startSide !== state.first) {
-    const li = document.createElement("li");
-    li.textContent = "... " + played[0];
-    ol.append(li);
-    i = 1;
-  }
-  for (; i < played.length; i += 2) {
-    const li = document.createElement("li");
-    li.textContent = played[i] + (i + 1 < played.length ? "  " + played[i + 1] : "");
-    ol.append(li);
+  const tree = state.tree || [];
+  let li = null, needDots = true;
+  for (let n = 0; tree[n] && tree[n].children.length > 0; ) {
+    const kids = tree[n].children;
+    const c = kids[0];
+    const { num, first } = moveNumber(tree[c].ply);
+    if (first || !li) {
+      li = document.createElement("li");
+      li.value = num;
+      ol.append(li);
+      needDots = !first;
+    }
+    if (needDots) li.append(textNode("... "));
+    li.append(moveSpan(c), textNode(" "));
+    needDots = false;
+    if (kids.length > 1) {
+      const box = document.createElement("div");
+      box.className = "variations";
+      for (const o of kids.slice(1)) {
+        const line = document.createElement("div");
+        line.className = "var";
+        line.append(textNode("("));
+        renderLine(o, line);
+        trimEnd(line);
+        line.append(textNode(")"));
+        box.append(line);
+      }
+      li.append(box);
+      needDots = true;
+    }
+    n = c;
   }
   if (state.result) {
-    const li = document.createElement("li");
-    li.textContent = state.result;
-    li.className = "result";
-    ol.append(li);
+    const res = document.createElement("li");
+    res.textContent = state.result;
+    res.className = "result";
+    ol.append(res);
   }
-  ol.scrollTop = ol.scrollHeight;
+  scrollToCurrent(ol);
+  renderAccuracy();
+}
+
+// scrollToCurrent scrolls the list (not the page) to the move shown.
+function scrollToCurrent(ol) {
+  const cur = ol.querySelector(".mv.cur");
+  if (!cur) { ol.scrollTop = 0; return; }
+  const top = cur.offsetTop, bottom = top + cur.offsetHeight;
+  if (top < ol.scrollTop) ol.scrollTop = top - 4;
+  else if (bottom > ol.scrollTop + ol.clientHeight) ol.scrollTop = bottom - ol.clientHeight + 4;
+}
+
+// renderAccuracy shows the sides' accuracy of a review.
+function renderAccuracy() {
+  const a = state.accuracy;
+  const parts = [];
+  if (a && a.white) parts.push("White " + a.white + "%");
+  if (a && a.black) parts.push("Black " + a.black + "%");
+  $("accuracy").textContent = parts.length ? "accuracy: " + parts.join(", ") : "";
+}
+
+// commentEvals takes the scores a review wrote in the moves' comments
+// ("[%eval 0.35]", men, White's view) for the graph, where no analysis
+// gave one.
+function commentEvals(m) {
+  (m.tree || []).forEach((nd, id) => {
+    const e = /\[%eval ([-+]?[0-9.]+)\]/.exec(nd.comment || "");
+    if (e && !(id in nodeEvals)) nodeEvals[id] = Math.max(-1000, Math.min(1000, Math.round(Number(e[1]) * 100)));
+  });
+}
+
+// lineEvals returns the scores known of the line shown (the moves to the
+// node shown and on along the first children), by ply.
+function lineEvals(m) {
+  const out = {};
+  const tree = m.tree || [];
+  let x = m.node;
+  for (let y = x; y >= 0 && tree[y]; y = tree[y].parent) if (y in nodeEvals) out[tree[y].ply] = nodeEvals[y];
+  while (tree[x] && tree[x].children.length > 0) {
+    x = tree[x].children[0];
+    if (x in nodeEvals) out[tree[x].ply] = nodeEvals[x];
+  }
+  return out;
+}
+
+// ---- Navigation in the tree ----
+
+// gotoNode shows the position after move id of the tree (0: the start).
+function gotoNode(id) {
+  if (!state || !state.tree || id === state.node || id < 0 || id >= state.tree.length) return;
+  sel = [];
+  send({ type: "goto", node: id });
+}
+
+function navFirst() { gotoNode(0); }
+function navBack() { if (state && state.node > 0) gotoNode(state.tree[state.node].parent); }
+function navForward() { if (state && state.tree[state.node].children.length) gotoNode(state.tree[state.node].children[0]); }
+function navLast() {
+  if (!state) return;
+  let x = state.node;
+  while (state.tree[x].children.length) x = state.tree[x].children[0];
+  gotoNode(x);
+}
+
+// gotoPly shows the position after ply moves of the line shown (the moves
+// to the node shown and on along the first children).
+function gotoPly(ply) {
+  if (!state) return;
+  const tree = state.tree;
+  let x = state.node;
+  while (x > 0 && tree[x].ply > ply) x = tree[x].parent;
+  while (tree[x].ply < ply && tree[x].children.length) x = tree[x].children[0];
+  gotoNode(x);
+}
+
+// navKey moves through the tree with the arrow keys, Home and End, unless
+// a text box or a list has the focus.
+function navKey(e) {
+  const t = e.target;
+  if (e.altKey || e.ctrlKey || e.metaKey || (t && t.closest && t.closest("input, textarea, select"))) return;
+  const f = { ArrowLeft: navBack, ArrowRight: navForward, Home: navFirst, End: navLast }[e.key];
+  if (!f) return;
+  e.preventDefault();
+  f();
+}
+
+function setupNavigation() {
+  bind("btn-first", navFirst);
+  bind("btn-back", navBack);
+  bind("btn-forward", navForward);
+  bind("btn-last", navLast);
+  document.addEventListener("keydown", navKey);
+  bind("btn-review", () => { $("review-status").textContent = "reviewing..."; send({ type: "review" }); });
 }
 
 function formatClock(ms) {
@@ -487,15 +787,33 @@ function renderGraph() {
     return x.toFixed(1) + "," + y.toFixed(1);
   });
   $("graphline").setAttribute("points", pts.join(" "));
+  graphMaxPly = maxPly;
+  const cx = state ? ((state.played.length / maxPly) * 300).toFixed(1) : "0";
+  $("graphcur").setAttribute("x1", cx);
+  $("graphcur").setAttribute("x2", cx);
 }
 
-// editorFEN writes the editor's board as a PDN FEN with numeric squares.
+let graphMaxPly = 10; // the ply at the graph's right edge
+
+// graphClick shows the position at the ply under the click.
+function graphClick(e) {
+  const r = $("graph").getBoundingClientRect();
+  if (!state || r.width <= 0) return;
+  const ply = Math.max(0, Math.round(((e.clientX - r.left) / r.width) * graphMaxPly));
+  gotoPly(ply);
+}
+
+// editorFEN writes the editor's board as a PDN FEN in the variant's
+// notation (square names).
 function editorFEN() {
   const w = [], b = [];
+  const name = {};
+  for (const s of state.squares) name[s.sq] = s.name;
   for (let sq = 1; sq < editing.length; sq++) {
     const p = editing[sq];
-    if (p === "w") w.push(sq); else if (p === "W") w.push("K" + sq);
-    else if (p === "b") b.push(sq); else if (p === "B") b.push("K" + sq);
+    const n = name[sq] || String(sq);
+    if (p === "w") w.push(n); else if (p === "W") w.push("K" + n);
+    else if (p === "b") b.push(n); else if (p === "B") b.push("K" + n);
   }
   return $("edit-side").value + ":W" + w.join(",") + ":B" + b.join(",");
 }
@@ -533,11 +851,13 @@ function setup() {
     renderBoard();
   });
   bind("btn-clear", () => { if (!state) return; editing = state.board.map(() => ""); renderBoard(); });
+  // Play from here: the editor stays open until the server takes the
+  // position (a refused one is still there to be corrected).
   bind("btn-edit-done", () => {
     if (!editing) return;
     const fen = editorFEN();
-    editing = null;
     showError("");
+    pendingEdit = true;
     send({ type: "fen", fen: fen });
   });
   bind("btn-pdn-save", () => { pdnWanted = true; send({ type: "pdn" }); });
@@ -548,9 +868,11 @@ function setup() {
     if (!f) return;
     f.text().then((t) => { $("pdn").value = t; send({ type: "loadpdn", text: t }); });
   });
+  setupNavigation();
+  $("graph").addEventListener("click", graphClick);
   setInterval(renderClocks, 200);
   connect();
 }
 
-window.damka = { get state() { return state; }, send: send, get editing() { return editing; } };
+window.damka = { get state() { return state; }, send: send, get editing() { return editing; }, gotoNode: gotoNode, gotoPly: gotoPly };
 setup();
