@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/damka-draughts/damka/book"
@@ -54,22 +53,7 @@ type BookJob struct {
 // InputError is BuildBook's error about an input file: Field is the
 // BookJob field at fault ("SeedFiles", "GameFiles"), Files the files
 // concerned (empty when Err names its file itself).
-type InputError struct {
-	Field string
-	Files []string
-	Err   error
-}
-
-// Error returns "Field FILE...: Err".
-func (e *InputError) Error() string {
-	if len(e.Files) == 0 {
-		return e.Field + ": " + e.Err.Error()
-	}
-	return e.Field + " " + strings.Join(e.Files, " ") + ": " + e.Err.Error()
-}
-
-// Unwrap returns Err.
-func (e *InputError) Unwrap() error { return e.Err }
+type InputError = fileread.FieldError
 
 // BookSearchText describes a BookJob's searches (moveTime in seconds, 0
 // for depth) as the book records them: "depth=8 hash=8MiB" or

@@ -12,6 +12,7 @@ import (
 
 	"github.com/damka-draughts/damka/engine"
 	"github.com/damka-draughts/damka/eval"
+	"github.com/damka-draughts/damka/internal/fileread"
 )
 
 // Job is one training run over files.
@@ -63,22 +64,7 @@ type FileRead struct {
 // InputError is RunJob's error about an input of the Job: Field is the
 // Job field at fault ("Data", "TestPDN", "InitFile", "Fixed"), Files the
 // files concerned (empty when Err names them itself).
-type InputError struct {
-	Field string
-	Files []string
-	Err   error
-}
-
-// Error returns "Field FILE...: Err".
-func (e *InputError) Error() string {
-	if len(e.Files) == 0 {
-		return e.Field + ": " + e.Err.Error()
-	}
-	return e.Field + " " + strings.Join(e.Files, " ") + ": " + e.Err.Error()
-}
-
-// Unwrap returns Err.
-func (e *InputError) Unwrap() error { return e.Err }
+type InputError = fileread.FieldError
 
 // JobResult is what RunJob returns: Train's result, its Weights' Note
 // set to the job's record, and the data and test set it was trained and

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // Open opens the regular file at path for reading. A path that is not a
@@ -70,3 +71,24 @@ func kind(m os.FileMode) string {
 	}
 	return "not a plain file (" + m.Type().String() + ")"
 }
+
+// FieldError is an error about an input of a job: Field names the job's
+// field at fault (a Go field name such as "GameFiles"; the command line
+// maps it to its flag), Files the files concerned (empty when Err names
+// them itself).
+type FieldError struct {
+	Field string
+	Files []string
+	Err   error
+}
+
+// Error returns "Field FILE...: Err".
+func (e *FieldError) Error() string {
+	if len(e.Files) == 0 {
+		return e.Field + ": " + e.Err.Error()
+	}
+	return e.Field + " " + strings.Join(e.Files, " ") + ": " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *FieldError) Unwrap() error { return e.Err }

@@ -1,6 +1,7 @@
 package fileread
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,4 +32,14 @@ func TestRead(t *testing.T) {
 		_, err = Read("/dev/zero", 100)
 		assert.ErrorContains(t, err, "/dev/zero is a character device, not a regular file")
 	}
+}
+
+// TestFieldError: the message names the field and its files, and the
+// cause stays reachable with errors.Is.
+func TestFieldError(t *testing.T) {
+	cause := errors.New("no such file")
+	e := &FieldError{Field: "GameFiles", Files: []string{"a.pdn", "b.pdn"}, Err: cause}
+	assert.Equal(t, "GameFiles a.pdn b.pdn: no such file", e.Error())
+	assert.ErrorIs(t, e, cause)
+	assert.Equal(t, "Fixed: bad name", (&FieldError{Field: "Fixed", Err: errors.New("bad name")}).Error())
 }
