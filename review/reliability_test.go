@@ -22,15 +22,21 @@ import (
 )
 
 // TestMarkReliability measures how often the marks of a review hold up
-// against a search CheckPlies deeper: for each depth of
+// against a search checkPlies deeper: for each depth of
 // DAMKA_REVIEW_RELIABILITY (e.g. "8,10"), the first DAMKA_REVIEW_GAMES
 // (default 40) master games of the Russian and English files of testdata
-// are reviewed at that depth, with and without the second search of a
-// move about to be marked, and every "??" and "?" is graded again from
-// searches checkPlies deeper than the deepest search that graded it. A "??" is false when the
-// deeper grade is below "?" (an inaccuracy or nothing), over-graded when
-// it is "?". It prints the table of docs/review.md ("Reliable marks").
-// Without the variable it is skipped: it takes many minutes.
+// (DAMKA_REVIEW_VARIANT: one of them) are reviewed at that depth, without
+// and with the deeper stages of a move about to be marked
+// (DAMKA_REVIEW_VERIFY_ONLY: only with; DAMKA_REVIEW_STAGES: how many),
+// and every "??" and "?" is graded again from searches checkPlies deeper
+// than the deepest search that graded that move (the last stage it went
+// through). A "??" is false when the deeper grade is below "?" (an
+// inaccuracy or nothing), over-graded when it is "?". It prints the table
+// of docs/review.md ("Reliable marks"), with the time and the nodes of the
+// review alone and the time with the checks; DAMKA_REVIEW_VERBOSE lists
+// every checked mark; DAMKA_REVIEW_NO_CHECK measures the review's cost
+// alone (no mark is checked). Without DAMKA_REVIEW_RELIABILITY it is skipped: it
+// takes many minutes.
 func TestMarkReliability(t *testing.T) {
 	depths := os.Getenv("DAMKA_REVIEW_RELIABILITY")
 	if depths == "" {
@@ -40,10 +46,10 @@ func TestMarkReliability(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("DAMKA_REVIEW_GAMES")); err == nil && n > 0 {
 		games = n
 	}
-	// The check searches CheckPlies deeper than the deepest search that
-	// graded the move (the second search, where there is one).
+	// The check searches checkPlies deeper than the deepest search that
+	// graded the move.
 	const checkPlies = 6
-	fmt.Printf("| variant | depth | second search | games | moves | ?? | false ?? | over-graded ?? | ? | false ? | time |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| variant | depth | deeper stages | games | moves | ?? | false ?? | over-graded ?? | ? | false ? | review time | with the checks | review nodes |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, fc := range []struct {
 		name string
 		v    engine.VariantID
@@ -71,35 +77,47 @@ func TestMarkReliability(t *testing.T) {
 						cfg.Verify.Depth = d + n // another depth for the second search
 					}
 				}
-				r := New(cfg)
-				deepest := d
-				if verify {
-					deepest = cfg.Verify.Depth
+				if n, err := strconv.Atoi(os.Getenv("DAMKA_REVIEW_STAGES")); err == nil && n > 0 {
+					cfg.VerifyStages = n
 				}
-				deep := New(Config{Options: cfg.Options, Limits: search.Limits{Depth: deepest + checkPlies}})
+				r := New(cfg)
+				stages := r.verifyStages()
+				// deep[k]: the check of a move that k stages graded.
+				deep := make([]*Reviewer, len(stages)+1)
+				for k := range deep {
+					deepest := d
+					if k > 0 {
+						deepest = stages[k-1].Depth
+					}
+					deep[k] = New(Config{Options: cfg.Options, Limits: search.Limits{Depth: deepest + checkPlies}})
+				}
 				model := Model(fc.v)
 				var moves, blunders, falseB, overB, mistakes, falseM int
 				start := time.Now()
+				var reviewTime time.Duration
 				for i, g := range gs {
+					t0 := time.Now()
 					rv, err := r.Review(context.Background(), i+1, g, nil)
+					reviewTime += time.Since(t0)
 					require.NoError(t, err)
 					pos := g.Start
 					for j, mv := range rv.Moves {
 						if !mv.Book {
 							moves++
 						}
-						if mv.Mark >= Mistake {
-							deep.e.Clear()
-							bs, br, err := deep.search(context.Background(), gameAt(g, j), deep.cfg.Limits)
+						if mv.Mark >= Mistake && os.Getenv("DAMKA_REVIEW_NO_CHECK") == "" {
+							dr := deep[mv.Verified]
+							dr.e.Clear()
+							bs, br, err := dr.search(context.Background(), gameAt(g, j), dr.cfg.Limits)
 							require.NoError(t, err)
-							as, _, err := deep.search(context.Background(), gameAt(g, j+1), deep.cfg.Limits)
+							as, _, err := dr.search(context.Background(), gameAt(g, j+1), dr.cfg.Limits)
 							require.NoError(t, err)
 							check := Move{Mover: mv.Mover}
 							grade(&check, g.Moves[j], model, menOf(&pos), br, bs, as)
 							if os.Getenv("DAMKA_REVIEW_VERBOSE") != "" {
-								fmt.Printf("  game %d ply %d %s: review %s %.2f->%.2f (%d,%d men %d) deep %s %.2f->%.2f (%d,%d)\n", i+1, j+1,
-									pos.FormatMove(g.Moves[j], engine.FormatFull), mv.Mark.Glyph(), mv.Chance, mv.Played, mv.BestScore, mv.Score, menOf(&pos),
-									check.Mark.Glyph(), check.Chance, check.Played, check.BestScore, check.Score)
+								fmt.Printf("  game %d ply %d %s: review %s %.2f->%.2f (%d,%d men %d stages %d) deep %d %s %.2f->%.2f (%d,%d)\n", i+1, j+1,
+									pos.FormatMove(g.Moves[j], engine.FormatFull), mv.Mark.Glyph(), mv.Chance, mv.Played, mv.BestScore, mv.Score, menOf(&pos), mv.Verified,
+									dr.cfg.Limits.Depth, check.Mark.Glyph(), check.Chance, check.Played, check.BestScore, check.Score)
 							}
 							if mv.Mark == Blunder {
 								blunders++
@@ -120,11 +138,15 @@ func TestMarkReliability(t *testing.T) {
 					}
 				}
 				second := "none"
-				if verify {
-					second = fmt.Sprintf("depth %d", cfg.Verify.Depth)
+				if len(stages) > 0 {
+					var ds []string
+					for _, l := range stages {
+						ds = append(ds, strconv.Itoa(l.Depth))
+					}
+					second = "depth " + strings.Join(ds, ", ")
 				}
-				fmt.Printf("| %s | %d | %s | %d | %d | %d | %d | %d | %d | %d | %.0f s |\n", fc.v, d, second, len(gs), moves,
-					blunders, falseB, overB, mistakes, falseM, time.Since(start).Seconds())
+				fmt.Printf("| %s | %d | %s | %d | %d | %d | %d | %d | %d | %d | %.0f s | %.0f s | %.1f M |\n", fc.v, d, second, len(gs), moves,
+					blunders, falseB, overB, mistakes, falseM, reviewTime.Seconds(), time.Since(start).Seconds(), float64(r.nodes)/1e6)
 			}
 		}
 	}

@@ -17,16 +17,22 @@
 // InaccuracyDrop, MistakeDrop or BlunderDrop or more is marked, except
 // where the game was decided either way (the mover was lost whatever it
 // played, or is still winning after its move). A move about to be marked
-// "?" or "??" is searched again deeper (Config.Verify), the position
-// before it and the position after it, and graded on those scores. A move
-// that is the engine's best move drops nothing. Moves of the game's
-// opening deck (its Opening tag) and of the opening book that follow it
-// are book moves: written as such and not graded. Each graded move's
+// "?" or "??" is searched again deeper (Config.Verify): the position
+// before it, which gives the best move, the position after it and the
+// position after the best move, so that both moves are scored by searches
+// of the same depth from the positions they lead to; it is graded on those
+// scores. If it is still about to be marked "?" or "??", a second stage
+// does the same deeper again (Config.VerifyStages). Its mark is the least
+// of the marks of the stages it went through. A move that is the engine's
+// best move drops nothing. Moves of the game's opening deck (its Opening
+// tag) and of the opening book that follow it are book moves: written as
+// such and not graded. Each graded move's
 // accuracy is 100 * exp(-AccuracyRate * drop); a side's accuracy is their
 // mean. The loss in men (B - P, clamped to ±ClampScore) is kept beside it.
 //
-// The layer of package review is that of bench and match: it imports
-// engine, pdn, book, learn and search.
+// The layer of package review is that of player, below the front ends
+// (damka gui reviews in its page): it imports engine, pdn, book, learn and
+// search.
 package review
 
 import (
@@ -129,9 +135,10 @@ type Move struct {
 	// more, from the clamped scores).
 	Loss int
 	Mark Mark
-	// Verified is set when the move was searched again deeper before its
-	// mark was given (Config.Verify).
-	Verified bool
+	// Verified is how many stages of deeper searches graded the move
+	// before its mark was given (Config.Verify, Config.VerifyStages): 0
+	// when none did.
+	Verified int
 }
 
 // NoScore is the Score of a book move whose position was not searched.
@@ -217,10 +224,16 @@ type Config struct {
 	// Limits bound each search (a depth, a node count or a move time);
 	// Draw is set per position from the game.
 	Limits search.Limits
-	// Verify bounds the second, deeper searches of a move about to be
-	// marked "?" or "??" (VerifyLimits makes them from Limits); zero: no
-	// second search.
+	// Verify bounds the searches of the first deeper stage of a move
+	// about to be marked "?" or "??" (VerifyLimits makes them from
+	// Limits); zero: no deeper stage.
 	Verify search.Limits
+	// VerifyStages is how many deeper stages a move may go through:
+	// the first searches under Verify, each next one VerifyPlies deeper
+	// again (VerifyFactor times the nodes or the time), and only while
+	// the move is still about to be marked "?" or "??". 0 means
+	// DefaultVerifyStages.
+	VerifyStages int
 	// Books are the opening books by variant (nil: none) whose moves at
 	// the start of a game of that variant (after its deck's) are book
 	// moves.
@@ -235,16 +248,17 @@ type Config struct {
 // against a search 6 plies deeper).
 const DefaultDepth = 10
 
-// VerifyPlies is how much deeper the second search of a move about to be
-// marked goes, in plies, under a depth limit; under a node or time limit
-// it gets VerifyFactor times as much.
+// VerifyPlies is how much deeper each deeper stage of a move about to be
+// marked searches than the one before it, in plies, under a depth limit;
+// under a node or time limit it gets VerifyFactor times as much.
 const (
 	VerifyPlies  = 4
 	VerifyFactor = 8
 )
 
-// VerifyLimits returns the limits of the second searches of a review
-// under l: VerifyPlies deeper, or VerifyFactor times the nodes or the time.
+// VerifyLimits returns the limits of the deeper stage that follows
+// searches under l: VerifyPlies deeper, or VerifyFactor times the nodes
+// or the time.
 func VerifyLimits(l search.Limits) search.Limits {
 	v := l
 	switch {
@@ -258,10 +272,33 @@ func VerifyLimits(l search.Limits) search.Limits {
 	return v
 }
 
+// DefaultVerifyStages is the number of deeper stages of Config.Verify
+// when Config.VerifyStages is 0.
+const DefaultVerifyStages = 2
+
+// verifyStages returns the limits of the deeper stages of a move about to
+// be marked: none without Config.Verify.
+func (r *Reviewer) verifyStages() []search.Limits {
+	if r.cfg.Verify == (search.Limits{}) {
+		return nil
+	}
+	n := r.cfg.VerifyStages
+	if n <= 0 {
+		n = DefaultVerifyStages
+	}
+	ls := []search.Limits{r.cfg.Verify}
+	for len(ls) < n {
+		ls = append(ls, VerifyLimits(ls[len(ls)-1]))
+	}
+	return ls
+}
+
 // Reviewer reviews games with one search engine, one game at a time.
 type Reviewer struct {
-	e   *search.Engine
-	cfg Config
+	e        *search.Engine
+	cfg      Config
+	nodes    uint64 // searched so far, for the cost in the reliability test
+	searches int    // positions searched so far
 }
 
 // New returns a reviewer with a search engine made from cfg.Options.
@@ -369,20 +406,34 @@ func (r *Reviewer) Review(ctx context.Context, index int, g *pdn.Game, done func
 		}
 		men := menOf(&pos)
 		grade(&mv, m, model, men, results[i], scores[i], scores[i+1])
-		if mv.Mark >= Mistake && r.cfg.Verify != (search.Limits{}) {
-			bs, br, err := r.search(ctx, gameAt(g, i), r.cfg.Verify)
+		for k, l := range r.verifyStages() {
+			if mv.Mark < Mistake {
+				break
+			}
+			bs, br, err := r.search(ctx, gameAt(g, i), l)
 			if err != nil {
 				return nil, err
 			}
-			as, _, err := r.search(ctx, gameAt(g, i+1), r.cfg.Verify)
+			as, _, err := r.search(ctx, gameAt(g, i+1), l)
 			if err != nil {
 				return nil, err
 			}
-			first := mv.Mark
+			if br.HasMove && br.Move != m {
+				// The best move is scored as the played one is: by a
+				// search of the position it leads to, to the same depth.
+				ga := gameAt(g, i)
+				ga.Play(br.Move)
+				xs, _, err := r.search(ctx, ga, l)
+				if err != nil {
+					return nil, err
+				}
+				bs = search.ScoreAfterMove(xs)
+			}
+			prev := mv.Mark
 			grade(&mv, m, model, men, br, bs, as)
-			mv.Verified = true
-			// A mark stands as far as both searches agree on it.
-			mv.Mark = min(mv.Mark, first)
+			mv.Verified = k + 1
+			// A mark stands as far as every search agrees on it.
+			mv.Mark = min(mv.Mark, prev)
 		}
 		mv.Accuracy = 100 * math.Exp(-AccuracyRate*mv.Drop)
 		rv.Moves[i] = mv
@@ -449,6 +500,8 @@ func (r *Reviewer) search(ctx context.Context, g *engine.Game, l search.Limits) 
 		return -search.Mate, search.Result{}, nil
 	}
 	res := r.e.SearchGame(ctx, g, l, nil)
+	r.nodes += res.Nodes
+	r.searches++
 	if err := ctx.Err(); err != nil {
 		return 0, res, err
 	}

@@ -167,7 +167,7 @@ func checkMoves(t *testing.T, rv *Game) {
 			assert.Zero(t, mv.Loss, "move %d is the best move", j+1)
 			assert.Zero(t, mv.Drop, "move %d is the best move", j+1)
 		}
-		if j+1 < len(rv.Moves) && !mv.Verified && !rv.Moves[j+1].Verified {
+		if j+1 < len(rv.Moves) && mv.Verified == 0 && rv.Moves[j+1].Verified == 0 {
 			next := rv.Moves[j+1]
 			if next.Best != rv.Input.Moves[j+1] && max(mv.Score, -mv.Score) < search.MateBound {
 				assert.Equal(t, mv.Score, next.BestScore, "move %d: the position after it is searched once", j+1)
@@ -368,4 +368,41 @@ func TestRunWithDone(t *testing.T) {
 	assert.Equal(t, want.String(), got.String())
 	assert.Equal(t, wantSum.String(), gotSum.String())
 	assert.Equal(t, rp.Moves(), rp2.Moves())
+}
+
+// TestVerifyStages: a move about to be marked goes through two deeper
+// stages by default, VerifyPlies deeper each (VerifyFactor times the
+// nodes), or as many as Config.VerifyStages says; none without Verify.
+func TestVerifyStages(t *testing.T) {
+	opts := search.Options{Threads: 1, HashMiB: 1}
+	d3 := search.Limits{Depth: 3}
+	assert.Equal(t, []search.Limits{{Depth: 3 + VerifyPlies}, {Depth: 3 + 2*VerifyPlies}},
+		New(Config{Options: opts, Limits: d3, Verify: VerifyLimits(d3)}).verifyStages())
+	assert.Equal(t, []search.Limits{{Depth: 3 + VerifyPlies}},
+		New(Config{Options: opts, Limits: d3, Verify: VerifyLimits(d3), VerifyStages: 1}).verifyStages())
+	n := search.Limits{Nodes: 1000}
+	assert.Equal(t, []search.Limits{{Nodes: 1000 * VerifyFactor}, {Nodes: 1000 * VerifyFactor * VerifyFactor}},
+		New(Config{Options: opts, Limits: n, Verify: VerifyLimits(n)}).verifyStages())
+	assert.Empty(t, New(Config{Options: opts, Limits: d3}).verifyStages())
+}
+
+// TestReviewVerifiesBlunder: the hand-made blunder stays a blunder
+// through both deeper stages (Verified 2), or through the one stage asked
+// for; each stage searches three positions (before the move, after it,
+// after the best move), on top of the 4 positions of the game searched
+// once; the moves not about to be marked are not searched again.
+func TestReviewVerifiesBlunder(t *testing.T) {
+	g := readGames(t, strings.NewReader(blunderGame), engine.Russian)[0]
+	for _, c := range []struct{ stages, want int }{{0, DefaultVerifyStages}, {1, 1}} {
+		d3 := search.Limits{Depth: 3}
+		r := New(Config{Options: search.Options{Threads: 1, HashMiB: 8}, Limits: d3, Verify: VerifyLimits(d3), VerifyStages: c.stages})
+		rv, err := r.Review(context.Background(), 1, g, nil)
+		require.NoError(t, err)
+		assert.Equal(t, Blunder, rv.Moves[2].Mark, "stages %d", c.stages)
+		assert.Equal(t, c.want, rv.Moves[2].Verified, "stages %d", c.stages)
+		assert.NotEqual(t, g.Moves[2], rv.Moves[2].Best)
+		assert.Zero(t, rv.Moves[0].Verified)
+		assert.Zero(t, rv.Moves[1].Verified)
+		assert.Equal(t, len(g.Moves)+1+3*c.want, r.searches, "stages %d", c.stages)
+	}
 }

@@ -51,7 +51,9 @@ again with:
     the score and the men on the board, fitted to game results) by 10, 20 or
     30 points against the engine's best move, never where the game was
     decided either way; a move about to get "?" or "??" is searched again
-    deeper (4 plies, or 8 times the nodes or the time) and graded on that;
+    deeper (4 plies, or 8 times the nodes or the time), and 4 plies deeper
+    again (8 times again) if the mark stands: it keeps the least mark of
+    its searches;
     the comment says the mark, the chances before and after, the better move,
     its score and its line, and the line is also written as a variation;
   - the moves of the game's opening deck (its Opening tag) and of the opening
