@@ -136,6 +136,13 @@ func TestPDNVariantHints(t *testing.T) {
 	st := w.nextState(func(st map[string]any) bool { return plies(st) == 2 })
 	assert.Equal(t, "english", st["variant"])
 
+	// On an international board: "an international game".
+	w.send(map[string]any{"type": "new", "variant": "international"})
+	w.nextState(func(st map[string]any) bool { return st["variant"] == "international" })
+	w.send(map[string]any{"type": "loadpdn", "text": "1. 11-15 23-19 *"})
+	assert.Equal(t, "the text has no GameType tag and is not an international game: read as english", w.next("notice")["message"])
+	w.nextState(func(st map[string]any) bool { return plies(st) == 2 && st["variant"] == "english" })
+
 	w.send(map[string]any{"type": "new", "variant": "russian"})
 	w.nextState(func(st map[string]any) bool { return st["variant"] == "russian" })
 	w.send(map[string]any{"type": "loadpdn", "text": "[GameType \"21\"]\n1. 11-15 *"})

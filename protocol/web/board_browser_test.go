@@ -14,7 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 )
 
@@ -236,6 +239,31 @@ func TestBrowserRefusedPlayFromHere(t *testing.T) {
 	require.Empty(t, consoleErrors(), "console errors and exceptions")
 }
 
+// TestBrowserEditorThenNavigation: going to a move (a key, a button, a
+// click in the list) while the editor is open leaves the editor, and the
+// board shows that move's position, not the edited board.
+func TestBrowserEditorThenNavigation(t *testing.T) {
+	ctx, consoleErrors := analysisPage(t, Config{})
+	newGame(t, ctx, "russian", "human", "human")
+	typeMove(t, ctx, "c3-d4", 1)
+	typeMove(t, ctx, "f6-g5", 2)
+	d4 := sqNamed(t, ctx, "d4")
+	runIn(t, ctx, chromedp.Click(chromedp.CSS(`#btn-edit`)), chromedp.Click(chromedp.CSS(`#btn-clear`)))
+	require.True(t, eval[bool](t, ctx, `!!window.damka.editing`))
+	runIn(t, ctx, js(`document.activeElement.blur()`), chromedp.KeyEvent(kb.Home))
+	shown(t, ctx, 0, 0)
+	waitFor(t, ctx, `!window.damka.editing && document.querySelectorAll("#board [data-piece]").length === 24`)
+	require.False(t, eval[bool](t, ctx, `document.getElementById("board").classList.contains("editing")`))
+	// The editor again, then a click on a move of the list.
+	runIn(t, ctx, chromedp.Click(chromedp.CSS(`#btn-edit`)), chromedp.Click(chromedp.CSS(`#btn-clear`)))
+	runIn(t, ctx, chromedp.Click(chromedp.CSS(`#movelist .mv[data-node="1"]`)))
+	shown(t, ctx, 1, 1)
+	waitFor(t, ctx, fmt.Sprintf(`!window.damka.editing && document.getElementById("sq-%d").dataset.piece === "w"`, d4))
+	// A click on the board plays in the position shown.
+	typeMove(t, ctx, "b6-a5", 2)
+	require.Empty(t, consoleErrors(), "console errors and exceptions")
+}
+
 // TestBrowserMoveListFits: moves 10 to 13 keep their numbers whole and the
 // list does not overlap itself, on a desktop and at 360 px.
 func TestBrowserMoveListFits(t *testing.T) {
@@ -276,6 +304,58 @@ func TestBrowserMoveListFits(t *testing.T) {
 		})()`)
 		require.Empty(t, overlap, "%d px", w)
 	}
+	require.Empty(t, consoleErrors(), "console errors and exceptions")
+}
+
+// TestBrowserBigPDNFile: a long PDN file chosen in the browser is loaded
+// without being put in the PDN box (a box of a hundred thousand lines
+// stops Chromium for many seconds); the box says so, another game of the
+// file loads from the game list, and text pasted in the box is loaded
+// instead.
+func TestBrowserBigPDNFile(t *testing.T) {
+	ctx, consoleErrors := analysisPage(t, Config{})
+	newGame(t, ctx, "russian", "human", "human")
+	runIn(t, ctx, js(`const dt = new DataTransfer();
+	  dt.items.add(new File([("[Event \"x\"]\n1. c3-d4 f6-g5 *\n\n").repeat(50000) + "[Event \"last\"]\n1. a3-b4 *\n"], "big.pdn"));
+	  const f = document.getElementById("pdn-file"); f.files = dt.files; f.dispatchEvent(new Event("change"))`))
+	waitFor(t, ctx, `window.damka.state.played.length === 2 && !document.getElementById("pdn-games").hidden`)
+	require.Equal(t, "", eval[string](t, ctx, `document.getElementById("pdn").value`), "the file is not put in the box")
+	require.Contains(t, eval[string](t, ctx, `document.getElementById("pdn").placeholder`), "big.pdn")
+	// Another game of the file, by the list.
+	runIn(t, ctx, js(`const g = document.getElementById("pdn-game"); g.value = "2"; g.dispatchEvent(new Event("change"))`))
+	waitFor(t, ctx, `document.getElementById("pdn-game").value === "2" && window.damka.state.played.length === 2`)
+	// A game pasted in the box is loaded instead of the file.
+	runIn(t, ctx, chromedp.SetValue(chromedp.CSS(`#pdn`), "1. a3-b4 *"),
+		js(`document.getElementById("pdn").dispatchEvent(new Event("input"))`),
+		chromedp.Click(chromedp.CSS(`#btn-pdn-load`)))
+	waitFor(t, ctx, `window.damka.state.played.length === 1 && window.damka.state.played[0] === "a3-b4" && document.getElementById("pdn-games").hidden`)
+	require.Equal(t, "paste a PDN game here", eval[string](t, ctx, `document.getElementById("pdn").placeholder`))
+	require.Empty(t, consoleErrors(), "console errors and exceptions")
+}
+
+// TestBrowserReviewReportAfterStop: a review's progress report that
+// comes after the review stopped (the server's review sends it as the Stop
+// arrives) does not leave "reviewing: move N of M" on the page.
+func TestBrowserReviewReportAfterStop(t *testing.T) {
+	bin := requireChromium(t)
+	_, hs := newTestServer(t, Config{Version: "test"})
+	ctx, _, consoleErrors := openBrowser(t, bin, 2*time.Minute)
+	// The page's WebSocket, kept where the test can hand it a message.
+	runIn(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(() => {
+		  const W = window.WebSocket; window.pageSockets = [];
+		  window.WebSocket = function (...a) { const w = new W(...a); window.pageSockets.push(w); return w; };
+		  window.WebSocket.prototype = W.prototype; window.WebSocket.OPEN = W.OPEN; })()`})
+		return err
+	}))
+	openPage(t, ctx, hs.URL+"/")
+	newGame(t, ctx, "russian", "human", "human")
+	typeMove(t, ctx, "c3-d4", 1)
+	typeMove(t, ctx, "f6-g5", 2)
+	runIn(t, ctx, chromedp.Click(chromedp.CSS(`#btn-review`)))
+	waitFor(t, ctx, `window.damka.state.busy === "" && document.body.dataset.busy === "" && !!window.damka.state.tree[2].comment`)
+	runIn(t, ctx, js(`window.pageSockets[0].onmessage({data: JSON.stringify({type: "review", done: 1, total: 2})})`))
+	require.Equal(t, "", eval[string](t, ctx, `document.getElementById("review-status").textContent`))
 	require.Empty(t, consoleErrors(), "console errors and exceptions")
 }
 

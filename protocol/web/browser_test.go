@@ -171,10 +171,15 @@ func TestBrowserGames(t *testing.T) {
 
 	// An engine of the command line against damka, live on the board, the
 	// result in the saved PDN.
+	// The new game's own state first (the page may show a Brazilian
+	// game at ply 0 already): a state after it would reset the sides.
+	game := eval[int](t, ctx, `window.damka.state.game`)
 	runIn(t, ctx,
 		chromedp.SetValue(chromedp.CSS(`#variant`), "brazilian"),
 		chromedp.Click(chromedp.CSS(`#btn-new`)),
-		chromedp.WaitVisible(chromedp.CSS(`body[data-variant="brazilian"][data-ply="0"]`)),
+	)
+	waitFor(t, ctx, fmt.Sprintf(`window.damka.state.game !== %d && window.damka.state.variant === "brazilian" && window.damka.state.played.length === 0`, game))
+	runIn(t, ctx,
 		chromedp.SetValue(chromedp.CSS(`#side-white`), "first"),
 		chromedp.SetValue(chromedp.CSS(`#side-black`), "damka"),
 		js(`document.getElementById("side-black").dispatchEvent(new Event("change"))`),

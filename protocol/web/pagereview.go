@@ -52,6 +52,10 @@ func (s *session) startReview(depth int) {
 	s.stopLocked()
 	v := t.start.V
 	pg := pdn.NewGame(v, t.start)
+	// The players' names for the review's summary after the last move.
+	for _, c := range []engine.Color{engine.White, engine.Black} {
+		pg.SetTag(c.Name(), s.playerName(c))
+	}
 	for _, mv := range t.line(nodes[len(nodes)-1]) {
 		pg.AppendMove(mv)
 	}
@@ -103,7 +107,11 @@ func (t *moveTree) applyReview(nodes []int, rv *review.Game) {
 	pos := t.start
 	for i, id := range nodes {
 		nd := &t.nodes[id]
-		nd.glyph = rv.Game.Glyph(i)
+		// A review's mark replaces the move's; a mark of another kind ("!")
+		// stays where the review has none.
+		if g := rv.Game.Glyph(i); g != "" || reviewMark(nd.glyph) {
+			nd.glyph = g
+		}
 		nd.comment = rv.Game.Comment(i)
 		if i < len(rv.Game.Variations) && len(rv.Game.Variations[i]) > 0 {
 			t.addLine(nd.parent, pos, rv.Game.Variations[i])
@@ -116,4 +124,9 @@ func (t *moveTree) applyReview(nodes []int, rv *review.Game) {
 			t.accuracy[colourWord(c)] = fmt.Sprintf("%.1f", rv.Sides[c].Accuracy())
 		}
 	}
+}
+
+// reviewMark reports whether glyph is one a review gives: "?!", "?", "??".
+func reviewMark(glyph string) bool {
+	return glyph == "?!" || glyph == "?" || glyph == "??"
 }

@@ -99,7 +99,7 @@ func (s *session) loadPDN(text string, n int) {
 			}
 			if l2, t2, pg2, err2 := readPDN(text, v, n); err2 == nil && pg2 != nil {
 				list, total, pg, pgErr = l2, t2, pg2, nil
-				notes = append(notes, fmt.Sprintf("the text has no GameType tag and is not a %s game: read as %s", board, v))
+				notes = append(notes, fmt.Sprintf("the text has no GameType tag and is not %s game: read as %s", aVariant(board), v))
 				break
 			}
 		}
@@ -414,4 +414,14 @@ func (s *session) hello() map[string]any {
 	m["messages"] = msgTypes
 	m["maxMessage"] = MaxMessageBytes
 	return m
+}
+
+// aVariant returns the variant's name with its article: "a russian",
+// "an international".
+func aVariant(v fmt.Stringer) string {
+	name := v.String()
+	if strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }

@@ -323,6 +323,14 @@ func (s *session) gotoNode(n int) {
 		s.sendError("goto: no move %d in the game (0 to %d)", n, len(s.tree.nodes)-1)
 		return
 	}
+	// A game lost on time: going to another move stops the clocks, as a
+	// take back does; else the flag of the position shown falls again.
+	if n != s.tree.cur {
+		if _, why := s.ended(); why == engine.TimeForfeit {
+			s.clock.base, s.clock.inc = 0, 0
+			s.send(map[string]any{"type": "notice", "message": "a move shown after a loss on time: the clocks are stopped (untimed play); Start clocks to time the game again"})
+		}
+	}
 	analysing := s.analysing
 	reviewing := s.reviewing
 	s.reviewing = nil

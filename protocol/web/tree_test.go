@@ -5,6 +5,7 @@ package web
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -147,6 +148,9 @@ func TestReviewMarksTheTree(t *testing.T) {
 	assert.Equal(t, "??", tree[7]["glyph"])
 	assert.Contains(t, tree[7]["comment"], "better:")
 	assert.Greater(t, len(tree[6]["children"].([]any)), 1, "the better move beside the blunder")
+	// The summary after the last move names the players, not "?".
+	assert.Contains(t, tree[9]["comment"], "review: White human: accuracy")
+	assert.Contains(t, tree[9]["comment"], "Black human: accuracy")
 
 	w.send(map[string]any{"type": "pdn"})
 	text := w.next("pdn")["text"].(string)
@@ -254,4 +258,49 @@ func TestTreeKeepsLoadedResult(t *testing.T) {
 	w.send(map[string]any{"type": "goto", "node": 3})
 	st = w.nextState(func(s map[string]any) bool { return plies(s) == 3 })
 	assert.Equal(t, "1-0", st["result"], "the end of the main line has its result again")
+}
+
+// TestGotoAfterLossOnTime: going to another move of a game lost on time
+// stops the clocks (as a take back does), so the flag of the position
+// shown does not fall again while the game is gone through.
+func TestGotoAfterLossOnTime(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	humans(w)
+	w.send(map[string]any{"type": "clock", "base": 300, "inc": 0})
+	w.next("state")
+	w.send(map[string]any{"type": "move", "move": "c3-d4"})
+	w.nextState(func(s map[string]any) bool { return plies(s) == 1 })
+	st := w.nextState(func(s map[string]any) bool { return s["result"] != "" })
+	assert.Equal(t, "1-0", st["result"], "Black lost on time")
+	w.send(map[string]any{"type": "goto", "node": 0})
+	assert.Contains(t, w.next("notice")["message"], "the clocks are stopped")
+	st = w.nextState(func(s map[string]any) bool { return plies(s) == 0 })
+	assert.Equal(t, false, st["clock"].(map[string]any)["timed"])
+	time.Sleep(time.Second)
+	w.send(map[string]any{"type": "state"})
+	st = w.next("state")
+	assert.Equal(t, "", st["result"], "no flag falls at the start")
+	w.send(map[string]any{"type": "goto", "node": 1})
+	st = w.nextState(func(s map[string]any) bool { return plies(s) == 1 })
+	assert.Equal(t, "", st["result"])
+}
+
+// TestReviewKeepsOtherMarks: a review replaces the marks it gives (?!, ?,
+// ??) and leaves a loaded game's other marks ("!") where it marks nothing.
+func TestReviewKeepsOtherMarks(t *testing.T) {
+	_, hs := newTestServer(t, Config{})
+	w := connect(t, hs)
+	humans(w)
+	w.send(map[string]any{"type": "loadpdn", "text": "1. c3-b4! f6-g5 2. b4-a5 g5-h4 3. g3-f4 b6-c5? 4. f4-g5 h6xf4 5. e3xg5 *"})
+	st := w.next("state")
+	tree := treeNodes(t, st)
+	require.Equal(t, "!", tree[1]["glyph"])
+	require.Equal(t, "?", tree[6]["glyph"])
+	w.send(map[string]any{"type": "review"})
+	st = w.nextState(func(s map[string]any) bool { return s["accuracy"] != nil })
+	tree = treeNodes(t, st)
+	assert.Equal(t, "!", tree[1]["glyph"], "a mark the review does not give stays")
+	assert.Equal(t, "??", tree[7]["glyph"], "the review's blunder")
+	assert.NotEqual(t, "?", tree[6]["glyph"], "the loaded ? is the review's to give")
 }

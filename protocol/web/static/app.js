@@ -193,6 +193,8 @@ const handlers = {
     if (m.what !== "review") $("review-status").textContent = "";
   },
   review(m) {
+    // A progress report that arrives after the review stopped is dropped.
+    if (document.body.dataset.busy !== "review") return;
     $("review-status").textContent = "reviewing: move " + m.done + " of " + m.total;
   },
   level() { showError(""); note("level set"); },
@@ -223,6 +225,7 @@ const handlers = {
     $("pdn-games").hidden = m.total < 2;
   },
   pdn(m) {
+    pdnFileDone();
     $("pdn").value = m.text;
     if (pdnWanted) {
       pdnWanted = false;
@@ -693,7 +696,10 @@ function lineEvals(m) {
 
 // gotoNode shows the position after move id of the tree (0: the start).
 function gotoNode(id) {
-  if (!state || !state.tree || id === state.node || id < 0 || id >= state.tree.length) return;
+  if (!state || !state.tree || id < 0 || id >= state.tree.length) return;
+  // Going to a move leaves the editor: the board shows that move's position.
+  if (editing) { editing = null; pendingEdit = false; renderBoard(); }
+  if (id === state.node) return;
   sel = [];
   send({ type: "goto", node: id });
 }
@@ -818,6 +824,21 @@ function editorFEN() {
   return $("edit-side").value + ":W" + w.join(",") + ":B" + b.join(",");
 }
 
+// The PDN text to load: the box's, or a long file's kept aside while the
+// box is empty.
+let pdnFile = null;
+const pdnShowMax = 256 << 10; // the longest file shown in the box (characters)
+const pdnPlaceholder = "paste a PDN game here";
+
+function pdnText() {
+  return pdnFile !== null && $("pdn").value === "" ? pdnFile : $("pdn").value;
+}
+
+function pdnFileDone() {
+  pdnFile = null;
+  $("pdn").placeholder = pdnPlaceholder;
+}
+
 function bind(id, f) { $(id).addEventListener("click", f); }
 
 function setup() {
@@ -861,13 +882,26 @@ function setup() {
     send({ type: "fen", fen: fen });
   });
   bind("btn-pdn-save", () => { pdnWanted = true; send({ type: "pdn" }); });
-  bind("btn-pdn-load", () => { showError(""); send({ type: "loadpdn", text: $("pdn").value }); });
-  $("pdn-game").addEventListener("change", () => { showError(""); send({ type: "loadpdn", text: $("pdn").value, game: Number($("pdn-game").value) }); });
+  bind("btn-pdn-load", () => { showError(""); send({ type: "loadpdn", text: pdnText() }); });
+  $("pdn-game").addEventListener("change", () => { showError(""); send({ type: "loadpdn", text: pdnText(), game: Number($("pdn-game").value) }); });
   $("pdn-file").addEventListener("change", (e) => {
     const f = e.target.files[0];
     if (!f) return;
-    f.text().then((t) => { $("pdn").value = t; send({ type: "loadpdn", text: t }); });
+    f.text().then((t) => {
+      // A long file is kept aside, not shown: a text box of hundreds of
+      // thousands of lines stops the browser for seconds to minutes.
+      if (t.length > pdnShowMax) {
+        pdnFile = t;
+        $("pdn").value = "";
+        $("pdn").placeholder = f.name + " (" + mib(t.length) + " MiB) is loaded from the file, too long to show here; paste a PDN game here to load it instead";
+      } else {
+        pdnFileDone();
+        $("pdn").value = t;
+      }
+      send({ type: "loadpdn", text: t });
+    });
   });
+  $("pdn").addEventListener("input", () => { if ($("pdn").value !== "") pdnFileDone(); });
   setupNavigation();
   $("graph").addEventListener("click", graphClick);
   setInterval(renderClocks, 200);
