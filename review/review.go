@@ -42,6 +42,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/damka-draughts/damka/book"
@@ -563,7 +564,7 @@ func OutcomeWords(cs int) string {
 	}
 	w := who + " wins"
 	if plies >= 0 {
-		w += fmt.Sprintf(" in %d plies", plies)
+		w += " in " + counted(plies, "ply", "plies")
 	}
 	if table {
 		w += " (tables)"
@@ -629,8 +630,8 @@ func annotate(g *pdn.Game, rv *Game, annotator string) *pdn.Game {
 			}
 		}
 		if i == n-1 {
-			if len(parts) > 0 && parts[len(parts)-1] == "book" {
-				parts[len(parts)-1] = "book;"
+			if k := len(parts) - 1; k >= 0 && !strings.HasSuffix(parts[k], ";") {
+				parts[k] += ";" // the summary is a sentence of its own
 			}
 			parts = append(parts, SummaryComment(rv))
 		}
@@ -647,8 +648,19 @@ func annotate(g *pdn.Game, rv *Game, annotator string) *pdn.Game {
 func SummaryComment(rv *Game) string {
 	side := func(c engine.Color) string {
 		s := rv.Sides[c]
-		return fmt.Sprintf("%s %s: accuracy %.1f%%, %d moves (%d book), average loss %.2f, %d inaccuracies, %d mistakes, %d blunders",
-			c.Name(), rv.Names[c], s.Accuracy(), s.Moves, s.Book, s.AvgLoss(), s.Inaccuracies, s.Mistakes, s.Blunders)
+		return fmt.Sprintf("%s %s: accuracy %.1f%%, %s (%d book), average loss %.2f, %s, %s, %s",
+			c.Name(), rv.Names[c], s.Accuracy(), counted(s.Moves, "move", "moves"), s.Book, s.AvgLoss(),
+			counted(s.Inaccuracies, "inaccuracy", "inaccuracies"), counted(s.Mistakes, "mistake", "mistakes"),
+			counted(s.Blunders, "blunder", "blunders"))
 	}
 	return "review: " + side(engine.White) + "; " + side(engine.Black)
+}
+
+// counted writes n with the noun's singular for 1 and its plural
+// otherwise: "1 ply", "0 plies", "17 plies".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

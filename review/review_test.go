@@ -108,6 +108,7 @@ func checkOutput(t *testing.T, rp *Report, inputs []*pdn.Game) {
 			pos = pos.Play(g.Moves[j])
 		}
 		assert.Contains(t, g.Comment(len(g.Moves)-1), SummaryComment(rv))
+		assert.Contains(t, g.Comment(len(g.Moves)-1), "; "+SummaryComment(rv), "the summary follows the last move's comment after a semicolon")
 		checkMoves(t, rv)
 		for _, c := range []engine.Color{engine.White, engine.Black} {
 			assert.Equal(t, marks[c][Inaccuracy], rv.Sides[c].Inaccuracies)
@@ -319,6 +320,21 @@ func TestOutcomeWords(t *testing.T) {
 	assert.Equal(t, "White wins in 17 plies (tables)", OutcomeWords(search.EGDBWin-17))
 	assert.Equal(t, "Black wins (tables)", OutcomeWords(-search.EGDBWinBound-10))
 	assert.Equal(t, "", OutcomeWords(250))
+	assert.Equal(t, "White wins in 1 ply", OutcomeWords(search.Mate-1))
+}
+
+// TestSummaryCounts: the summary writes 1 with the singular, other counts
+// with the plural.
+func TestSummaryCounts(t *testing.T) {
+	rv := &Game{Names: [2]string{"A", "B"}}
+	rv.Sides[engine.White] = Side{Moves: 1, Inaccuracies: 1, Mistakes: 1, Blunders: 1}
+	rv.Sides[engine.Black] = Side{Moves: 2, Book: 1, Mistakes: 2}
+	c := SummaryComment(rv)
+	assert.Contains(t, c, "White A: accuracy ")
+	assert.Contains(t, c, ", 1 move (0 book), ")
+	assert.Contains(t, c, ", 1 inaccuracy, 1 mistake, 1 blunder;")
+	assert.Contains(t, c, ", 2 moves (1 book), ")
+	assert.Contains(t, c, ", 0 inaccuracies, 2 mistakes, 0 blunders")
 }
 
 // TestBookPlies: the moves of the Opening tag, then the book's, are book
