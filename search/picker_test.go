@@ -83,16 +83,28 @@ func TestMovePickerCaptures(t *testing.T) {
 // switch setting, clamped beyond the table.
 func TestReductionTable(t *testing.T) {
 	for _, p := range []params{{}, {noLMR: true}, {lmrMore: true}} {
-		w := newWorker(New(Options{Threads: 1, HashMiB: 1}), 0)
-		w.sel.configure(&p, engine.Russian)
-		for d := 1; d < 40; d++ {
-			for i := 0; i < 60; i++ {
-				for _, pv := range []bool{false, true} {
-					assert.Equal(t, lmrFormula(&p, d, i, pv), w.reduction(d, i, pv), "%+v d=%d i=%d pv=%v", p, d, i, pv)
+		for _, v := range engine.AllVariants() {
+			w := newWorker(New(Options{Threads: 1, HashMiB: 1}), 0)
+			w.sel.configure(&p, v)
+			for d := 1; d < 40; d++ {
+				for i := 0; i < 60; i++ {
+					for _, pv := range []bool{false, true} {
+						assert.Equal(t, lmrFormula(&p, v, d, i, pv), w.reduction(d, i, pv), "%+v %v d=%d i=%d pv=%v", p, v, d, i, pv)
+					}
 				}
 			}
 		}
 	}
+	// International reduces early at non-PV nodes; the 8x8 variants from
+	// the fourth move.
+	var none params
+	assert.Equal(t, 1, lmrFormula(&none, engine.International, 3, 1, false))
+	assert.Equal(t, 2, lmrFormula(&none, engine.International, 3, 6, false))
+	assert.Equal(t, 0, lmrFormula(&none, engine.International, 3, 2, true))
+	assert.Equal(t, 1, lmrFormula(&none, engine.International, 3, 3, true))
+	assert.Equal(t, 0, lmrFormula(&none, engine.Russian, 3, 1, false))
+	assert.Equal(t, 1, lmrFormula(&none, engine.Russian, 3, 3, false))
+	assert.Equal(t, 0, lmrFormula(&none, engine.International, 2, 8, false), "no reduction below depth 3")
 	var p params
 	var s selectivity
 	s.configure(&p, engine.Russian)
