@@ -74,7 +74,7 @@ func openBrowser(t *testing.T, bin string, timeout time.Duration) (ctx context.C
 	t.Cleanup(cancelA)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(cancel)
-	ctx, cancelT := context.WithTimeout(ctx, timeout)
+	ctx, cancelT := context.WithTimeout(ctx, waitScale*timeout)
 	t.Cleanup(cancelT)
 	do = func(steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
@@ -133,11 +133,12 @@ func runIn(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.
 	require.NoError(t, chromedp.Do(ctx, steps...))
 }
 
-// waitFor waits up to 20 s for the JavaScript condition cond to hold;
-// on a timeout it fails t with what the page shows.
+// waitFor waits up to 20 s (longer under the race detector: waitScale)
+// for the JavaScript condition cond to hold; on a timeout it fails t with
+// what the page shows.
 func waitFor(t *testing.T, ctx context.Context, cond string) {
 	t.Helper()
-	pctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	pctx, cancel := context.WithTimeout(ctx, waitScale*20*time.Second)
 	_, err := chromedp.Run(pctx, chromedp.Poll[bool](cond))
 	cancel()
 	require.NoError(t, err, "waiting for %s: %s", cond,

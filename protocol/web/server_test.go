@@ -116,7 +116,7 @@ func (w *wsClient) sendRaw(s string) {
 // is not "error", which fails the test) and returns it.
 func (w *wsClient) next(typ string) map[string]any {
 	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitScale*20*time.Second)
 	defer cancel()
 	for {
 		_, data, err := w.c.Read(ctx)
