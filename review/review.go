@@ -391,6 +391,7 @@ func (r *Reviewer) Review(ctx context.Context, index int, g *pdn.Game, done func
 	rv := &Game{Index: index, Input: g, Moves: make([]Move, n), Result: g.Result}
 	rv.Names = [2]string{nameOr(g.Tag("White")), nameOr(g.Tag("Black"))}
 	model := Model(g.Variant)
+	stages := r.verifyStages()
 	pos := g.Start
 	for i, m := range g.Moves {
 		mover := pos.Side
@@ -407,7 +408,7 @@ func (r *Reviewer) Review(ctx context.Context, index int, g *pdn.Game, done func
 		}
 		men := menOf(&pos)
 		grade(&mv, m, model, men, results[i], scores[i], scores[i+1])
-		for k, l := range r.verifyStages() {
+		for k, l := range stages {
 			if mv.Mark < Mistake {
 				break
 			}
