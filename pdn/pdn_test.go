@@ -556,6 +556,21 @@ func TestPDNWriter(t *testing.T) {
 		assert.Equal(t, g.Start, back[0].Start)
 		assert.Equal(t, g.Comments, back[0].Comments)
 	})
+	t.Run("a line comment's word longer than a line stays on its ; line", func(t *testing.T) {
+		g := NewGame(engine.Russian, engine.StartPosition(engine.Russian))
+		g.AppendMove(mustMove(t, g.Position(), "c3-d4"))
+		long := strings.Repeat("0", 57) + "}" + strings.Repeat("0", 22)
+		g.Comments = []string{"a " + long + " b " + long}
+		g.Intro = long
+		var out bytes.Buffer
+		require.NoError(t, Write(&out, g))
+		back, bad := readPDNString(t, out.String(), engine.Russian)
+		require.Empty(t, bad, out.String())
+		require.Len(t, back, 1)
+		assert.Equal(t, g.Moves, back[0].Moves)
+		assert.Equal(t, g.Comments, back[0].Comments, out.String())
+		assert.Equal(t, g.Intro, back[0].Intro, out.String())
+	})
 	t.Run("russian notation, GameType 25, wrapped at 80 columns", func(t *testing.T) {
 		g := NewGame(engine.Russian, engine.StartPosition(engine.Russian))
 		var list engine.MoveList

@@ -284,11 +284,16 @@ func (l *lineWriter) comment(text string) {
 	}
 	l.word(";")
 	for _, f := range fs {
-		if l.col > 1 && l.col+1+utf8.RuneCountInString(f) > pdnLineWidth {
+		n := utf8.RuneCountInString(f)
+		if l.col > 1 && l.col+1+n > pdnLineWidth {
 			l.newline()
 			l.word(";")
 		}
-		l.word(f)
+		// Never word's own wrapping: a break would end the ";" comment,
+		// so a word longer than a line stays on its ";" line.
+		l.b.WriteByte(' ')
+		l.b.WriteString(f)
+		l.col += 1 + n
 	}
 	l.newline()
 }
