@@ -43,7 +43,7 @@ The server listens on 127.0.0.1 at a free port unless --listen says otherwise
 on standard output. --no-browser only prints it. Beyond loopback the address
 carries a random token (?token=...) that every request must have; --token
 sets it (on any address). --max-pages bounds the pages open at once,
---max-hash the hash a page may set.
+--max-hash the hash and --max-threads the threads a page may set.
 
 --engine name=X cmd=COMMAND [dir=DIR] [option.P=V ...] (as damka match takes
 it; repeatable) makes a Hub engine available on the page by its name, to play
@@ -90,6 +90,7 @@ func newGuiCmd() *cobra.Command {
 	fl.StringVar(&token, "token", "", "the secret every request must carry (?token= in the address); default: a random one when --listen is not a loopback address, none on loopback")
 	fl.IntVar(&limits.pages, "max-pages", 16, "the most pages (each a game with a player of its own) open at once")
 	fl.IntVar(&limits.hashMiB, "max-hash", 1024, "the most hash (MiB) a page may set")
+	fl.IntVar(&limits.threads, "max-threads", runtime.NumCPU(), "the most search threads a page may set (default: this machine's logical CPUs)")
 	fl.String(engineFlag, "", "an external engine offered on the page: name=NAME cmd=COMMAND [dir=DIR] [option.P=V ...], or proto=dxp (repeatable)")
 	sf = registerSettings(cmd)
 	return cmd
@@ -126,8 +127,8 @@ func guiEngines(specs [][]string) ([]match.EngineSpec, error) {
 const maxGuiPages = 1024
 
 // guiLimits are the bounds of damka gui's pages: how many at once and the
-// hash each may set.
-type guiLimits struct{ pages, hashMiB int }
+// hash (MiB) and search threads each may set.
+type guiLimits struct{ pages, hashMiB, threads int }
 
 // runGui serves the page on listen until ctx ends.
 func runGui(ctx context.Context, cmd *cobra.Command, listen, token string, limits guiLimits, browser bool, newPlayer func() (*player.Player, error), engines []match.EngineSpec) error {
@@ -136,6 +137,9 @@ func runGui(ctx context.Context, cmd *cobra.Command, listen, token string, limit
 	}
 	if limits.hashMiB < 1 || limits.hashMiB > search.MaxHashMiB {
 		return badInput("--max-hash %d out of range 1..%d", limits.hashMiB, search.MaxHashMiB)
+	}
+	if limits.threads < 1 || limits.threads > search.MaxThreads {
+		return badInput("--max-threads %d out of range 1..%d", limits.threads, search.MaxThreads)
 	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
@@ -170,6 +174,7 @@ func runGui(ctx context.Context, cmd *cobra.Command, listen, token string, limit
 		Token:      token,
 		MaxPages:   limits.pages,
 		MaxHashMiB: limits.hashMiB,
+		MaxThreads: limits.threads,
 		Log:        logger,
 	})
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}

@@ -43,6 +43,8 @@ func TestGuiBadInput(t *testing.T) {
 		{[]string{"gui", "--no-browser", "--max-pages", "0"}, "--max-pages 0 out of range 1..1024"},
 		{[]string{"gui", "--no-browser", "--max-pages", "5000"}, "--max-pages 5000 out of range 1..1024"},
 		{[]string{"gui", "--no-browser", "--max-hash", "0"}, "--max-hash 0 out of range 1..16384"},
+		{[]string{"gui", "--no-browser", "--max-threads", "0"}, "--max-threads 0 out of range 1..256"},
+		{[]string{"gui", "--no-browser", "--max-threads", "257"}, "--max-threads 257 out of range 1..256"},
 	} {
 		out, errs, code := runCLI(c.args...)
 		assert.Equal(t, exitBadInput, code, "%v: %s", c.args, errs)

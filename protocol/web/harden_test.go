@@ -142,6 +142,31 @@ func TestMaxHash(t *testing.T) {
 	assert.Equal(t, "4", hash(w.next("settings"))["value"])
 }
 
+// TestMaxThreads: a page may not set more search threads than the
+// server's bound; the settings it is shown say the bound.
+func TestMaxThreads(t *testing.T) {
+	_, hs := newTestServer(t, Config{MaxThreads: 2})
+	c, _, err := dial(t, hs, hs.URL)
+	require.NoError(t, err)
+	w := &wsClient{t: t, c: c}
+	t.Cleanup(func() { c.CloseNow() })
+	threads := func(m map[string]any) map[string]any {
+		for _, s := range m["settings"].([]any) {
+			if s.(map[string]any)["name"] == "threads" {
+				return s.(map[string]any)
+			}
+		}
+		t.Fatal("no threads setting")
+		return nil
+	}
+	assert.EqualValues(t, 2, threads(w.next("hello"))["max"])
+	w.send(map[string]any{"type": "set", "name": "threads", "value": "256"})
+	assert.Contains(t, w.next("error")["message"], "set threads 256: at most 2 on this server (damka gui --max-threads)")
+	assert.NotEqual(t, "256", threads(w.next("settings"))["value"], "the page's field goes back")
+	w.send(map[string]any{"type": "set", "name": "threads", "value": "2"})
+	assert.Equal(t, "2", threads(w.next("settings"))["value"])
+}
+
 // TestPageGzipped: the page's files go gzipped to a browser that accepts
 // gzip, plain to one that does not.
 func TestPageGzipped(t *testing.T) {

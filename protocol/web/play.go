@@ -296,9 +296,13 @@ func (s *session) set(name, value string) {
 		s.sendError("setting %s names a file or directory: set it on the command line (damka gui --%s ...), not from the page", name, name)
 		return
 	}
-	if ok && st.Name == player.SetHash && s.cfg.MaxHashMiB > 0 {
-		if n, err := strconv.Atoi(strings.TrimSpace(value)); err == nil && n > s.cfg.MaxHashMiB {
-			s.sendError("set hash %s: at most %d MiB on this server (damka gui --max-hash)", value, s.cfg.MaxHashMiB)
+	if bound, flag := s.cfg.bound(name); ok && bound > 0 {
+		if n, err := strconv.Atoi(strings.TrimSpace(value)); err == nil && n > bound {
+			unit := ""
+			if st.Unit != "" {
+				unit = " " + st.Unit
+			}
+			s.sendError("set %s %s: at most %d%s on this server (damka gui %s)", st.Name, value, bound, unit, flag)
 			s.send(s.settingsMsg())
 			return
 		}

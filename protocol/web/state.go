@@ -387,8 +387,8 @@ func (s *session) settingsMsg() map[string]any {
 		if err != nil {
 			v = ""
 		}
-		if st.Name == player.SetHash && s.cfg.MaxHashMiB > 0 && s.cfg.MaxHashMiB < st.Max {
-			st.Max = s.cfg.MaxHashMiB // this server's bound (damka gui --max-hash)
+		if bound, _ := s.cfg.bound(st.Name); bound > 0 && bound < st.Max {
+			st.Max = bound // this server's bound (damka gui --max-hash, --max-threads)
 		}
 		list = append(list, settingMsg{
 			Name: st.Name, Kind: st.Kind.String(), Min: st.Min, Max: st.Max, Unit: st.Unit,

@@ -66,8 +66,24 @@ type Config struct {
 	// MaxHashMiB bounds the hash setting a page may set, in MiB (the
 	// command line's own value is not bounded). 0: the setting's maximum.
 	MaxHashMiB int
+	// MaxThreads bounds the threads setting a page may set (the command
+	// line's own value is not bounded). 0: the setting's maximum.
+	MaxThreads int
 	// Log receives connections and errors. The zero Logger is silent.
 	Log zerolog.Logger
+}
+
+// bound is the server's bound on the page's setting name and the gui flag
+// that sets it (0 and "" when the server bounds it no further than the
+// setting's own range).
+func (c *Config) bound(name string) (int, string) {
+	switch name {
+	case player.SetHash:
+		return c.MaxHashMiB, "--max-hash"
+	case player.SetThreads:
+		return c.MaxThreads, "--max-threads"
+	}
+	return 0, ""
 }
 
 // Transport carries one page's messages, JSON text each way: the server's
