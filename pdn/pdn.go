@@ -54,9 +54,9 @@ type Game struct {
 	Variations [][]engine.Move
 	// Lines is nil when no move has a variation; otherwise len(Lines) ==
 	// len(Moves) and Lines[i] holds every variation of Moves[i] in file
-	// order, each with the variations of its own moves (nested RAV), as
-	// far as their moves are legal. Write writes Lines[i] where it is not
-	// empty, else Variations[i].
+	// order, each with its comments and the variations of its own moves
+	// (nested RAV), as far as their moves are legal. Write writes Lines[i]
+	// where it is not empty, else Variations[i].
 	Lines [][]Line
 	// Intro is the comment before the first move ("" for none).
 	Intro string
@@ -70,13 +70,24 @@ type Game struct {
 }
 
 // Line is a variation: a line of play from the position before a move,
-// instead of it, with the variations of its own moves.
+// instead of it, with its comments and the variations of its own moves.
 type Line struct {
 	Moves []engine.Move
 	// Lines is nil when none of Moves has a variation; otherwise
 	// len(Lines) == len(Moves) and Lines[i] are the variations of
 	// Moves[i], from the position before it.
 	Lines [][]Line
+	// Comments is nil when no move of the line has a comment after it;
+	// otherwise len(Comments) == len(Moves) and Comments[i] is the comment
+	// after Moves[i] ("" for none), as Game.Comments: white space runs
+	// collapsed to one space, the comments after a move (also those after
+	// its variations) joined with a space, text glued to a move and bare
+	// words in the variation kept here too. Write writes Comments[i] after
+	// Moves[i], before its variations.
+	Comments []string
+	// Intro is the comment before the line's first move ("" for none), as
+	// Game.Intro: "( {intro} 1. c3-d4 ...)".
+	Intro string
 }
 
 // NewGame returns an empty game of variant v from start (a position of
@@ -147,6 +158,14 @@ func (g *Game) Comment(i int) string {
 		return ""
 	}
 	return g.Comments[i]
+}
+
+// Comment returns the comment after move i (0-based) of the line, or "".
+func (l *Line) Comment(i int) string {
+	if i < 0 || i >= len(l.Comments) {
+		return ""
+	}
+	return l.Comments[i]
 }
 
 // Glyph returns the annotation glyph of move i (0-based), or "".

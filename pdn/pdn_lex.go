@@ -21,7 +21,7 @@ const (
 	tokWord              // text = the word
 	tokError             // err = what was wrong (unterminated variation, ...)
 	tokSkip              // a NAG, a stray ')' or an escape line
-	tokVariation         // text = the variation's text, nested ones in parentheses, comments left out
+	tokVariation         // words = the variation's words, "(" and ")" of nested ones, comments (see variation)
 )
 
 type token struct {
@@ -30,6 +30,7 @@ type token struct {
 	value string
 	err   string
 	line  int
+	words []string // tokVariation's
 }
 
 // readByte returns the next byte, counting lines; ok is false at the end of
@@ -121,11 +122,11 @@ func (r *Reader) next() token {
 			text, _ := r.until('\n', maxPDNComment)
 			return token{kind: tokComment, text: text, line: line}
 		case '(':
-			text, ok := r.variation()
+			words, ok := r.variation()
 			if !ok {
 				return token{kind: tokError, line: line, err: "unterminated variation ("}
 			}
-			return token{kind: tokVariation, text: text, line: line}
+			return token{kind: tokVariation, words: words, line: line}
 		case ')', ']', '}':
 			return token{kind: tokSkip, line: line}
 		case '$':
@@ -185,16 +186,30 @@ func (r *Reader) until(end byte, max int) (string, bool) {
 	}
 }
 
-// variation reads a variation whose "(" was read and returns its text
-// (at most maxPDNComment bytes), nested variations in their parentheses,
-// each comment a space. It reports false when the input ends first.
-func (r *Reader) variation() (string, bool) {
-	var b []byte
+// variation reads a variation whose "(" was read and returns its words
+// (variationTokens: split at white space, "(" and ")"), "(" and ")" around nested
+// variations, and each comment ({...} up to the first "}", ;... up to the
+// end of its line) as one word: "{" and its text with white space runs
+// collapsed (none for an empty one). At most maxPDNComment bytes of the
+// text outside comments are kept, each comment counting one; after that
+// the rest, comments too, is left out. The comments kept are bounded
+// too: one that would make their bytes (each one's and one for each)
+// pass maxPDNComment is left out, as the comment after a main line move
+// that would pass it is. It reports false when the input ends first.
+func (r *Reader) variation() ([]string, bool) {
+	var words []string
+	var text []byte // since the last comment
+	end := func() {
+		words = append(words, variationTokens(string(text))...)
+		text = text[:0]
+	}
 	depth := 1
+	n := 0        // bytes kept outside comments
+	comments := 0 // the comments' bytes kept, one more for each
 	for {
 		c, ok := r.readByte()
 		if !ok {
-			return "", false
+			return nil, false
 		}
 		switch c {
 		case '(':
@@ -202,22 +217,34 @@ func (r *Reader) variation() (string, bool) {
 		case ')':
 			depth--
 			if depth == 0 {
-				return string(b), true
+				end()
+				return words, true
 			}
-		case '{':
-			if _, ok := r.until('}', 0); !ok {
-				return "", false
+		case '{', ';':
+			stop := byte('}')
+			if c == ';' {
+				stop = '\n'
 			}
-			c = ' '
-		case ';':
-			if _, ok := r.until('\n', 0); !ok {
-				return "", false
+			body, ok := r.until(stop, maxPDNComment)
+			if !ok {
+				return nil, false
 			}
-			c = ' '
+			if n >= maxPDNComment {
+				continue
+			}
+			n++
+			end()
+			if body = collapseSpace(body); body != "" && comments+len(body) <= maxPDNComment {
+				comments += len(body) + 1
+				words = append(words, "{"+body)
+			}
+			continue
 		}
-		if len(b) < maxPDNComment {
-			b = append(b, c)
+		if n >= maxPDNComment {
+			continue
 		}
+		n++
+		text = append(text, c)
 	}
 }
 

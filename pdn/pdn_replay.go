@@ -62,7 +62,7 @@ func (s *gameState) run(t token) {
 		case tokError:
 			s.fail(t.line, "%s", t.err)
 		case tokVariation:
-			s.addVariation(t.text)
+			s.addVariation(t.words)
 		case tokWord:
 			if s.word(t) {
 				s.flushComment()
@@ -182,13 +182,13 @@ func (s *gameState) word(t token) bool {
 // skipped.
 const maxLineDepth = 32
 
-// addVariation reads a variation of the last move (text: what was
-// between its parentheses, nested variations in theirs): its moves from
-// the position before that move, as far as they are legal, with their own
-// variations (move numbers, glyphs, NAGs and other words are left out).
-// One before the first move, or in a bad game, is skipped, and so is one
-// without a legal move.
-func (s *gameState) addVariation(text string) {
+// addVariation reads a variation of the last move (words: what was
+// between its parentheses, as Reader.variation returns it): its moves
+// from the position before that move, as far as they are legal, with
+// their comments and their own variations (move numbers, glyphs and NAGs
+// are left out). One before the first move, or in a bad game, is
+// skipped, and so is one without a legal move.
+func (s *gameState) addVariation(words []string) {
 	n := len(s.g.Moves)
 	if n == 0 || s.err != nil {
 		return
@@ -197,7 +197,6 @@ func (s *gameState) addVariation(text string) {
 	for _, m := range s.g.Moves[:n-1] {
 		pos = pos.Play(m)
 	}
-	words := variationTokens(text)
 	line := readLine(&words, pos, 0)
 	if len(line.Moves) == 0 {
 		return
@@ -214,14 +213,17 @@ func (s *gameState) addVariation(text string) {
 
 // variationTokens splits a variation's text into words, "(" and ")".
 func variationTokens(text string) []string {
-	text = strings.NewReplacer("(", " ( ", ")", " ) ").Replace(text)
-	return strings.Fields(text)
+	return strings.Fields(parenSpacer.Replace(text))
 }
+
+var parenSpacer = strings.NewReplacer("(", " ( ", ")", " ) ")
 
 // readLine reads a line of play from pos off the front of words, up to
 // its ")" (taken too) or the end: its legal moves, each "(" after a move a
-// variation of that move. A move that is not legal ends the line's moves;
-// the rest of its words, nested variations with them, is skipped.
+// variation of that move, each "{" word a comment (Reader.variation), kept
+// with text glued to a move and bare words as the main line's comments
+// are. A move that is not legal ends the line's moves; the rest of its
+// words, nested variations and comments with them, is skipped.
 func readLine(words *[]string, pos engine.Position, depth int) Line {
 	var line Line
 	before := pos // the position before the line's last move
@@ -251,13 +253,24 @@ func readLine(words *[]string, pos engine.Position, depth int) Line {
 		if !ok {
 			continue
 		}
+		if text, isComment := strings.CutPrefix(w, "{"); isComment {
+			line.addComment(text)
+			continue
+		}
 		if _, rest, isNum := splitMoveNumber(w); isNum {
 			w = rest
 		}
-		if w == "" || strings.HasPrefix(w, "$") || !hasDigit(w) || isResultToken(w) {
+		if w == "" || strings.HasPrefix(w, "$") || isResultToken(w) || strings.Trim(w, ".…") == "" {
 			continue
 		}
-		mv, _ := splitGlued(w)
+		if !hasDigit(w) {
+			// Free text, as in the main line (a glyph is left out).
+			if strings.Trim(w, "!?+#") != "" {
+				line.addComment(w)
+			}
+			continue
+		}
+		mv, glued := splitGlued(w)
 		m, err := pos.ParseMove(mv)
 		if err != nil {
 			ok = false
@@ -267,10 +280,45 @@ func readLine(words *[]string, pos engine.Position, depth int) Line {
 		if line.Lines != nil {
 			line.Lines = append(line.Lines, nil)
 		}
+		if line.Comments != nil {
+			line.Comments = append(line.Comments, "")
+		}
 		before = pos
 		pos = pos.Play(m)
+		if g := strings.Trim(glued, "!?+#"); g != "" {
+			line.addComment(g)
+		}
 	}
 	return line
+}
+
+// addComment adds text (white space collapsed) to the comment after the
+// line's last move, or to its Intro before the first; as the main line's,
+// a comment that would pass maxPDNComment bytes is left out.
+func (l *Line) addComment(text string) {
+	text = collapseSpace(text)
+	if text == "" {
+		return
+	}
+	i := len(l.Moves) - 1
+	old := l.Intro
+	if i >= 0 {
+		old = l.Comment(i)
+	}
+	if old != "" {
+		text = old + " " + text
+	}
+	if len(text) > maxPDNComment {
+		return
+	}
+	if i < 0 {
+		l.Intro = text
+		return
+	}
+	if l.Comments == nil {
+		l.Comments = make([]string, len(l.Moves))
+	}
+	l.Comments[i] = text
 }
 
 // skipLine skips words up to the ")" that closes a variation whose "("

@@ -635,11 +635,13 @@ func TestPDNWriter(t *testing.T) {
 // FuzzPDNReader feeds arbitrary bytes to the reader: it must not panic,
 // every call to Next must make progress (consume input), every error must be
 // a *Error, and every good game must survive a write and a re-read with
-// the same start, moves, comments, variations and result.
+// the same start, moves, comments, variations (Lines with their
+// comments and intros too) and result.
 func FuzzPDNReader(f *testing.F) {
 	for _, s := range []string{
 		"[Event \"a\"]\n1. 11-15 23-19 2. 8-11 22-17 1/2-1/2\n",
 		"1. 11-15 (1. 9-14 {x} (22-18)) 23-19 $1 8-11!? *",
+		"1. 11-15 ({i (} 1. 9-14 {x ( ) {} y (22-18 ; c } d\n) {e} 24-20glued) 23-19 ; f } (\n 8-11 (8-12 ; g\n) *",
 		"[FEN \"B:W18,K30:B1-3,K5.:H0:F1\"][Setup \"1\"] 1. 5-9 *",
 		"[GameType \"25\"] 1. c3-d4 f6-g5 2. d4-c5 b6:d4 3. e3:c5 1-0",
 		"[GameType \"20\"] 1. 32-28 19-23 2. 28x19 14x23 2-0",

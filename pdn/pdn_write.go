@@ -35,9 +35,11 @@ var derivedTags = [...]string{"GameType", "FEN", "SetUp"}
 // line, the movetext in the variant's notation (FormatFull: "11-15",
 // "5x14x23", "c3-d4", "c3:e5:g3") with its annotation glyph glued ("11-15?",
 // Game.Glyphs), move numbers ("1." and, when a move
-// of the second player starts a line of play, "1..."), comments in braces,
-// variations in parentheses after their move's comment (Game.Lines, else
-// Game.Variations; nested to maxLineDepth), lines of at most 80 columns,
+// of the second player starts a line of play, "1..."), comments in braces
+// (";" line comments for a text with a "}"), variations in parentheses
+// after their move's comment (Game.Lines, else Game.Variations; nested to
+// maxLineDepth), each with its comments (Line.Intro before its first move,
+// Line.Comments after theirs), lines of at most 80 columns,
 // the result token, and a blank line.
 // Every move is checked against the legal moves; an illegal one is an error
 // and nothing more is written.
@@ -158,11 +160,9 @@ func Write(w io.Writer, g *Game) error {
 			lines = []Line{{Moves: g.Variations[i]}}
 		}
 		for _, line := range lines {
-			if words := lineWords(before, moveNum, line, r.FirstToMove, 0); len(words) > 0 {
-				words[0] = "(" + words[0]
-				words[len(words)-1] += ")"
-				for _, w := range words {
-					lw.word(w)
+			if ps := linePieces(before, moveNum, line, r.FirstToMove, 0); len(ps) > 0 {
+				for _, pc := range enclose(ps) {
+					lw.put(pc)
 				}
 				needNum = true
 			}
@@ -174,18 +174,30 @@ func Write(w io.Writer, g *Game) error {
 	return err
 }
 
-// lineWords returns the words of a variation played from p, whose first
-// move has move number num: numbered as the main line is, with the
-// variations of its moves in parentheses (to maxLineDepth), as far as its
-// moves are legal (nil when the first is not).
-func lineWords(p engine.Position, num int, line Line, first engine.Color, depth int) []string {
-	var words []string
+// piece is a part of the movetext that a lineWriter writes: a word (a
+// move with its number, a comment's word in braces, a parenthesis glued
+// to one), or, where semi is set, a comment written as ";" line comments.
+type piece struct {
+	text string
+	semi bool
+}
+
+// linePieces returns the pieces of a variation played from p, whose
+// first move has move number num: its Intro, its moves numbered as the
+// main line's are, each followed by its comment and the variations of
+// the move in parentheses (to maxLineDepth), as far as its moves are
+// legal (nil when the first is not).
+func linePieces(p engine.Position, num int, line Line, first engine.Color, depth int) []piece {
+	var ps []piece
 	var list engine.MoveList
 	needNum := true
 	for i, m := range line.Moves {
 		p.Generate(&list)
 		if !slices.Contains(list.Slice(), m) {
 			break
+		}
+		if i == 0 && line.Intro != "" {
+			ps = append(ps, commentPieces(line.Intro)...)
 		}
 		text := p.FormatMove(m, engine.FormatFull)
 		before, moveNum := p, num
@@ -198,21 +210,40 @@ func lineWords(p engine.Position, num int, line Line, first engine.Color, depth 
 			num++
 		}
 		needNum = false
-		words = append(words, text)
+		ps = append(ps, piece{text: text})
 		p = p.Play(m)
+		if c := line.Comment(i); c != "" {
+			ps = append(ps, commentPieces(c)...)
+			needNum = true
+		}
 		if i >= len(line.Lines) || depth >= maxLineDepth {
 			continue
 		}
 		for _, sub := range line.Lines[i] {
-			if sw := lineWords(before, moveNum, sub, first, depth+1); len(sw) > 0 {
-				sw[0] = "(" + sw[0]
-				sw[len(sw)-1] += ")"
-				words = append(words, sw...)
+			if sp := linePieces(before, moveNum, sub, first, depth+1); len(sp) > 0 {
+				ps = append(ps, enclose(sp)...)
 				needNum = true
 			}
 		}
 	}
-	return words
+	return ps
+}
+
+// enclose puts the pieces of a variation (at least one) in parentheses,
+// glued to its first and last words; one next to a ";" comment is a word
+// of its own (after the comment's line, a ")" on the next).
+func enclose(ps []piece) []piece {
+	if ps[0].semi {
+		ps = append([]piece{{text: "("}}, ps...)
+	} else {
+		ps[0].text = "(" + ps[0].text
+	}
+	if last := &ps[len(ps)-1]; last.semi {
+		ps = append(ps, piece{text: ")"})
+	} else {
+		last.text += ")"
+	}
+	return ps
 }
 
 // hasTag reports whether g has a tag named name (case-insensitive).
@@ -270,20 +301,39 @@ func (l *lineWriter) word(w string) {
 // a ";" comment can hold) is written as ";" line comments instead, which the
 // reader joins back with single spaces.
 func (l *lineWriter) comment(text string) {
+	for _, pc := range commentPieces(text) {
+		l.put(pc)
+	}
+}
+
+// commentPieces returns the pieces of comment text that comment writes:
+// its words, the first after "{" and the last before "}", or one ";"
+// piece for a text with a "}".
+func commentPieces(text string) []piece {
 	fs := strings.Fields(text)
 	if len(fs) == 0 {
-		return
+		return nil
 	}
-	if !strings.Contains(text, "}") {
-		fs[0] = "{" + fs[0]
-		fs[len(fs)-1] += "}"
-		for _, f := range fs {
-			l.word(f)
-		}
+	if strings.Contains(text, "}") {
+		return []piece{{text: text, semi: true}}
+	}
+	fs[0] = "{" + fs[0]
+	fs[len(fs)-1] += "}"
+	ps := make([]piece, len(fs))
+	for i, f := range fs {
+		ps[i] = piece{text: f}
+	}
+	return ps
+}
+
+// put writes a piece: a word, or a ";" comment's lines (ending its line).
+func (l *lineWriter) put(pc piece) {
+	if !pc.semi {
+		l.word(pc.text)
 		return
 	}
 	l.word(";")
-	for _, f := range fs {
+	for _, f := range strings.Fields(pc.text) {
 		n := utf8.RuneCountInString(f)
 		if l.col > 1 && l.col+1+n > pdnLineWidth {
 			l.newline()

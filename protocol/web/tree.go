@@ -5,6 +5,7 @@ package web
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/damka-draughts/damka/engine"
@@ -166,7 +167,9 @@ func (t *moveTree) addLine(n int, pos engine.Position, line []engine.Move) int {
 }
 
 // addLines adds variations from node n (whose position is pos), with
-// the variations inside them.
+// their comments (a line's Intro before its first move's comment) and
+// the variations inside them. A move the tree has already keeps its
+// comment.
 func (t *moveTree) addLines(n int, pos engine.Position, lines []pdn.Line) {
 	for _, l := range lines {
 		at, p := n, pos
@@ -180,6 +183,13 @@ func (t *moveTree) addLines(n int, pos engine.Position, lines []pdn.Line) {
 			if c < 0 {
 				return
 			}
+			text := l.Comment(i)
+			if i == 0 && l.Intro != "" {
+				text = strings.TrimSpace(l.Intro + " " + text)
+			}
+			if t.nodes[c].comment == "" {
+				t.nodes[c].comment = text
+			}
 			if i < len(l.Lines) && len(l.Lines[i]) > 0 {
 				t.addLines(at, p, l.Lines[i])
 			}
@@ -189,7 +199,8 @@ func (t *moveTree) addLines(n int, pos engine.Position, lines []pdn.Line) {
 }
 
 // pdnLines returns the variations of node n's first child: the lines of
-// its other children, each with the variations of its own moves.
+// its other children, each with its moves' comments and the variations
+// of its own moves.
 func (t *moveTree) pdnLines(n int) []pdn.Line {
 	kids := t.nodes[n].children
 	if len(kids) < 2 {
@@ -198,9 +209,11 @@ func (t *moveTree) pdnLines(n int) []pdn.Line {
 	var out []pdn.Line
 	for _, v := range kids[1:] {
 		var l pdn.Line
-		has := false
+		has, hasC := false, false
 		for x, i := v, 0; ; i++ {
 			l.Moves = append(l.Moves, t.nodes[x].move)
+			l.Comments = append(l.Comments, t.nodes[x].comment)
+			hasC = hasC || t.nodes[x].comment != ""
 			var subs []pdn.Line
 			if x != v {
 				subs = t.pdnLines(t.nodes[x].parent)
@@ -214,6 +227,9 @@ func (t *moveTree) pdnLines(n int) []pdn.Line {
 		}
 		if !has {
 			l.Lines = nil
+		}
+		if !hasC {
+			l.Comments = nil
 		}
 		out = append(out, l)
 	}

@@ -192,7 +192,7 @@ func TestReviewBadRequests(t *testing.T) {
 }
 
 func TestTreePDNRoundTrip(t *testing.T) {
-	g, err := pdn.NewReader(strings.NewReader("1. c3-d4 (1. a3-b4 b6-a5 (1... f6-g5 2. b4-c5) 2. g3-h4) (1. e3-f4) 1... f6-g5?! {a note} 2. g3-h4 *"), engine.Russian).Next()
+	g, err := pdn.NewReader(strings.NewReader("1. c3-d4 (1. a3-b4 {v (note)} b6-a5 (1... f6-g5 {nested} 2. b4-c5) 2. g3-h4) (1. e3-f4) 1... f6-g5?! {a note} 2. g3-h4 *"), engine.Russian).Next()
 	require.NoError(t, err)
 	tr := treeFromPDN(g)
 	assert.Equal(t, 3, len(tr.line(tr.cur)))
@@ -202,12 +202,19 @@ func TestTreePDNRoundTrip(t *testing.T) {
 	assert.Equal(t, "f6-g5", msg[8].Move)
 	assert.Equal(t, "?!", msg[8].Glyph)
 	assert.Equal(t, "a note", msg[8].Comment)
+	assert.Equal(t, "v (note)", msg[2].Comment, "a variation's comment")
+	assert.Equal(t, "nested", msg[4].Comment, "a nested variation's comment")
 	out := pdn.NewGame(engine.Russian, g.Start)
 	tr.toPDN(out)
 	assert.Equal(t, g.Moves, out.Moves)
 	assert.Equal(t, g.Variations, out.Variations)
-	assert.Equal(t, g.Lines, out.Lines)
+	assert.Equal(t, g.Lines, out.Lines, "with the variations' comments")
 	assert.Equal(t, g.Glyphs, out.Glyphs)
+
+	// A variation's comment before its first move goes before that move's.
+	g, err = pdn.NewReader(strings.NewReader("1. c3-d4 ({why} 1. a3-b4 {x}) *"), engine.Russian).Next()
+	require.NoError(t, err)
+	assert.Equal(t, "why x", treeFromPDN(g).message()[2].Comment)
 }
 
 func TestReviewGoesOnWhileNavigating(t *testing.T) {
