@@ -62,7 +62,7 @@ func TestGuiServes(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- runGui(ctx, cmd, "127.0.0.1:0", "", guiLimits{pages: 2, hashMiB: 64}, false, func() (*player.Player, error) { return player.New(player.Config{}), nil }, nil)
+		done <- runGui(ctx, cmd, "127.0.0.1:0", "", guiLimits{pages: 2, hashMiB: 64, threads: 2}, false, func() (*player.Player, error) { return player.New(player.Config{}), nil }, nil)
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
@@ -94,7 +94,7 @@ func TestGuiToken(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {
-			done <- runGui(ctx, cmd, c.listen, c.token, guiLimits{pages: 2, hashMiB: 64}, false, func() (*player.Player, error) { return player.New(player.Config{}), nil }, nil)
+			done <- runGui(ctx, cmd, c.listen, c.token, guiLimits{pages: 2, hashMiB: 64, threads: 2}, false, func() (*player.Player, error) { return player.New(player.Config{}), nil }, nil)
 			pw.Close()
 		}()
 		line, err := bufio.NewReader(pr).ReadString('\n')
@@ -353,7 +353,7 @@ func TestGuiStopEndsEngines(t *testing.T) {
 	defer stop()
 	done := make(chan error, 1)
 	go func() {
-		done <- runGui(ctx, cmd, "127.0.0.1:0", "", guiLimits{pages: 16, hashMiB: 1024}, false, func() (*player.Player, error) {
+		done <- runGui(ctx, cmd, "127.0.0.1:0", "", guiLimits{pages: 16, hashMiB: 1024, threads: 4}, false, func() (*player.Player, error) {
 			p := player.New(player.Config{})
 			return p, p.Set(player.SetHash, "1")
 		}, specs)
