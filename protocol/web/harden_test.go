@@ -125,21 +125,25 @@ func TestMaxHash(t *testing.T) {
 	w := &wsClient{t: t, c: c}
 	t.Cleanup(func() { c.CloseNow() })
 	hello := w.next("hello")
-	hash := func(m map[string]any) map[string]any {
-		for _, s := range m["settings"].([]any) {
-			if s.(map[string]any)["name"] == "hash" {
-				return s.(map[string]any)
-			}
-		}
-		t.Fatal("no hash setting")
-		return nil
-	}
+	hash := func(m map[string]any) map[string]any { return settingIn(t, m, "hash") }
 	assert.EqualValues(t, 8, hash(hello)["max"])
 	w.send(map[string]any{"type": "set", "name": "hash", "value": "16384"})
 	assert.Contains(t, w.next("error")["message"], "at most 8 MiB")
 	assert.NotEqual(t, "16384", hash(w.next("settings"))["value"], "the page's field goes back")
 	w.send(map[string]any{"type": "set", "name": "hash", "value": "4"})
 	assert.Equal(t, "4", hash(w.next("settings"))["value"])
+}
+
+// settingIn returns the setting name of a hello or settings message m.
+func settingIn(t *testing.T, m map[string]any, name string) map[string]any {
+	t.Helper()
+	for _, s := range m["settings"].([]any) {
+		if s.(map[string]any)["name"] == name {
+			return s.(map[string]any)
+		}
+	}
+	t.Fatalf("no %s setting", name)
+	return nil
 }
 
 // TestMaxThreads: a page may not set more search threads than the
@@ -150,15 +154,7 @@ func TestMaxThreads(t *testing.T) {
 	require.NoError(t, err)
 	w := &wsClient{t: t, c: c}
 	t.Cleanup(func() { c.CloseNow() })
-	threads := func(m map[string]any) map[string]any {
-		for _, s := range m["settings"].([]any) {
-			if s.(map[string]any)["name"] == "threads" {
-				return s.(map[string]any)
-			}
-		}
-		t.Fatal("no threads setting")
-		return nil
-	}
+	threads := func(m map[string]any) map[string]any { return settingIn(t, m, "threads") }
 	assert.EqualValues(t, 2, threads(w.next("hello"))["max"])
 	w.send(map[string]any{"type": "set", "name": "threads", "value": "256"})
 	assert.Contains(t, w.next("error")["message"], "set threads 256: at most 2 on this server (damka gui --max-threads)")

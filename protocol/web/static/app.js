@@ -444,19 +444,23 @@ function renderLine(v, el) {
     needNum = false;
     const sibs = tree[tree[x].parent].children;
     if (x !== v && sibs.length > 1 && sibs[0] === x) {
-      for (const o of sibs.slice(1)) {
-        const sub = document.createElement("span");
-        sub.className = "subvar";
-        sub.append(textNode("("));
-        renderLine(o, sub);
-        trimEnd(sub);
-        sub.append(textNode(") "));
-        el.append(sub);
-      }
+      for (const o of sibs.slice(1)) el.append(variationEl(o, "span", "subvar", ") "));
       needNum = true;
     }
     if (tree[x].children.length === 0) break;
   }
+}
+
+// variationEl draws the variation that starts at node o in parentheses,
+// in a new element tag of class cls, closed by the text close.
+function variationEl(o, tag, cls, close) {
+  const el = document.createElement(tag);
+  el.className = cls;
+  el.append(textNode("("));
+  renderLine(o, el);
+  trimEnd(el);
+  el.append(textNode(close));
+  return el;
 }
 
 // renderMoves draws the tree: a row per move number of the main line,
@@ -482,15 +486,7 @@ function renderMoves() {
     if (kids.length > 1) {
       const box = document.createElement("div");
       box.className = "variations";
-      for (const o of kids.slice(1)) {
-        const line = document.createElement("div");
-        line.className = "var";
-        line.append(textNode("("));
-        renderLine(o, line);
-        trimEnd(line);
-        line.append(textNode(")"));
-        box.append(line);
-      }
+      for (const o of kids.slice(1)) box.append(variationEl(o, "div", "var", ")"));
       li.append(box);
       needDots = true;
     }
