@@ -93,12 +93,13 @@ fuzz-ci:
 # PDN or memory growth over 10%. SOAK_DXP, SOAK_TEXT, SOAK_CB set those counts (SOAK_GAMES=0:
 # only those), SOAK_CB_MARGIN the CheckerBoard games' time margin in ms (1000: wine's delays),
 # SOAK_DIR keeps the PDN files, SOAK_SHARD=i/N plays shard i of N (other
-# openings, its own PDN file names). See docs/development.md.
+# openings, its own PDN file names), SOAK_VARIANTS=russian,english only those
+# variants' games (CheckerBoard: where english is one). See docs/development.md.
 SOAK_GAMES ?= 20
 SOAK_MEM ?= $(SOAK_GAMES)
 SOAK_MARGIN ?= 200
 soak:
-	DAMKA_SOAK=$(SOAK_GAMES) DAMKA_SOAK_MEM=$(SOAK_MEM) DAMKA_SOAK_MARGIN=$(SOAK_MARGIN) DAMKA_SOAK_DIR=$(SOAK_DIR) DAMKA_SOAK_SHARD=$(SOAK_SHARD) \
+	DAMKA_SOAK=$(SOAK_GAMES) DAMKA_SOAK_MEM=$(SOAK_MEM) DAMKA_SOAK_MARGIN=$(SOAK_MARGIN) DAMKA_SOAK_DIR=$(SOAK_DIR) DAMKA_SOAK_SHARD=$(SOAK_SHARD) DAMKA_SOAK_VARIANTS=$(SOAK_VARIANTS) \
 		DAMKA_SOAK_DXP=$(SOAK_DXP) DAMKA_SOAK_TEXT=$(SOAK_TEXT) DAMKA_SOAK_CB=$(SOAK_CB) DAMKA_SOAK_CB_MARGIN=$(SOAK_CB_MARGIN) \
 		$(GO) test -count=1 -timeout 0 -run '^TestSoak$$' -v ./internal/soak/
 

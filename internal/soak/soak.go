@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -50,7 +51,19 @@ type Config struct {
 	// DefaultCBMargin): the DLL under wine answers later than a native
 	// engine for wine's sake, not damka's.
 	CBMargin time.Duration
+	// Variants are the variants the Hub, DXP and text-mode games play,
+	// and the CheckerBoard games only where English is among them; nil:
+	// all four. The memory run (Russian) is not affected.
+	Variants []engine.VariantID
 	Out      io.Writer // progress lines; nil: none
+}
+
+// variants returns the variants this run plays (Variants, or all four).
+func (c *Config) variants() []engine.VariantID {
+	if len(c.Variants) == 0 {
+		return engine.AllVariants()
+	}
+	return c.Variants
 }
 
 // Line is the tally of one front end in one variant.
@@ -171,7 +184,7 @@ func (c *Config) say(format string, a ...any) {
 // stopped it (a deck that does not load, ctx).
 func Run(ctx context.Context, cfg Config) (Report, error) {
 	var rep Report
-	for _, v := range engine.AllVariants() {
+	for _, v := range cfg.variants() {
 		if cfg.Games > 0 {
 			l, err := cfg.hubGames(ctx, v)
 			if err != nil {
@@ -181,14 +194,14 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 			cfg.say("%s", l)
 		}
 	}
-	for _, v := range engine.AllVariants() {
+	for _, v := range cfg.variants() {
 		if cfg.DXPGames > 0 {
 			l := cfg.dxpGames(ctx, v)
 			rep.Lines = append(rep.Lines, l)
 			cfg.say("%s", l)
 		}
 	}
-	for _, v := range engine.AllVariants() {
+	for _, v := range cfg.variants() {
 		if cfg.TextGames > 0 {
 			l := cfg.textGames(ctx, v)
 			rep.Lines = append(rep.Lines, l)
@@ -196,7 +209,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		}
 	}
 	switch {
-	case cfg.CBGames == 0:
+	case cfg.CBGames == 0 || !slices.Contains(cfg.variants(), engine.English):
 	case cfg.Wine == "" || cfg.CBHub == "" || cfg.CBDLL == "":
 		rep.Skipped = append(rep.Skipped, "cb: CheckerBoard needs wine, bin/cbhub.exe, bin/damka.dll and the wine prefix bin/wine (make test-cb makes them; see docs/checkerboard.md)")
 	default:
@@ -284,4 +297,22 @@ func (b *lockedBuffer) Bytes() []byte {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// parseVariants reads a comma-separated list of variant names (as
+// engine.ParseVariant takes them, "russian,english") for
+// Config.Variants; an unknown or repeated name is an error naming it.
+func parseVariants(s string) ([]engine.VariantID, error) {
+	var vs []engine.VariantID
+	for _, name := range strings.Split(s, ",") {
+		v, err := engine.ParseVariant(strings.TrimSpace(name))
+		if err != nil {
+			return nil, fmt.Errorf("soak variants %q: %w", s, err)
+		}
+		if slices.Contains(vs, v) {
+			return nil, fmt.Errorf("soak variants %q: %s given twice", s, v)
+		}
+		vs = append(vs, v)
+	}
+	return vs, nil
 }

@@ -41,7 +41,8 @@ func envInt(t *testing.T, name string, def int) int {
 // milliseconds (default 200; DAMKA_SOAK_CB_MARGIN that of the CheckerBoard
 // games, default 1000), DAMKA_SOAK_DIR keeps the PDN files there,
 // DAMKA_SOAK_SHARD=i/N makes the run shard i of N (other openings, PDN
-// files named -iofN). With no count set it is skipped.
+// files named -iofN), DAMKA_SOAK_VARIANTS=russian,english plays only
+// those variants' games. With no count set it is skipped.
 func TestSoak(t *testing.T) {
 	n := envInt(t, "DAMKA_SOAK", 0)
 	cfg := Config{
@@ -57,6 +58,11 @@ func TestSoak(t *testing.T) {
 	if n == 0 {
 		cfg.DXPGames = envInt(t, "DAMKA_SOAK_DXP", 0)
 		cfg.TextGames = envInt(t, "DAMKA_SOAK_TEXT", 0)
+	}
+	if v := os.Getenv("DAMKA_SOAK_VARIANTS"); v != "" {
+		vs, err := parseVariants(v)
+		require.NoError(t, err, "DAMKA_SOAK_VARIANTS")
+		cfg.Variants = vs
 	}
 	if cfg.Games+cfg.DXPGames+cfg.TextGames+cfg.MemGames+cfg.CBGames == 0 {
 		t.Skip("set DAMKA_SOAK=N (games per variant) to run the soak: make soak")
@@ -125,4 +131,20 @@ func TestPickShards(t *testing.T) {
 	require.Len(t, all, len(ops)+5)
 	assert.Equal(t, all[0].Name, all[len(ops)].Name)
 	assert.Empty(t, pick(nil, 3, 1))
+}
+
+// TestParseVariants checks SOAK_VARIANTS: names in the order given, an
+// unknown or repeated name refused, and a nil list playing all four.
+func TestParseVariants(t *testing.T) {
+	vs, err := parseVariants("international, russian")
+	require.NoError(t, err)
+	assert.Equal(t, []engine.VariantID{engine.International, engine.Russian}, vs)
+	_, err = parseVariants("russian,pool")
+	assert.ErrorContains(t, err, "pool")
+	_, err = parseVariants("english,english")
+	assert.ErrorContains(t, err, "twice")
+	_, err = parseVariants("")
+	assert.Error(t, err)
+	assert.Equal(t, engine.AllVariants(), (&Config{}).variants())
+	assert.Equal(t, vs, (&Config{Variants: vs}).variants())
 }
