@@ -453,6 +453,10 @@ func checkNarrow(t *testing.T, ctx context.Context) {
 // damka), no clock and no ballot.
 func newGame(t *testing.T, ctx context.Context, variant, white, black string) {
 	t.Helper()
+	// The new game's state is the one with another game number: the state
+	// before it may already match, and a later one would then overwrite
+	// what the test types next (the FEN field).
+	game := eval[int](t, ctx, `window.damka.state ? window.damka.state.game : -1`)
 	runIn(t, ctx,
 		chromedp.SetValue(chromedp.CSS(`#ck-base`), "0"),
 		chromedp.SetValue(chromedp.CSS(`#ck-inc`), "0"),
@@ -464,7 +468,7 @@ func newGame(t *testing.T, ctx context.Context, variant, white, black string) {
 		js(`document.getElementById("ballot").checked = false`),
 		chromedp.Click(chromedp.CSS(`#btn-new`)),
 	)
-	waitFor(t, ctx, fmt.Sprintf(`window.damka.state.variant === %q && window.damka.state.played.length === 0 && window.damka.state.white === %q && window.damka.state.black === %q && !window.damka.state.clock.timed`, variant, white, black))
+	waitFor(t, ctx, fmt.Sprintf(`window.damka.state.game !== %d && window.damka.state.variant === %q && window.damka.state.played.length === 0 && window.damka.state.white === %q && window.damka.state.black === %q && !window.damka.state.clock.timed`, game, variant, white, black))
 }
 
 // sqNamed returns the number of the square the page names name.
