@@ -244,15 +244,17 @@ const iirDepth = 5
 
 // iirVariant are the variants whose search uses internal iterative
 // reduction: international, where self-play measured +7.1 +- 13.0 Elo
-// over 1276 games (LLR 0.75: not yet accepted; docs/strength.md). The 8x8
-// variants are not yet measured with it.
+// over 1276 games (LLR 0.75: not yet accepted; docs/strength.md). English
+// self-play rejected it (604 games at 100,000 nodes a move, -4.6 +- 19.2
+// Elo, H0); Russian and Brazilian are not yet measured with it.
 var iirVariant = [engine.NumVariants]bool{engine.International: true}
 
 // lmrEarlyVariant are the variants whose late move reductions start
 // early at non-PV nodes (lmrFormula): international, where self-play at
 // 100,000 nodes a move measured +11.9 +- 13.4 Elo over 1316 games (LOS
-// 95.9%, LLR 2.47 when the deck ran out; docs/strength.md). The 8x8
-// variants are not yet measured with it.
+// 95.9%, LLR 2.47 when the deck ran out; docs/strength.md). In English
+// self-play it scored -4.2 +- 23.8 Elo over 416 games (stopped); Russian
+// and Brazilian are not yet measured with it.
 var lmrEarlyVariant = [engine.NumVariants]bool{engine.International: true}
 
 // lmrFormula is the late move reduction of the i-th move tried (0-based)
