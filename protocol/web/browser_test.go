@@ -450,24 +450,26 @@ func checkNarrow(t *testing.T, ctx context.Context) {
 }
 
 // newGame starts a new game of variant with the given sides (a person or
-// damka), no clock and no ballot.
+// damka), no clock and no ballot. The fields are set and the messages sent
+// in one script: every state the page receives sets the side and FEN
+// fields from the server's game, so a state arriving between setting a
+// field and sending it would send the old value.
 func newGame(t *testing.T, ctx context.Context, variant, white, black string) {
 	t.Helper()
 	// The new game's state is the one with another game number: the state
 	// before it may already match, and a later one would then overwrite
 	// what the test types next (the FEN field).
 	game := eval[int](t, ctx, `window.damka.state ? window.damka.state.game : -1`)
-	runIn(t, ctx,
-		chromedp.SetValue(chromedp.CSS(`#ck-base`), "0"),
-		chromedp.SetValue(chromedp.CSS(`#ck-inc`), "0"),
-		chromedp.Click(chromedp.CSS(`#btn-clock`)),
-		chromedp.SetValue(chromedp.CSS(`#side-white`), white),
-		chromedp.SetValue(chromedp.CSS(`#side-black`), black),
-		js(`document.getElementById("side-black").dispatchEvent(new Event("change"))`),
-		chromedp.SetValue(chromedp.CSS(`#variant`), variant),
-		js(`document.getElementById("ballot").checked = false`),
-		chromedp.Click(chromedp.CSS(`#btn-new`)),
-	)
+	runIn(t, ctx, js(fmt.Sprintf(`const el = id => document.getElementById(id);
+		el("ck-base").value = "0";
+		el("ck-inc").value = "0";
+		el("btn-clock").click();
+		el("side-white").value = %q;
+		el("side-black").value = %q;
+		el("side-black").dispatchEvent(new Event("change"));
+		el("variant").value = %q;
+		el("ballot").checked = false;
+		el("btn-new").click()`, white, black, variant)))
 	waitFor(t, ctx, fmt.Sprintf(`window.damka.state.game !== %d && window.damka.state.variant === %q && window.damka.state.played.length === 0 && window.damka.state.white === %q && window.damka.state.black === %q && !window.damka.state.clock.timed`, game, variant, white, black))
 }
 
