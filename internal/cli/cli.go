@@ -151,15 +151,19 @@ var (
 // empty); stopProfile ends it when the command returns. The profile is in
 // pprof's format: go tool pprof reads it, and the build uses
 // cmd/damka/default.pgo for profile-guided optimisation.
+//
+// It runs once for a command: from the root's PersistentPreRunE, or, for
+// the commands that parse their own flags (match, solve, gui), after
+// their parse; a profile already started is left as it is.
 func startProfile() error {
-	if gflags.memProfile != "" {
+	if gflags.memProfile != "" && memSink == nil {
 		f, err := os.Create(gflags.memProfile)
 		if err != nil {
 			return badInput("cannot create --mem-profile: %v", err)
 		}
 		memSink = f
 	}
-	if gflags.cpuProfile == "" {
+	if gflags.cpuProfile == "" || profSink != nil {
 		return nil
 	}
 	f, err := os.Create(gflags.cpuProfile)

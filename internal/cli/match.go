@@ -123,7 +123,7 @@ The last line of standard output is
 // parseWithEngines parses the arguments of a command that takes repeated
 // --engine descriptions of several words each, which pflag cannot (the
 // command sets DisableFlagParsing): the descriptions (see extractEngines),
-// then the other flags, then logging is set up. help reports that --help
+// then the other flags, then logging and the profiles are set up. help reports that --help
 // was given and the help shown. Bad flags and stray arguments are bad
 // input.
 func parseWithEngines(cmd *cobra.Command, args []string) (specs [][]string, help bool, err error) {
@@ -174,7 +174,12 @@ func parseEngineArgs(cmd *cobra.Command, args []string, trailing bool) (specs []
 		return nil, nil, true, cmd.Help()
 	}
 	positional = append(cmd.Flags().Args(), tail...)
-	return specs, positional, false, setupLogging()
+	if err := setupLogging(); err != nil {
+		return nil, nil, false, err
+	}
+	// The root's PersistentPreRunE ran before these flags were parsed, so
+	// --cpu-profile and --mem-profile start here.
+	return specs, positional, false, startProfile()
 }
 
 // engineFlag is the name of the repeated engine flag.

@@ -62,3 +62,30 @@ func TestMemProfileFlag(t *testing.T) {
 	assert.Contains(t, errs, "x.heap: no such file or directory")
 	assert.NoFileExists(t, bad)
 }
+
+// TestProfileFlagsOwnParsers: the commands that parse their own flags
+// (solve, match, gui: several-word --engine descriptions) honour
+// --cpu-profile and --mem-profile too, before or after the command's name.
+func TestProfileFlagsOwnParsers(t *testing.T) {
+	dir := t.TempDir()
+	suite := filepath.Join("..", "..", "bench", "testdata", "solve_english.epd")
+	before := filepath.Join(dir, "before.pprof")
+	_, errs, code := runCLI("--cpu-profile", before, "solve", suite, "--variant", "english", "--depth", "3")
+	require.Equal(t, 0, code, errs)
+	after := filepath.Join(dir, "after.pprof")
+	heap := filepath.Join(dir, "after.heap")
+	_, errs, code = runCLI("solve", suite, "--variant", "english", "--depth", "3", "--cpu-profile", after, "--mem-profile", heap)
+	require.Equal(t, 0, code, errs)
+	for _, path := range []string{before, after, heap} {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err, path)
+		require.Greater(t, len(data), 2, path)
+		assert.Equal(t, []byte{0x1f, 0x8b}, data[:2], path)
+	}
+
+	bad := filepath.Join(dir, "missing", "x.pprof")
+	out, errs, code := runCLI("solve", suite, "--variant", "english", "--depth", "3", "--cpu-profile", bad)
+	assert.Equal(t, exitBadInput, code, errs)
+	assert.Empty(t, out, "the command did not run")
+	assert.Contains(t, errs, "cannot create --cpu-profile: ")
+}
