@@ -116,7 +116,7 @@ var (
 	// (eval/weights/VARIANT.dkw, book/data/<variant>.book).
 	placeholderPartRe = regexp.MustCompile(`(^|/)([A-Z][A-Z_]*(\.[a-z.]+)?|<[a-z]+>[^/]*)$`)
 	// repoPathRe: a path into the repository's data folders.
-	repoPathRe = regexp.MustCompile("(?:^|[\\s`(\"=])((?:testdata/draughts|openings/decks|learn/games|eval/weights|book/data|egdb/data)/[^\\s`)\"'|,;]*)")
+	repoPathRe = regexp.MustCompile("(?:^|[\\s`(\"=])((?:testdata/draughts|openings/decks|learn/games|learn/peers|learn/sprt|eval/weights|book/data|egdb/data)/[^\\s`)\"'|,;]*)")
 )
 
 // TestDocsExamplesRunFromAClone: the examples of the README, docs/, the
