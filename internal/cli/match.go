@@ -123,9 +123,9 @@ The last line of standard output is
 // parseWithEngines parses the arguments of a command that takes repeated
 // --engine descriptions of several words each, which pflag cannot (the
 // command sets DisableFlagParsing): the descriptions (see extractEngines),
-// then the other flags, then logging and the profiles are set up. help reports that --help
-// was given and the help shown. Bad flags and stray arguments are bad
-// input.
+// then the other flags, then logging and the profiles are set up. help
+// reports that --help was given and the help shown. Bad flags and stray
+// arguments are bad input.
 func parseWithEngines(cmd *cobra.Command, args []string) (specs [][]string, help bool, err error) {
 	specs, extra, help, err := parseEngineArgs(cmd, args, false)
 	if err == nil && !help && len(extra) > 0 {
