@@ -510,3 +510,25 @@ func halvePNG(t *testing.T, data []byte) []byte {
 	require.NoError(t, png.Encode(&buf, out))
 	return buf.Bytes()
 }
+
+// TestBrowserFENBoxKeepsTyping: a state of the same position (one asked
+// for, as a clock or the analysis starting sends) leaves what the person
+// typed in the FEN box; a new position replaces it.
+func TestBrowserFENBoxKeepsTyping(t *testing.T) {
+	ctx, consoleErrors := analysisPage(t, Config{})
+	newGame(t, ctx, "russian", "human", "human")
+	const typed = "W:Wc3:Bd"
+	runIn(t, ctx,
+		chromedp.SetValue(chromedp.CSS(`#fen`), typed),
+		js(`window.prevState = window.damka.state; window.damka.send({type: "state"})`),
+	)
+	waitFor(t, ctx, `window.damka.state !== window.prevState`)
+	require.Equal(t, eval[string](t, ctx, `window.prevState.fen`), eval[string](t, ctx, `window.damka.state.fen`))
+	require.Equal(t, typed, eval[string](t, ctx, `document.getElementById("fen").value`), "the typed FEN is kept")
+
+	path := eval[[]int](t, ctx, `window.damka.state.moves[0].path`)
+	runIn(t, ctx, clickSq(path[0]), clickSq(path[len(path)-1]))
+	waitFor(t, ctx, `window.damka.state.played.length === 1`)
+	require.Equal(t, eval[string](t, ctx, `window.damka.state.fen`), eval[string](t, ctx, `document.getElementById("fen").value`), "a new position replaces it")
+	require.Empty(t, consoleErrors(), "console errors and exceptions")
+}

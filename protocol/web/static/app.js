@@ -153,6 +153,7 @@ const handlers = {
     // The variant chooser follows the game's variant when it changes, and
     // is otherwise left as the person set it for the next new game.
     if (!state || state.variant !== m.variant) $("variant").value = m.variant;
+    const fenChanged = !state || state.fen !== m.fen || state.game !== m.game;
     state = m;
     clockAt = performance.now();
     lines = {};
@@ -164,7 +165,10 @@ const handlers = {
     document.body.dataset.variant = m.variant;
     $("side-white").value = m.white;
     $("side-black").value = m.black;
-    $("fen").value = m.fen;
+    // The FEN box follows the position when it changes; a state of the
+    // same position (a clock, the analysis starting) leaves what the
+    // person is typing there.
+    if (fenChanged) $("fen").value = m.fen;
     $("result").textContent = m.result ? m.result + "  " + m.reason : (m.busy === "think" ? "thinking..." : m.side + " to move");
     renderBoard();
     renderMoves();
