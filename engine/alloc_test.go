@@ -39,8 +39,16 @@ func TestHotPathAllocs(t *testing.T) {
 }
 
 // TestPlayKeyIncremental checks that Play keeps the Zobrist key equal to the
-// key computed from scratch over every position of perft(4).
+// key computed from scratch, and that KeyAfter gives it before the move is
+// played, over every position of perft(5) from the start and perft(3) from
+// positions with kings, captures by kings and crowning men.
 func TestPlayKeyIncremental(t *testing.T) {
+	kings := map[VariantID][]string{
+		Russian:       {"W:WKa1,c3,g7:Bb6,d6,Kh8,f4", "B:WKd4,e3:Bf6,Kb8,c7"},
+		Brazilian:     {"W:WKa1,c3,g7:Bb6,d6,Kh8,f4"},
+		English:       {"W:WK9,10,26:B14,K23,27,K31", "B:W6,K18:B22,K27"},
+		International: {"W:WK46,28,7:B22,K3,33,19,40", "B:W10,K41,32:BK5,37,38,44"},
+	}
 	for _, v := range AllVariants() {
 		var walk func(p Position, depth int)
 		walk = func(p Position, depth int) {
@@ -50,9 +58,19 @@ func TestPlayKeyIncremental(t *testing.T) {
 			var list MoveList
 			p.GeneratePaths(&list)
 			for _, m := range list.Slice() {
-				walk(p.Play(m), depth-1)
+				q := p.Play(m)
+				if !assert.Equal(t, q.Key, p.KeyAfter(m), "%s: KeyAfter %v in %s", v, m, p.FEN()) {
+					return
+				}
+				walk(q, depth-1)
 			}
 		}
 		walk(StartPosition(v), 5)
+		for _, fen := range kings[v] {
+			p, err := ParsePosition(v, fen)
+			if assert.NoError(t, err, fen) {
+				walk(p, 3)
+			}
+		}
 	}
 }

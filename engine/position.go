@@ -207,6 +207,34 @@ func (p *Position) PlayInto(dst *Position, m Move) {
 	dst.apply(m)
 }
 
+// KeyAfter returns the Zobrist key of the position after m (the Key that
+// Play(m) would give) without playing it: the search uses it to start
+// loading a child's transposition table entry early. m must be a legal
+// move of p. It does not allocate.
+func (p *Position) KeyAfter(m Move) uint64 {
+	us := p.Side & 1
+	them := us ^ 1
+	f, t := m.From&63, m.To&63
+	key := p.Key ^ zobBlack
+	switch {
+	case p.Kings&(uint64(1)<<f) != 0:
+		key ^= zobKing[us][f] ^ zobKing[us][t]
+	case m.Flags&FlagCrown != 0:
+		key ^= zobMan[us][f] ^ zobKing[us][t]
+	default:
+		key ^= zobMan[us][f] ^ zobMan[us][t]
+	}
+	if c := m.Captured; c != 0 {
+		for b := c & p.Kings; b != 0; b &= b - 1 {
+			key ^= zobKing[them][bits.TrailingZeros64(b)&63]
+		}
+		for b := c &^ p.Kings; b != 0; b &= b - 1 {
+			key ^= zobMan[them][bits.TrailingZeros64(b)&63]
+		}
+	}
+	return key
+}
+
 // applyBoard plays m on p in place without updating the Zobrist key:
 // perft uses it for the positions it only counts the moves of.
 func (p *Position) applyBoard(m Move) {

@@ -144,6 +144,12 @@ func (t *table) bucket(key uint64) uint64 {
 	return hi * ttWays * 2
 }
 
+// prefetch starts loading key's bucket into the cache, so that a probe
+// of key soon after finds it there instead of waiting on memory.
+func (t *table) prefetch(key uint64) {
+	prefetch(unsafe.Pointer(&t.words[t.bucket(key)]))
+}
+
 // probe looks key up.
 func (t *table) probe(key uint64) (ttEntry, bool) {
 	b := t.bucket(key)

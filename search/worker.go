@@ -687,6 +687,14 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		futile = w.evaluate(p)+futilityMargin*depth <= alpha
 	}
 
+	if depth >= 2 && ply > 0 {
+		// The children probe the table: start loading their buckets while
+		// the first ones are searched.
+		for i := range n {
+			w.tt.prefetch(p.KeyAfter(st.moves.Moves[i]))
+		}
+	}
+
 	origAlpha := alpha
 	best := -infinite
 	bestIdx := -1
