@@ -82,8 +82,8 @@ func (w *Weights) Evaluate(p *engine.Position) int {
 	eg += pe
 	full := 2 * g.men
 	total := (mg*menLeft + eg*(full-menLeft)) / (full << WeightShift)
-	if endgameScale(p, g, &s) == 2 {
-		total /= 2
+	if div := Divisor(endgameScale(p, g, &s), drawishDivisors(g, &s), total); div > 1 {
+		total /= div
 	}
 	if p.Side == engine.Black {
 		return -total

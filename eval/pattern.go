@@ -235,6 +235,32 @@ type Features struct {
 	MenLeft      int                // men of both sides: 2*Men() = middlegame, 0 = endgame
 	Men          int                // men a side at the start (12 or 20)
 	Scale        int                // the endgame rules' divisor of the score (1, 2) or 0: not a linear score
+	// Drawish holds the drawish-material divisors of the score when White
+	// is ahead (index 0) and when Black is ahead (1): 1, 2 or 8 (see
+	// Divisor).
+	Drawish [2]int
+}
+
+// Divisor returns what the linear score total (White's view, any unit) of
+// the position whose features f holds is divided by: the larger of Scale
+// and the drawish-material divisor of the side total puts ahead. f.Scale
+// must not be 0.
+func (f *Features) Divisor(total float64) int {
+	return Divisor(f.Scale, f.Drawish, total)
+}
+
+// Divisor is Features.Divisor's rule on its parts: scale (Features.Scale,
+// not 0), or drawish's divisor (Features.Drawish) for the side the sign
+// of total puts ahead when that is larger.
+func Divisor[T int | float64](scale int, drawish [2]int, total T) int {
+	d := 1
+	switch {
+	case total > 0:
+		d = drawish[0]
+	case total < 0:
+		d = drawish[1]
+	}
+	return max(scale, d)
 }
 
 // MaxRegions bounds Regions over the variants (46, on 10x10).
@@ -279,6 +305,7 @@ func extractFeatures(p *engine.Position, f *Features, set uint8) {
 	f.Men = g.men
 	f.MenLeft = s[0].nMen + s[1].nMen
 	f.Scale = endgameScale(p, g, &s)
+	f.Drawish = drawishDivisors(g, &s)
 }
 
 // patternPieces returns colour c's pieces that the patterns of feature
@@ -415,6 +442,29 @@ func endgameScale(p *engine.Position, g *geometry, s *[2]side) int {
 		}
 	}
 	return 1
+}
+
+// drawishDivisors returns the drawish-material divisors of a 10x10
+// position with men, for White ahead and for Black ahead: a side ahead
+// that faces a king with material that rarely wins has its score divided
+// by 8 when it has 3 pieces or fewer, by 2 when both sides have as many
+// kings and their men differ by one at most; else (and on 8x8) by 1.
+func drawishDivisors(g *geometry, s *[2]side) [2]int {
+	d := [2]int{1, 1}
+	if g.size < 10 {
+		return d
+	}
+	for c := range 2 {
+		a, b := &s[c], &s[c^1]
+		switch {
+		case b.nKings == 0:
+		case a.nMen+a.nKings <= 3:
+			d[c] = 8
+		case a.nKings == b.nKings && a.nMen-b.nMen <= 1 && b.nMen-a.nMen <= 1:
+			d[c] = 2
+		}
+	}
+	return d
 }
 
 // kingEquiv is how many men a flying king counts for in endgameScale.

@@ -251,8 +251,9 @@ func TestLoadWeightsErrorsNameTheFile(t *testing.T) {
 // recompute is the learned score of p from its features, computed the
 // plain way: the dense counts times their weights, White's pattern weights
 // minus Black's, blended by the men left, in centi-men, divided by the
-// endgame scale, from the side to move's view. ok is false for a score
-// the endgame rules make (Scale 0).
+// endgame scale or the drawish-material divisor of the side ahead
+// (Features.Divisor), from the side to move's view. ok is false for a
+// score the endgame rules make (Scale 0).
 func recompute(w *Weights, p *engine.Position) (score int, ok bool) {
 	var f Features
 	extractFeatures(p, &f, w.Set)
@@ -271,7 +272,8 @@ func recompute(w *Weights, p *engine.Position) (score int, ok bool) {
 		eg += int(white[1]) - int(black[1])
 	}
 	full := 2 * f.Men
-	score = (mg*f.MenLeft + eg*(full-f.MenLeft)) / full / 16 / f.Scale
+	total := (mg*f.MenLeft + eg*(full-f.MenLeft)) / full / 16
+	score = total / f.Divisor(float64(total))
 	if p.Side == engine.Black {
 		score = -score
 	}
@@ -286,7 +288,7 @@ func TestEvaluateMatchesFeatures(t *testing.T) {
 			if seed == 0 {
 				w = Default(v)
 			}
-			checked, scaled := 0, 0
+			checked, scaled, drawish := 0, 0, 0
 			for i := range ps {
 				want, ok := recompute(w, &ps[i])
 				if !ok {
@@ -298,6 +300,9 @@ func TestEvaluateMatchesFeatures(t *testing.T) {
 				if f.Scale == 2 {
 					scaled++
 				}
+				if f.Drawish != [2]int{1, 1} {
+					drawish++
+				}
 				require.Equal(t, want, w.Evaluate(&ps[i]), "%v weights %d: %s", v, seed, ps[i].FEN())
 				if seed == 0 {
 					require.Equal(t, want, Evaluate(&ps[i]), "%v: %s", v, ps[i].FEN())
@@ -306,6 +311,9 @@ func TestEvaluateMatchesFeatures(t *testing.T) {
 			assert.Greater(t, checked, 1000, v.String())
 			if v.Rules().FlyingKings {
 				assert.Positive(t, scaled, "%v: no position with the endgame scale 2", v)
+			}
+			if v == engine.International {
+				assert.Positive(t, drawish, "%v: no position with a drawish divisor", v)
 			}
 		}
 	}
@@ -495,4 +503,33 @@ func TestEvaluateMatchesReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDrawishDivisors: the drawish-material divisors of 10x10 positions
+// (White ahead, Black ahead), and none on 8x8.
+func TestDrawishDivisors(t *testing.T) {
+	for _, c := range []struct {
+		v    engine.VariantID
+		fen  string
+		want [2]int
+	}{
+		{engine.International, "W:W20,35,40:BK16", [2]int{8, 1}},                  // 3 men against a king
+		{engine.International, "W:W20,35,40,41:BK16", [2]int{1, 1}},               // 4 pieces: no rule
+		{engine.International, "B:WK3,20:B30,K45,44", [2]int{8, 8}},               // 2 and 3 pieces, kings on both sides
+		{engine.International, "W:WK3,20,25,31:BK45,30,36,37,38", [2]int{2, 2}},   // one king each, 3 men against 4
+		{engine.International, "W:WK3,20,25,31,32:BK45,30,36,37", [2]int{2, 2}},   // one king each, 4 men against 3
+		{engine.International, "W:WK3,K4,20,25,31:BK45,30,36,37", [2]int{1, 1}},   // two kings against one
+		{engine.International, "W:W20,25,31,32,33:B30,36,37,38,39", [2]int{1, 1}}, // no kings
+		{engine.Russian, "W:Wc3,e3,g3:Bkh8", [2]int{1, 1}},                        // 8x8
+	} {
+		p, err := engine.ParsePosition(c.v, c.fen)
+		require.NoError(t, err, c.fen)
+		var f Features
+		ExtractFeatures(&p, &f)
+		assert.Equal(t, c.want, f.Drawish, c.fen)
+	}
+	f := Features{Scale: 2, Drawish: [2]int{8, 1}}
+	assert.Equal(t, 8, f.Divisor(5))
+	assert.Equal(t, 2, f.Divisor(-5))
+	assert.Equal(t, 2, f.Divisor(0))
 }

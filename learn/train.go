@@ -32,6 +32,7 @@ type Sample struct {
 	Dense        [eval.NumDense]int16    // White's minus Black's counts
 	MenLeft      uint8                   // men of both sides
 	Scale        uint8                   // the endgame rules' divisor (1 or 2)
+	Drawish      [2]uint8                // the drawish-material divisors, White ahead and Black ahead (eval.Features.Drawish)
 	Result       float32                 // White's score: 1, 0.5 or 0 (the game's, or the table's when Exact)
 	Exact        bool                    // Result is the endgame table's value of the position (Data.EGDB)
 	Score        int16                   // search score, White's view, centi-men
@@ -41,7 +42,8 @@ type Sample struct {
 // newSample returns the sample of the features f (Result, Score and Game
 // unset).
 func newSample(f *eval.Features) Sample {
-	return Sample{White: f.White, Black: f.Black, Dense: f.Dense, MenLeft: uint8(f.MenLeft), Scale: uint8(f.Scale)}
+	return Sample{White: f.White, Black: f.Black, Dense: f.Dense, MenLeft: uint8(f.MenLeft), Scale: uint8(f.Scale),
+		Drawish: [2]uint8{uint8(f.Drawish[0]), uint8(f.Drawish[1])}}
 }
 
 // EGDB gives training positions their exact values (Data.EGDB); an
@@ -275,9 +277,10 @@ func newModel(w *eval.Weights, set uint8) *model {
 	return m
 }
 
-// score returns s's linear score in centi-men, White's view, scaled by the
-// endgame rules, and the blend factors of the middlegame and endgame
-// weights.
+// score returns s's linear score in centi-men, White's view, divided as
+// eval divides it (eval.Features.Divisor: the endgame rules, the
+// drawish material of the side ahead), and the blend factors of the
+// middlegame and endgame weights.
 func (m *model) score(s *Sample) (score, fm, fe float64) {
 	w := m.w
 	var mg, eg float64
@@ -296,8 +299,11 @@ func (m *model) score(s *Sample) (score, fm, fe float64) {
 		base += 2 * eval.PatternSize
 	}
 	full := float64(2 * m.men)
-	fm = float64(s.MenLeft) / full / float64(s.Scale)
-	fe = (full - float64(s.MenLeft)) / full / float64(s.Scale)
+	fm = float64(s.MenLeft) / full
+	fe = (full - float64(s.MenLeft)) / full
+	div := float64(eval.Divisor(int(s.Scale), [2]int{int(s.Drawish[0]), int(s.Drawish[1])}, mg*fm+eg*fe))
+	fm /= div
+	fe /= div
 	return mg*fm + eg*fe, fm, fe
 }
 
