@@ -255,33 +255,20 @@ func (p *Position) applyBoard(m Move) {
 
 // apply plays m on p in place.
 func (p *Position) apply(m Move) {
+	key := p.KeyAfter(m)
 	us := p.Side & 1
 	them := us ^ 1
-	f, t := m.From&63, m.To&63
-	from := uint64(1) << f
-	to := uint64(1) << t
-	key := p.Key ^ zobBlack
+	from := uint64(1) << (m.From & 63)
+	to := uint64(1) << (m.To & 63)
 	switch {
 	case p.Kings&from != 0:
 		p.Kings ^= from ^ to // from == to leaves the king where it is
-		key ^= zobKing[us][f] ^ zobKing[us][t]
 	case m.Flags&FlagCrown != 0:
 		p.Kings |= to
-		key ^= zobMan[us][f] ^ zobKing[us][t]
-	default:
-		key ^= zobMan[us][f] ^ zobMan[us][t]
 	}
 	p.Pieces[us] ^= from ^ to
-	if c := m.Captured; c != 0 {
-		for b := c & p.Kings; b != 0; b &= b - 1 {
-			key ^= zobKing[them][bits.TrailingZeros64(b)&63]
-		}
-		for b := c &^ p.Kings; b != 0; b &= b - 1 {
-			key ^= zobMan[them][bits.TrailingZeros64(b)&63]
-		}
-		p.Pieces[them] &^= c
-		p.Kings &^= c
-	}
+	p.Pieces[them] &^= m.Captured
+	p.Kings &^= m.Captured
 	p.Key = key
 	p.Side = them
 }
