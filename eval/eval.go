@@ -138,6 +138,7 @@ func (w *Weights) denseScore(p *engine.Position, g *geometry, s *[2]side) (mg, e
 		add(DenseKingCorner, a.kingCorner-b.kingCorner)
 		add(DenseKingMob, a.kingMob-b.kingMob)
 		add(DenseKingDiag, a.kingDiag-b.kingDiag)
+		add(DenseKingFirst, min(s[0].nKings, 1)-min(s[1].nKings, 1))
 	}
 	return mg, eg
 }

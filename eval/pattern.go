@@ -61,8 +61,14 @@ const (
 	DenseKingEdge   // kings on the edge files
 	DenseKingCentre // kings on the central squares
 	DenseKingCorner // kings on the double-corner squares
+	// Later:
+	DenseKingFirst // 1 for a side with a king (its first king is worth more than the others)
 	NumDense
 )
+
+// numDenseV2 is the dense features of the files of feature sets 2 to 4
+// written before DenseKingFirst: such a file reads with it at 0.
+const numDenseV2 = DenseKingFirst
 
 // NumDenseV1 is the dense features of feature set 1 (the first NumDenseV1
 // of this set): a set-1 weights file reads with the others at 0.
@@ -71,7 +77,7 @@ const NumDenseV1 = DenseToMove + 1
 // denseNames name the dense features for files and reports.
 var denseNames = [NumDense]string{"men", "kings", "man-mobility", "king-mobility", "blocked", "runaway",
 	"runaway-steps", "tempo", "balance", "king-long-diagonal", "trade", "to-move",
-	"move", "king-edge", "king-centre", "king-corner"}
+	"move", "king-edge", "king-centre", "king-corner", "first-king"}
 
 // DenseName returns the name of dense feature f ("men", "kings", ...).
 func DenseName(f int) string { return denseNames[f] }
@@ -412,6 +418,7 @@ func denseCounts(p *engine.Position, g *geometry, s *[2]side, d *[2][NumDense]in
 		dc[DenseBalance], dc[DenseRunaway], dc[DenseRunSteps] = k.balance, k.runaway, k.runSteps
 		dc[DenseKingEdge], dc[DenseKingCentre], dc[DenseKingCorner] = k.kingEdge, k.kingCentre, k.kingCorner
 		dc[DenseKingMob], dc[DenseKingDiag] = k.kingMob, k.kingDiag
+		dc[DenseKingFirst] = min(me.nKings, 1)
 	}
 }
 

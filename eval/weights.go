@@ -7,7 +7,7 @@
 //	version      uint16   1
 //	variant      uint8    engine.VariantID
 //	feature set  uint8    FeatureSet (4), or 3 (no row bands), 2 (also kings out of the patterns), or 1 (also NumDenseV1 dense features)
-//	dense        uint16   NumDense
+//	dense        uint16   NumDense, or 16 in a file of sets 2 to 4 without the first-king feature (it reads as 0)
 //	regions      uint16   Regions(variant) in that set: 22 (set 4) or 15 on 8x8, 46 (set 4) or 28 on 10x10
 //	pattern size uint32   PatternSize
 //	note length  uint32, then the note (UTF-8): the training command and data
@@ -212,6 +212,9 @@ func ParseWeights(data []byte, want engine.VariantID) (*Weights, error) {
 	set := fs
 	switch fs {
 	case FeatureSet, 3, 2:
+		if len(data) >= 14 && le.Uint16(data[12:]) == numDenseV2 {
+			wantDense = numDenseV2 // written before DenseKingFirst: it reads as 0
+		}
 	case 1:
 		wantDense = NumDenseV1 // set 2 added dense features: they read as 0
 		set = 2

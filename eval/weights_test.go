@@ -77,7 +77,16 @@ func TestWeightsRoundTrip(t *testing.T) {
 		require.NoError(t, err)
 		if data[11] != 1 {
 			assert.Equal(t, data[11], Default(v).Set, v.String())
-			assert.Equal(t, data, fileOf(t, Default(v)), v.String())
+			if binary.LittleEndian.Uint16(data[12:]) == NumDense {
+				assert.Equal(t, data, fileOf(t, Default(v)), v.String())
+				continue
+			}
+			// A file without the first-king feature: it reads as 0 and
+			// the file is written with it.
+			assert.Equal(t, [2]int16{}, Default(v).Dense[DenseKingFirst], v.String())
+			again, err := ParseWeights(fileOf(t, Default(v)), v)
+			require.NoError(t, err, v.String())
+			assert.Equal(t, Default(v), again, v.String())
 			continue
 		}
 		assert.EqualValues(t, 2, Default(v).Set, v.String())
@@ -139,11 +148,11 @@ func TestWeightsHeaderErrors(t *testing.T) {
 		{"unknown variant", change(10, 9), engine.English, "weights file variant 9 unknown"},
 		{"feature set", change(11, FeatureSet+1), engine.English, "feature set 5, this damka reads 1 to 4"},
 		{"feature set 0", change(11, 0), engine.English, "feature set 0, this damka reads 1 to 4"},
-		{"dense count", change(12, NumDense+1), engine.English, "(feature set 4) has 17 dense features, 22 regions of 6561: want 16, 22, 6561"},
-		{"set 3 with set 4's regions", change(11, 3), engine.English, "(feature set 3) has 16 dense features, 22 regions of 6561: want 16, 15, 6561"},
-		{"set 2 with another dense count", resum(append(append([]byte(nil), change(11, 2)[:12]...), append([]byte{NumDense + 1}, b[13:]...)...)), engine.English, "(feature set 2) has 17 dense features"},
-		{"set 1 with set 2's dense count", change(11, 1), engine.English, "(feature set 1) has 16 dense features, 22 regions of 6561: want 12, 15, 6561"},
-		{"regions", change(14, 15), engine.English, "16 dense features, 15 regions of 6561: want 16, 22"},
+		{"dense count", change(12, NumDense+1), engine.English, "(feature set 4) has 18 dense features, 22 regions of 6561: want 17, 22, 6561"},
+		{"set 3 with set 4's regions", change(11, 3), engine.English, "(feature set 3) has 17 dense features, 22 regions of 6561: want 17, 15, 6561"},
+		{"set 2 with another dense count", resum(append(append([]byte(nil), change(11, 2)[:12]...), append([]byte{NumDense + 1}, b[13:]...)...)), engine.English, "(feature set 2) has 18 dense features"},
+		{"set 1 with set 2's dense count", change(11, 1), engine.English, "(feature set 1) has 17 dense features, 22 regions of 6561: want 12, 15, 6561"},
+		{"regions", change(14, 15), engine.English, "17 dense features, 15 regions of 6561: want 17, 22"},
 		{"pattern size", change(16, 0), engine.English, "regions of 6400"},
 	} {
 		_, err := ParseWeights(c.data, c.want)
@@ -532,4 +541,60 @@ func TestDrawishDivisors(t *testing.T) {
 	assert.Equal(t, 8, f.Divisor(5))
 	assert.Equal(t, 2, f.Divisor(-5))
 	assert.Equal(t, 2, f.Divisor(0))
+}
+
+// TestWeightsWithoutFirstKing: a file of feature sets 2 to 4 written
+// before the first-king dense feature (16 dense features) reads with that
+// weight at 0 and the others as written; set 1's count and other counts are
+// still refused.
+func TestWeightsWithoutFirstKing(t *testing.T) {
+	for _, set := range []uint8{2, 3, 4} {
+		w := randomWeights(engine.International, uint64(set))
+		w.Set = set
+		w.Pattern = w.Pattern[:regionsOf(engine.International, set)*PatternSize]
+		b := fileOf(t, w)
+		// Drop the last dense entry: the file as a damka before it wrote it.
+		le := binary.LittleEndian
+		at := 24 + int(le.Uint32(b[20:])) + 4*numDenseV2
+		old := append(append([]byte(nil), b[:at]...), b[at+4:]...)
+		le.PutUint16(old[12:], numDenseV2)
+		old = resum(old)
+		got, err := ParseWeights(old, engine.International)
+		require.NoError(t, err, "set %d", set)
+		assert.Equal(t, [2]int16{}, got.Dense[DenseKingFirst], "set %d", set)
+		assert.Equal(t, w.Dense[:numDenseV2], got.Dense[:numDenseV2], "set %d", set)
+		assert.Equal(t, w.Pattern, got.Pattern, "set %d", set)
+		// One dense entry fewer again is refused.
+		short := append(append([]byte(nil), old[:at-4]...), old[at:]...)
+		le.PutUint16(short[12:], numDenseV2-1)
+		_, err = ParseWeights(resum(short), engine.International)
+		require.Error(t, err, "set %d", set)
+	}
+}
+
+// TestFirstKingFeature: the first-king count is 1 for a side with kings,
+// whatever their number, and the evaluation adds its weight once.
+func TestFirstKingFeature(t *testing.T) {
+	for _, c := range []struct {
+		fen  string
+		want int16
+	}{
+		{"W:W31,32,33,K1:B18,19,20", 1},
+		{"W:W31,32,33,K1,K2,K3:B18,19,20", 1},
+		{"W:W31,32,33,K1,K2:B18,19,K45", 0},
+		{"W:W31,32,33:B18,19,20,K45,K46", -1},
+		{"W:W31,32,33:B18,19,20", 0},
+	} {
+		p, err := engine.ParseFEN(engine.International, c.fen)
+		require.NoError(t, err, c.fen)
+		var f Features
+		ExtractFeatures(&p, &f)
+		assert.Equal(t, c.want, f.Dense[DenseKingFirst], c.fen)
+		// The weight moves the score by itself times the count.
+		w := NewWeights(engine.International)
+		base := w.Evaluate(&p)
+		w.Dense[DenseKingFirst] = [2]int16{100 << WeightShift, 100 << WeightShift}
+		w.Prepare()
+		assert.Equal(t, base+100*int(c.want), w.Evaluate(&p), c.fen)
+	}
 }
