@@ -61,7 +61,7 @@ const (
 	DenseKingEdge   // kings on the edge files
 	DenseKingCentre // kings on the central squares
 	DenseKingCorner // kings on the double-corner squares
-	// Later:
+	// Every set (files written before it read it as 0, numDenseV2):
 	DenseKingFirst // 1 for a side with a king (its first king is worth more than the others)
 	NumDense
 )

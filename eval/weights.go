@@ -212,7 +212,7 @@ func ParseWeights(data []byte, want engine.VariantID) (*Weights, error) {
 	set := fs
 	switch fs {
 	case FeatureSet, 3, 2:
-		if len(data) >= 14 && le.Uint16(data[12:]) == numDenseV2 {
+		if le.Uint16(data[12:]) == numDenseV2 {
 			wantDense = numDenseV2 // written before DenseKingFirst: it reads as 0
 		}
 	case 1:

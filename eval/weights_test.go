@@ -545,8 +545,8 @@ func TestDrawishDivisors(t *testing.T) {
 
 // TestWeightsWithoutFirstKing: a file of feature sets 2 to 4 written
 // before the first-king dense feature (16 dense features) reads with that
-// weight at 0 and the others as written; set 1's count and other counts are
-// still refused.
+// weight at 0 and the others as written; a file with one dense feature
+// fewer still is refused.
 func TestWeightsWithoutFirstKing(t *testing.T) {
 	for _, set := range []uint8{2, 3, 4} {
 		w := randomWeights(engine.International, uint64(set))
