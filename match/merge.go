@@ -69,7 +69,8 @@ func splitRound(tag string) (pair string, game int, ok bool) {
 // tag is "R.P.1" (Run gives A White in game 1 of each pair). Games pair up
 // by their Round tag without the game number and their Opening tag. Every
 // game must be finished, be played between A and B (two engines of
-// different names, as Run requires), be of one variant, and appear once.
+// different names, as Run requires; a White or Black tag missing, empty
+// or "?" names no engine), be of one variant, and appear once.
 func MergeGames(games []*pdn.Game, a string) (MergeSummary, error) {
 	var ms MergeSummary
 	ms.Faults = [2]map[string]int{{}, {}}
@@ -94,6 +95,12 @@ func MergeGames(games []*pdn.Game, a string) (MergeSummary, error) {
 	for i, g := range games {
 		where := fmt.Sprintf("game %d (line %d, Round %q)", i+1, g.Line, g.Tag("Round"))
 		white, black := g.Tag("White"), g.Tag("Black")
+		for _, side := range [...]struct{ tag, name string }{{"White", white}, {"Black", black}} {
+			// Run names both engines; PDN writes a missing tag as "?".
+			if side.name == "" || side.name == "?" {
+				return ms, fmt.Errorf("merge: %s: %s names no engine (%q): not a game of a match between two engines", where, side.tag, side.name)
+			}
+		}
 		if white == black {
 			// Run refuses two engines of one name: such a game would
 			// count as A's win or loss against itself.

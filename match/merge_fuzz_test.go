@@ -162,3 +162,18 @@ func sameMerge(t *testing.T, what string, a, b MergeSummary) {
 		t.Fatalf("%s: %+v\nfirst: %+v", what, b, a)
 	}
 }
+
+// TestMergeRefusesAGameWithoutAnEngine: a game whose White or Black tag is
+// missing, empty or "?" (PDN's unknown, which Write puts for a missing
+// tag) is refused, naming it; it used to count against an opponent named
+// "" that became "?" once the games were written back. (Found by
+// FuzzMatchMerge's seed black_tag_missing.)
+func TestMergeRefusesAGameWithoutAnEngine(t *testing.T) {
+	for _, tags := range []string{`[White "B"]`, `[White "B"][Black ""]`, `[White "?"][Black "B"]`} {
+		games, err := ReadPDN(strings.NewReader(tags+"[Round \"1.1.1\"] 1. c3-d4 0-1\n"), engine.Russian)
+		require.NoError(t, err)
+		_, err = MergeGames(games, "B")
+		assert.ErrorContains(t, err, `merge: game 1 (line 1, Round "1.1.1"): `, tags)
+		assert.ErrorContains(t, err, `names no engine`, tags)
+	}
+}
