@@ -165,13 +165,19 @@ func (d Decision) String() string {
 }
 
 // Decide returns the decision for the pentanomial counts: Continue while
-// fewer than MinSPRTPairs pairs are complete, then by the LLR bounds.
+// fewer than MinSPRTPairs pairs are complete, or while every complete pair
+// scored 1 of its 2 points (no pair won or lost: the pair scores have no
+// variance but PentaPrior's, which would put the LLR of any such run far
+// below the lower bound; two engines that play alike, or a drawish
+// variant's first pairs, give such runs), then by the LLR bounds. Pairs
+// that all scored 0 or 2 (or all 1/2, all 3/2) do decide: their mean lies
+// far from 1/2.
 func (t SPRT) Decide(penta [5]int) Decision {
 	n := 0
 	for _, c := range penta {
 		n += c
 	}
-	if n < MinSPRTPairs {
+	if n < MinSPRTPairs || penta[2] == n {
 		return Continue
 	}
 	llr := t.LLR(penta)

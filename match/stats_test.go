@@ -103,6 +103,20 @@ func TestSPRTHand(t *testing.T) {
 	assert.Less(t, SPRT{Elo0: 0, Elo1: 25, Alpha: 0.05, Beta: 0.05}.LLR(few), lo)
 	assert.Equal(t, Continue, SPRT{Elo0: 0, Elo1: 25, Alpha: 0.05, Beta: 0.05}.Decide(few))
 	assert.Equal(t, AcceptH0, SPRT{Elo0: 0, Elo1: 25, Alpha: 0.05, Beta: 0.05}.Decide([5]int{MinSPRTPairs, 0, 0, 0, 0}))
+	// Every pair split its points (two engines that play alike): the LLR
+	// lies far below the lower bound on the prior's variance alone, and
+	// no number of such pairs decides; the first pair won or lost does.
+	same := [5]int{0, 0, 100 * MinSPRTPairs, 0, 0}
+	for _, sp := range []SPRT{DefaultSPRT, {Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}, {Elo0: -10, Elo1: 0, Alpha: 0.05, Beta: 0.05}, {Elo0: 0, Elo1: 2, Alpha: 0.05, Beta: 0.05, Model: ModelNormalized}} {
+		lo, hi := sp.Bounds()
+		llr := sp.LLR(same)
+		if sp.Model != ModelNormalized { // its LLR stays near 0 here
+			assert.True(t, llr < lo || llr > hi, "%v: LLR %v", sp, llr)
+		}
+		assert.Equal(t, Continue, sp.Decide(same), "%v", sp)
+	}
+	assert.Equal(t, AcceptH0, DefaultSPRT.Decide([5]int{0, 3, 100 * MinSPRTPairs, 0, 0}))
+	assert.Equal(t, Continue, DefaultSPRT.Decide([5]int{0, 1, MinSPRTPairs, 1, 0}))
 	assert.Contains(t, StatsFromCounts(1, 0, 1, p).Line(&DefaultSPRT), " llr=0.26")
 }
 
