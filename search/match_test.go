@@ -161,6 +161,8 @@ func TestMatchFeature(t *testing.T) {
 			a.params.shots = true
 		case "iir":
 			b.params.noIIR = true
+		case "rfp":
+			b.params.noRFP = true
 		default:
 			t.Fatalf("unknown feature %q", feature)
 		}

@@ -46,7 +46,7 @@ func TestMultiPVLinesAreTheBest(t *testing.T) {
 	// Without its prunings, reductions and extensions the search is
 	// alpha-beta: a move's score then hardly depends on what the table
 	// learned before, and its own search is a fair reference.
-	e.params = params{noLMR: true, noFutility: true, noProbCut: true, noIIR: true, noSingleExt: true}
+	e.params = params{noLMR: true, noFutility: true, noProbCut: true, noIIR: true, noSingleExt: true, noRFP: true}
 	differ := 0
 	for _, c := range multiPVPositions {
 		root := mustFEN(t, c.v, c.fen)

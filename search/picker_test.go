@@ -202,6 +202,30 @@ func TestIIR(t *testing.T) {
 	t.Logf("nodes to depth 10 over the international suite: %d with IIR, %d without", nWith, nWithout)
 }
 
+// TestRFP checks that reverse futility pruning is on in international
+// only, that it prunes (fewer nodes to the same depth over the
+// international suite) and that the pruned search still finds at depth
+// 10 the shots of that suite found at depth 8 or less, as TestIIR does.
+func TestRFP(t *testing.T) {
+	var s selectivity
+	s.configure(&params{}, engine.International)
+	assert.Equal(t, rfpDepth, s.rfpDepth, "international: on")
+	for _, v := range []engine.VariantID{engine.Russian, engine.Brazilian, engine.English} {
+		s.configure(&params{}, v)
+		assert.Zero(t, s.rfpDepth, "%v: off", v)
+	}
+	s.configure(&params{noRFP: true}, engine.International)
+	assert.Zero(t, s.rfpDepth)
+
+	shots := readSuite(t, engine.International, 0, 8)
+	nWith, nWithout, solved, solvedWithout := solveWithAndWithout(t, shots, params{noRFP: true})
+	assert.Less(t, nWith, nWithout)
+	assert.GreaterOrEqual(t, solved, solvedWithout-1, "reverse futility loses at most one shot at depth 10")
+	assert.GreaterOrEqual(t, solved, len(shots)-2)
+	t.Logf("international suite at depth 10: %d of %d shots found with reverse futility, %d without", solved, len(shots), solvedWithout)
+	t.Logf("nodes to depth 10 over the international suite: %d with reverse futility, %d without", nWith, nWithout)
+}
+
 // solveWithAndWithout searches each shot to depth 10 with the production
 // search and with the switches off, each from a cleared table, and returns
 // the two node totals and the shots each found.

@@ -183,6 +183,7 @@ type params struct {
 	noProbCut   bool // no ProbCut
 	shots       bool // the quiescence search tries shots (tryShots)
 	noIIR       bool // no internal iterative reduction
+	noRFP       bool // no reverse futility pruning
 }
 
 // New returns an engine with the given options (Threads and HashMiB below

@@ -22,6 +22,10 @@ const maxHistory = 256
 // futilityMargin is the futility pruning margin per ply of depth.
 const futilityMargin = 120
 
+// rfpMargin is the reverse futility margin per ply of depth (centi-men
+// of the evaluation's scale), at depths 1..rfpDepth (selectivity).
+const rfpMargin = 120
+
 // plyState is the per-ply part of a worker's stack.
 //
 // The fields every node touches come first, so that they share a few
@@ -637,6 +641,19 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 	if ply > 0 && w.egdbPieces > 0 && !searchTable {
 		if s, ok := w.probeEGDB(p, st.draw, key, ply); ok {
 			return s
+		}
+	}
+
+	if !pvNode && ply > 0 && depth <= w.sel.rfpDepth && beta > -MateBound && beta < MateBound && !p.HasCapture() {
+		// Reverse futility: near the leaves, a quiet position whose static
+		// score beats beta by a margin a ply, where the opponent threatens
+		// no capture either, fails high without a search.
+		if s := w.evaluate(p); s-rfpMargin*depth >= beta {
+			q := *p
+			q.Side ^= 1
+			if !q.HasCapture() {
+				return s
+			}
 		}
 	}
 
