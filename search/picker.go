@@ -244,9 +244,11 @@ const (
 const rfpDepth = 3
 
 // rfpVariant are the variants whose search uses reverse futility pruning:
-// international, where self-play at 100,000 nodes a move measured +33.2
-// +- 25.2 Elo over 325 games (LLR 2.96, H1; docs/strength.md).
-var rfpVariant = [engine.NumVariants]bool{engine.International: true}
+// international and Russian, where self-play at 100,000 nodes a move
+// measured +33.2 +- 25.2 Elo over 325 games and +13.3 +- 19.3 over 681
+// (both H1; docs/strength.md). English self-play was behind after 110
+// games (-22.1 +- 45.3, stopped); Brazilian is not yet measured with it.
+var rfpVariant = [engine.NumVariants]bool{engine.International: true, engine.Russian: true}
 
 // Internal iterative reduction: a node of depth iirDepth or more (below
 // the root) whose position the transposition table does not hold, and so

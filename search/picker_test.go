@@ -203,14 +203,16 @@ func TestIIR(t *testing.T) {
 }
 
 // TestRFP checks that reverse futility pruning is on in international
-// only, that it prunes (fewer nodes to the same depth over the
+// and Russian only, that it prunes (fewer nodes to the same depth over the
 // international suite) and that the pruned search still finds at depth
 // 10 the shots of that suite found at depth 8 or less, as TestIIR does.
 func TestRFP(t *testing.T) {
 	var s selectivity
 	s.configure(&params{}, engine.International)
 	assert.Equal(t, rfpDepth, s.rfpDepth, "international: on")
-	for _, v := range []engine.VariantID{engine.Russian, engine.Brazilian, engine.English} {
+	s.configure(&params{}, engine.Russian)
+	assert.Equal(t, rfpDepth, s.rfpDepth, "russian: on")
+	for _, v := range []engine.VariantID{engine.Brazilian, engine.English} {
 		s.configure(&params{}, v)
 		assert.Zero(t, s.rfpDepth, "%v: off", v)
 	}
