@@ -199,8 +199,8 @@ func (s *selectivity) configure(p *params, v engine.VariantID) {
 		s.futilityDepth = 0
 	}
 	s.rfpDepth = 0
-	if !p.noRFP && int(v) < len(rfpVariant) && rfpVariant[v] {
-		s.rfpDepth = rfpDepth
+	if !p.noRFP && int(v) < len(rfpDepths) {
+		s.rfpDepth = rfpDepths[v]
 	}
 	s.probCutDepth = probCutDepth
 	if p.noProbCut || int(v) >= len(probCutVariant) || !probCutVariant[v] {
@@ -239,16 +239,14 @@ const (
 	probCutReduction = 4
 )
 
-// rfpDepth is the deepest node reverse futility pruning ends (see
-// rfpMargin), in the rfpVariant variants.
-const rfpDepth = 3
-
-// rfpVariant are the variants whose search uses reverse futility pruning:
-// international and Russian, where self-play at 100,000 nodes a move
-// measured +33.2 +- 25.2 Elo over 325 games and +13.3 +- 19.3 over 681
-// (both H1; docs/strength.md). English self-play was behind after 110
-// games (-22.1 +- 45.3, stopped); Brazilian is not yet measured with it.
-var rfpVariant = [engine.NumVariants]bool{engine.International: true, engine.Russian: true}
+// rfpDepths is, per variant, the deepest node reverse futility pruning
+// ends (see rfpMargin); 0 where the variant's search does without it.
+// Self-play at 100,000 nodes a move (docs/strength.md) accepted it to
+// depth 3 in international (+33.2 +- 25.2 Elo over 325 games) and Russian
+// (+13.3 +- 19.3 over 681), and depth 5 over depth 3 in international
+// (+21.3 +- 19.5 over 522). English self-play was behind after 110 games
+// (-22.1 +- 45.3, stopped); Brazilian is not yet measured with it.
+var rfpDepths = [engine.NumVariants]int{engine.International: 5, engine.Russian: 3}
 
 // Internal iterative reduction: a node of depth iirDepth or more (below
 // the root) whose position the transposition table does not hold, and so

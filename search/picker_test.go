@@ -209,9 +209,9 @@ func TestIIR(t *testing.T) {
 func TestRFP(t *testing.T) {
 	var s selectivity
 	s.configure(&params{}, engine.International)
-	assert.Equal(t, rfpDepth, s.rfpDepth, "international: on")
+	assert.Equal(t, 5, s.rfpDepth, "international: to depth 5")
 	s.configure(&params{}, engine.Russian)
-	assert.Equal(t, rfpDepth, s.rfpDepth, "russian: on")
+	assert.Equal(t, 3, s.rfpDepth, "russian: to depth 3")
 	for _, v := range []engine.VariantID{engine.Brazilian, engine.English} {
 		s.configure(&params{}, v)
 		assert.Zero(t, s.rfpDepth, "%v: off", v)

@@ -23,7 +23,7 @@ const maxHistory = 256
 const futilityMargin = 120
 
 // rfpMargin is the reverse futility margin per ply of depth (centi-men
-// of the evaluation's scale), at depths 1..rfpDepth (selectivity).
+// of the evaluation's scale), at depths 1 to the variant's rfpDepths.
 const rfpMargin = 120
 
 // plyState is the per-ply part of a worker's stack.
