@@ -116,7 +116,8 @@ func TestReductionTable(t *testing.T) {
 
 // TestProbCut checks that ProbCut prunes (fewer nodes to the same depth)
 // and that the pruned search still finds the shots of the Russian suite's
-// first positions.
+// first positions, both searches without reverse futility pruning (which
+// TestRFP measures).
 func TestProbCut(t *testing.T) {
 	var s selectivity
 	for _, v := range []engine.VariantID{engine.Russian, engine.Brazilian, engine.English} {
@@ -129,7 +130,7 @@ func TestProbCut(t *testing.T) {
 	assert.Equal(t, MaxPly, s.probCutDepth)
 
 	shots := readSuite(t, engine.Russian, 6, MaxPly)
-	nWith, nWithout, solved, _ := solveWithAndWithout(t, shots, params{noProbCut: true})
+	nWith, nWithout, solved, _ := solveWithAndWithout(t, shots, params{noRFP: true}, params{noRFP: true, noProbCut: true})
 	assert.Less(t, nWith, nWithout)
 	assert.Equal(t, len(shots), solved, "every shot found with ProbCut")
 }
@@ -194,7 +195,7 @@ func TestIIR(t *testing.T) {
 	assert.Equal(t, MaxPly, s.iirDepth)
 
 	shots := readSuite(t, engine.International, 0, 8)
-	nWith, nWithout, solved, solvedWithout := solveWithAndWithout(t, shots, params{noIIR: true})
+	nWith, nWithout, solved, solvedWithout := solveWithAndWithout(t, shots, params{}, params{noIIR: true})
 	assert.Less(t, nWith, nWithout)
 	assert.GreaterOrEqual(t, solved, solvedWithout-1, "IIR loses at most one shot at depth 10")
 	assert.GreaterOrEqual(t, solved, len(shots)-2)
@@ -204,8 +205,9 @@ func TestIIR(t *testing.T) {
 
 // TestRFP checks that reverse futility pruning is on in international
 // and Russian only, that it prunes (fewer nodes to the same depth over the
-// international suite) and that the pruned search still finds at depth
-// 10 the shots of that suite found at depth 8 or less, as TestIIR does.
+// international and Russian suites) and that the pruned search still
+// finds at depth 10 the shots of those suites found at depth 8 or less,
+// less at most one, as TestIIR does.
 func TestRFP(t *testing.T) {
 	var s selectivity
 	s.configure(&params{}, engine.International)
@@ -220,20 +222,28 @@ func TestRFP(t *testing.T) {
 	assert.Zero(t, s.rfpDepth)
 
 	shots := readSuite(t, engine.International, 0, 8)
-	nWith, nWithout, solved, solvedWithout := solveWithAndWithout(t, shots, params{noRFP: true})
+	nWith, nWithout, solved, solvedWithout := solveWithAndWithout(t, shots, params{}, params{noRFP: true})
 	assert.Less(t, nWith, nWithout)
 	assert.GreaterOrEqual(t, solved, solvedWithout-1, "reverse futility loses at most one shot at depth 10")
 	assert.GreaterOrEqual(t, solved, len(shots)-2)
 	t.Logf("international suite at depth 10: %d of %d shots found with reverse futility, %d without", solved, len(shots), solvedWithout)
 	t.Logf("nodes to depth 10 over the international suite: %d with reverse futility, %d without", nWith, nWithout)
+
+	shots = readSuite(t, engine.Russian, 0, 8)
+	nWith, nWithout, solved, solvedWithout = solveWithAndWithout(t, shots, params{}, params{noRFP: true})
+	assert.Less(t, nWith, nWithout)
+	assert.GreaterOrEqual(t, solved, solvedWithout-1, "reverse futility loses at most one Russian shot at depth 10")
+	t.Logf("Russian suite at depth 10: %d of %d shots found with reverse futility, %d without; nodes %d and %d", solved, len(shots), solvedWithout, nWith, nWithout)
 }
 
-// solveWithAndWithout searches each shot to depth 10 with the production
-// search and with the switches off, each from a cleared table, and returns
-// the two node totals and the shots each found.
-func solveWithAndWithout(t *testing.T, shots []suiteShot, off params) (nWith, nWithout uint64, solved, solvedWithout int) {
+// solveWithAndWithout searches each shot to depth 10 with the switches
+// on (params{} is the production search) and with the switches off, each
+// from a cleared table, and returns the two node totals and the shots
+// each found.
+func solveWithAndWithout(t *testing.T, shots []suiteShot, on, off params) (nWith, nWithout uint64, solved, solvedWithout int) {
 	t.Helper()
 	with := New(Options{Threads: 1, HashMiB: 4})
+	with.params = on
 	without := New(Options{Threads: 1, HashMiB: 4})
 	without.params = off
 	for _, sh := range shots {

@@ -644,10 +644,13 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		}
 	}
 
-	if !pvNode && ply > 0 && depth <= w.sel.rfpDepth && beta > -MateBound && beta < MateBound && !p.HasCapture() {
+	if !pvNode && ply > 0 && depth <= w.sel.rfpDepth && !searchTable && p.Occupied() != p.Kings && beta > -MateBound && beta < MateBound && !p.HasCapture() {
 		// Reverse futility: near the leaves, a quiet position whose static
 		// score beats beta by a margin a ply, where the opponent threatens
-		// no capture either, fails high without a search.
+		// no capture either, fails high without a search. Not in a king
+		// ending (no man on the board), whose static score does not show
+		// how to win it, nor at a node of a table root's material, which
+		// is searched to convert the table's result (egdbRoot).
 		if s := w.evaluate(p); s-rfpMargin*depth >= beta {
 			q := *p
 			q.Side ^= 1
