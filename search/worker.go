@@ -617,9 +617,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		}
 		// A quiet position where the opponent threatens a capture: look
 		// one ply further instead of trusting the static score.
-		q := *p
-		q.Side ^= 1
-		if !q.HasCapture() {
+		if !opponentHasCapture(p) {
 			w.qRoot = ply
 			return w.quiesce(alpha, beta, ply, w.sel.shots)
 		}
@@ -651,12 +649,8 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		// ending (no man on the board), whose static score does not show
 		// how to win it, nor at a node of a table root's material, which
 		// is searched to convert the table's result (egdbRoot).
-		if s := w.evaluate(p); s-rfpMargin*depth >= beta {
-			q := *p
-			q.Side ^= 1
-			if !q.HasCapture() {
-				return s
-			}
+		if s := w.evaluate(p); s-rfpMargin*depth >= beta && !opponentHasCapture(p) {
+			return s
 		}
 	}
 
@@ -778,6 +772,14 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		w.tt.store(key, depth, ttScore(best, ply), bound, st.moves.Moves[bestIdx], bestIdx)
 	}
 	return best
+}
+
+// opponentHasCapture reports whether the side not to move in p would have
+// a capture if it were its turn (a threat the static score does not see).
+func opponentHasCapture(p *engine.Position) bool {
+	q := *p
+	q.Side ^= 1
+	return q.HasCapture()
 }
 
 // rewardQuiet updates killers and history after the quiet move m (the
