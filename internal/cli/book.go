@@ -282,7 +282,8 @@ func writeTest(dir string) error {
 // checkOutputDir reports, as bad input, an output folder that cannot be
 // used: a file by that name, or its parent folder missing or not a folder
 // (the folder itself is made when missing, its parents are not, as with
-// every other --out). The folder must be writable.
+// every other --out). The folder must be writable. Several processes may
+// make the same folder at once (the shards of a Slurm job array).
 func checkOutputDir(out string) error {
 	st, err := os.Stat(out)
 	switch {
@@ -298,8 +299,12 @@ func checkOutputDir(out string) error {
 		if !pst.IsDir() {
 			return badInput("--out %s: %s is not a folder", out, parent)
 		}
+		// Shards of one job array start together and make the same
+		// folder: one made by another process in between is the folder.
 		if err := os.Mkdir(out, 0o755); err != nil {
-			return badInput("--out %s: %v", out, err)
+			if st, serr := os.Stat(out); !errors.Is(err, fs.ErrExist) || serr != nil || !st.IsDir() {
+				return badInput("--out %s: %v", out, err)
+			}
 		}
 	default:
 		return badInput("--out %s: %v", out, err)

@@ -222,3 +222,26 @@ func TestEGDBBuildOutRules(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEmpty(t, entries)
 }
+
+// TestOutputDirMadeConcurrently: the shards of a job array start together
+// and make the same --out folder; every one of them must accept it, not
+// the first only (a Slurm egdb array lost a task to "file exists").
+func TestOutputDirMadeConcurrently(t *testing.T) {
+	dir := t.TempDir()
+	const folders, racers = 200, 8
+	for i := range folders {
+		out := filepath.Join(dir, fmt.Sprintf("tables%d", i))
+		start := make(chan struct{})
+		errs := make(chan error, racers)
+		for range racers {
+			go func() {
+				<-start
+				errs <- checkOutputDir(out)
+			}()
+		}
+		close(start)
+		for range racers {
+			require.NoError(t, <-errs, out)
+		}
+	}
+}
