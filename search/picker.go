@@ -187,6 +187,7 @@ type selectivity struct {
 	rfpDepth      int                          // reverse futility pruning at depths 1..rfpDepth (0: none)
 	probCutDepth  int                          // ProbCut from this depth on
 	iirDepth      int                          // internal iterative reduction from this depth on
+	singularDepth int                          // singular extension from this depth on
 	singleExt     bool                         // extend single-reply positions
 	threatExt     bool                         // extend quiet leaves where the opponent threatens a capture
 	shots         bool                         // quiesce tries the quiet moves that give the opponent a capture
@@ -211,6 +212,10 @@ func (s *selectivity) configure(p *params, v engine.VariantID) {
 		s.iirDepth = MaxPly
 	}
 	s.singleExt = !p.noSingleExt
+	s.singularDepth = MaxPly
+	if !p.noSingular && int(v) < len(singularDepths) && singularDepths[v] > 0 {
+		s.singularDepth = singularDepths[v]
+	}
 	s.threatExt = p.threatExt
 	s.shots = p.shots
 	for pv := range s.lmr {
@@ -247,6 +252,17 @@ const (
 // (+21.3 +- 19.5 over 522). English self-play was behind after 110 games
 // (-22.1 +- 45.3, stopped); Brazilian is not yet measured with it.
 var rfpDepths = [engine.NumVariants]int{engine.International: 5, engine.Russian: 3}
+
+// singularDepths is, per variant, the shallowest node whose table move
+// may get a singular extension (see singularMargin); 0 where the variant's
+// search does without. The table move is tried first and usually decides
+// the node; where a search of half the depth shows every other move below
+// its table score by the margin, the node's value rests on that one move,
+// and a ply more on it finds the refutation or the shot behind it sooner.
+// Self-play at 100,000 nodes a move (docs/strength.md) accepted it in
+// international (+27.8 +- 26.2 Elo over 288 games, LLR 3.04); in Russian
+// it was flat (+3.0 +- 12.7 over 1408 games, stopped), so it stays off there.
+var singularDepths = [engine.NumVariants]int{engine.International: 8}
 
 // Internal iterative reduction: a node of depth iirDepth or more (below
 // the root) whose position the transposition table does not hold, and so

@@ -236,6 +236,26 @@ func TestRFP(t *testing.T) {
 	t.Logf("Russian suite at depth 10: %d of %d shots found with reverse futility, %d without; nodes %d and %d", solved, len(shots), solvedWithout, nWith, nWithout)
 }
 
+func TestSingularExtension(t *testing.T) {
+	var s selectivity
+	s.configure(&params{}, engine.International)
+	assert.Equal(t, 8, s.singularDepth, "international: from depth 8")
+	for _, v := range []engine.VariantID{engine.Russian, engine.Brazilian, engine.English} {
+		s.configure(&params{}, v)
+		assert.Equal(t, MaxPly, s.singularDepth, "%v: off", v)
+	}
+	s.configure(&params{noSingular: true}, engine.International)
+	assert.Equal(t, MaxPly, s.singularDepth)
+
+	// The extension deepens the tree to a fixed depth and finds the
+	// suite's shots as well.
+	shots := readSuite(t, engine.International, 0, 8)
+	nWith, nWithout, solved, solvedWithout := solveWithAndWithout(t, shots, params{}, params{noSingular: true})
+	assert.Greater(t, nWith, nWithout)
+	assert.GreaterOrEqual(t, solved, solvedWithout-1, "singular extension loses at most one shot at depth 10")
+	t.Logf("international suite at depth 10: %d of %d shots found with singular extension, %d without; nodes %d and %d", solved, len(shots), solvedWithout, nWith, nWithout)
+}
+
 // solveWithAndWithout searches each shot to depth 10 with the switches
 // on (params{} is the production search) and with the switches off, each
 // from a cleared table, and returns the two node totals and the shots

@@ -184,6 +184,7 @@ type params struct {
 	shots       bool // the quiescence search tries shots (tryShots)
 	noIIR       bool // no internal iterative reduction
 	noRFP       bool // no reverse futility pruning
+	noSingular  bool // no singular extension
 }
 
 // New returns an engine with the given options (Threads and HashMiB below

@@ -26,6 +26,11 @@ const futilityMargin = 120
 // of the evaluation's scale), at depths 1 to the variant's rfpDepths.
 const rfpMargin = 120
 
+// singularMargin is the singular extension's margin per ply of depth
+// (centi-men): the table move is extended when every other move scores
+// below its table score less singularMargin*depth.
+const singularMargin = 5
+
 // plyState is the per-ply part of a worker's stack.
 //
 // The fields every node touches come first, so that they share a few
@@ -679,6 +684,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		return -Mate + ply
 	}
 	var mp movePicker
+	hashExt := 0 // the table move's extension (singular)
 	if ply == 0 {
 		// Root: keep the order of the previous iteration, best first;
 		// a multi-PV line starts after the lines chosen (pvIdx).
@@ -691,6 +697,14 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		mp.init(w, ply, hash)
 		if n == 1 && ply < 2*w.rootDepth && w.sel.singleExt {
 			depth++ // forced move: look one ply further
+		}
+		if hash >= 0 && n > 1 && depth >= w.sel.singularDepth && ply < 2*w.rootDepth && !searchTable &&
+			e.depth >= depth-3 && e.depth < MaxDepth && e.bound&boundLower != 0 {
+			// Singular extension: a table move that beats every other
+			// move by a margin is searched a ply deeper.
+			if t := ttValue(e.score, ply); t > -MateBound && t < MateBound && w.singular(ply, depth, t-singularMargin*depth) {
+				hashExt = 1
+			}
 		}
 	}
 
@@ -723,7 +737,7 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		child.draw = st.draw.Update(p, m)
 		var s int
 		if i == first {
-			s = -w.search(-beta, -alpha, depth-1, ply+1, pvNode)
+			s = -w.search(-beta, -alpha, depth-1+hashExt, ply+1, pvNode)
 		} else {
 			r := 0
 			if mp.late {
@@ -772,6 +786,25 @@ func (w *worker) search(alpha, beta, depth, ply int, pvNode bool) int {
 		w.tt.store(key, depth, ttScore(best, ply), bound, st.moves.Moves[bestIdx], bestIdx)
 	}
 	return best
+}
+
+// singular reports whether every move of the node at ply but the table's
+// (Moves[0], put first by the picker) scores below sb in a search of about
+// half the node's depth.
+func (w *worker) singular(ply, depth, sb int) bool {
+	st := &w.stack[ply]
+	p := &st.pos
+	child := &w.stack[ply+1]
+	d := (depth - 1) / 2
+	for i := 1; i < st.moves.N; i++ {
+		m := st.moves.Moves[i]
+		p.PlayInto(&child.pos, m)
+		child.draw = st.draw.Update(p, m)
+		if s := -w.search(-sb, -sb+1, d, ply+1, false); w.stopped || s >= sb {
+			return false
+		}
+	}
+	return true
 }
 
 // opponentHasCapture reports whether the side not to move in p would have
