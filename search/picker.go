@@ -260,9 +260,11 @@ var rfpDepths = [engine.NumVariants]int{engine.International: 5, engine.Russian:
 // its table score by the margin, the node's value rests on that one move,
 // and a ply more on it finds the refutation or the shot behind it sooner.
 // Self-play at 100,000 nodes a move (docs/strength.md) accepted it in
-// international (+27.8 +- 26.2 Elo over 288 games, LLR 3.04); in Russian
-// it was flat (+3.0 +- 12.7 over 1408 games, stopped), so it stays off there.
-var singularDepths = [engine.NumVariants]int{engine.International: 8}
+// international (+27.8 +- 26.2 Elo over 288 games, LLR 3.04) and English
+// (+14.1 +- 15.5 over 914, LLR 2.99); in Russian it was flat (+3.0 +- 12.7
+// over 1408 games, stopped), so it stays off there; Brazilian is not yet
+// measured with it.
+var singularDepths = [engine.NumVariants]int{engine.International: 8, engine.English: 8}
 
 // Internal iterative reduction: a node of depth iirDepth or more (below
 // the root) whose position the transposition table does not hold, and so

@@ -240,7 +240,9 @@ func TestSingularExtension(t *testing.T) {
 	var s selectivity
 	s.configure(&params{}, engine.International)
 	assert.Equal(t, 8, s.singularDepth, "international: from depth 8")
-	for _, v := range []engine.VariantID{engine.Russian, engine.Brazilian, engine.English} {
+	s.configure(&params{}, engine.English)
+	assert.Equal(t, 8, s.singularDepth, "english: from depth 8")
+	for _, v := range []engine.VariantID{engine.Russian, engine.Brazilian} {
 		s.configure(&params{}, v)
 		assert.Equal(t, MaxPly, s.singularDepth, "%v: off", v)
 	}
