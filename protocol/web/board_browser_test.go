@@ -72,8 +72,12 @@ func TestBrowserArrowsAndEvalBar(t *testing.T) {
 	ctx, consoleErrors := analysisPage(t, Config{})
 	newGame(t, ctx, "russian", "human", "human")
 	setMultiPV(t, ctx, 2)
+	const fenButtonY = `document.getElementById("btn-fen").getBoundingClientRect().y`
+	y0 := eval[float64](t, ctx, fenButtonY)
 	runIn(t, ctx, chromedp.Click(chromedp.CSS(`#btn-analyse`)))
 	waitFor(t, ctx, `!!document.querySelector("#arrowlines .arrow.best") && !!document.querySelector("#arrowlines .arrow.other")`)
+	// The lines' box kept their rows: what lies below did not move.
+	require.InDelta(t, y0, eval[float64](t, ctx, fenButtonY), 0.5, "the FEN button moved while the analysis reported")
 	// The arrow starts on a white man (White to move), drawn from that
 	// square's middle (read at once: a deeper line may change the arrow).
 	type arrow struct {
@@ -98,8 +102,9 @@ func TestBrowserArrowsAndEvalBar(t *testing.T) {
 
 	// The evaluation bar: White's share from the score of line 1.
 	waitFor(t, ctx, `document.getElementById("evalbar").dataset.white !== ""`)
-	white := eval[int](t, ctx, `Number(document.getElementById("evalbar").dataset.white)`)
-	share := eval[float64](t, ctx, `parseFloat(document.getElementById("evalbar-fill").style.height)`)
+	// Both at once: the next line may move the bar.
+	bar := eval[[]float64](t, ctx, `[Number(document.getElementById("evalbar").dataset.white), parseFloat(document.getElementById("evalbar-fill").style.height)]`)
+	white, share := bar[0], bar[1]
 	require.Greater(t, share, 0.0)
 	require.Less(t, share, 100.0)
 	if white > 0 {

@@ -270,6 +270,7 @@ function renderSettings(list) {
     input.addEventListener("change", () => {
       showError("");
       send({ type: "set", name: st.name, value: st.kind === "bool" ? String(input.checked) : input.value });
+      if (st.name === "multipv") renderLines();
     });
     const doc = document.createElement("span");
     doc.className = "doc";
@@ -277,6 +278,7 @@ function renderSettings(list) {
     div.append(label, input, doc);
     box.append(div);
   }
+  renderLines();
 }
 
 function personToMove() {
@@ -632,10 +634,16 @@ function renderLines() {
     for (const t of [k, m.depth, m.scoreText, m.pv]) {
       const td = document.createElement("td");
       td.textContent = t;
+      td.title = String(t); // a line too long for its row, whole
       tr.append(td);
     }
     tb.append(tr);
   }
+  // The box keeps a row for each line of the multi-PV setting, reported
+  // or not, so what lies below does not move under the pointer.
+  const mpv = Number(($("set-multipv") || {}).value) || 1;
+  const rowHeight = $("lines").tHead.rows[0].offsetHeight || 21;
+  $("lines-box").style.minHeight = (Math.max(mpv, ks.length) + 1) * rowHeight + "px";
   const top = lines[1];
   $("anastat").textContent = top ? "depth " + top.depth + ", score " + top.scoreText + " (side to move), " + top.nodes + " nodes, " + (top.ms / 1000).toFixed(2) + " s" : "";
 }
