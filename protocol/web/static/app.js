@@ -634,9 +634,9 @@ function renderLines() {
     for (const t of [k, m.depth, m.scoreText, m.pv]) {
       const td = document.createElement("td");
       td.textContent = t;
-      td.title = String(t); // a line too long for its row, whole
       tr.append(td);
     }
+    tr.lastChild.title = m.pv; // a line too long for its row, whole
     tb.append(tr);
   }
   // The box keeps a row for each line of the multi-PV setting, reported
